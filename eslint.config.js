@@ -1,0 +1,5 @@
+import neostandard from 'neostandard'
+
+export default [
+  ...neostandard({ ts: true, ignores: ['dist/**', 'coverage/**', '.tap/**', 'data/**'] })
+]

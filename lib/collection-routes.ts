@@ -1,0 +1,188 @@
+import { Type, type TSchema } from '@sinclair/typebox'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { ErrorSchema, IdSchema, OptionsSchema } from '../schemas/common.js'
+import type { Resource, ResourceRecord } from '../schemas/resource.js'
+import { mustBeLive, type Versioned } from '../store/types.js'
+import { HttpError } from './errors.js'
+import { recordUrl } from './links.js'
+import { listLinks, parseListQuery } from './list-query.js'
+import { allowOnly, type Method } from './method-not-allowed.js'
+
+/** A collection served under a record of another: `/zoos/:zoo_id/animals` holds `zoo_id`. */
+export interface Nesting {
+  parent: Resource
+  /** The child's field naming the parent, also the path parameter's name. */
+  field: string
+}
+
+const MAX_BATCH = 1000
+const NoQuery = Type.Object({}, { additionalProperties: false })
+const errors = (...codes: number[]): Record<number, TSchema> =>
+  Object.fromEntries([...codes, 406, 500].map(code => [code, ErrorSchema]))
+
+type Params = { id?: number } & Record<string, number | undefined>
+
+/**
+ * Every route of one collection, generated from its Resource: list, create, read, replace,
+ * update, delete and OPTIONS, with 405 for the rest. Nested, it serves list, create, read and
+ * delete of the records that belong to one parent.
+ */
+export function collectionRoutes (resource: Resource, nesting?: Nesting): FastifyPluginAsync {
+  return async function routes (fastify) {
+    const store = fastify.store.collection(resource)
+    const parents = nesting === undefined ? undefined : fastify.store.collection(nesting.parent)
+    const { record: RecordSchema, create, replace, patch, list } = resource.schemas
+    const tag = resource.name
+    const of = nesting === undefined ? '' : `Of${title(nesting.parent.singular)}`
+    const scopeParams = nesting === undefined ? {} : { [nesting.field]: IdSchema }
+    const CollectionParams = Type.Object(scopeParams)
+    const ItemParams = Type.Object({ ...scopeParams, id: IdSchema })
+    const CreateBody = nesting === undefined ? create : Type.Omit(create, [nesting.field], { additionalProperties: false })
+
+    const collectionMethods: Method[] = ['GET', 'POST', 'OPTIONS']
+    const itemMethods: Method[] = nesting === undefined ? ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] : ['GET', 'DELETE', 'OPTIONS']
+    const collectionAllow = allowOnly(fastify, '/', collectionMethods)
+    const itemAllow = allowOnly(fastify, '/:id', itemMethods)
+
+    /** In a nested collection, the parent must be live: 404 if it never was, 410 if deleted. */
+    const parentOf = (params: Params): number | undefined => {
+      if (nesting === undefined || parents === undefined) return undefined
+      const parentId = params[nesting.field] as number
+      mustBeLive(parents, parentId)
+      return parentId
+    }
+
+    const read = (params: Params): Versioned => {
+      const parentId = parentOf(params)
+      const id = params.id as number
+      const found = store.get(id)
+      if (found === undefined) mustBeLive(store, id)
+      const versioned = found as Versioned
+      if (nesting !== undefined && versioned.record[nesting.field] !== parentId) {
+        throw new HttpError(404, `${resource.singular} ${id} is not in ${nesting.parent.singular} ${parentId}`)
+      }
+      return versioned
+    }
+
+    const answer = (request: FastifyRequest, reply: FastifyReply, status: 200 | 201, { record, version }: Versioned) => {
+      reply.code(status).header('ETag', `"${version}"`)
+      if (status === 201) reply.header('Location', recordUrl(request, resource, record.id as number))
+      return reply.send(record)
+    }
+
+    fastify.get('/', {
+      schema: {
+        operationId: `list${title(resource.name)}${of}`,
+        summary: `List ${resource.name}`,
+        tags: [tag],
+        params: CollectionParams,
+        querystring: list,
+        response: { 200: Type.Array(RecordSchema), ...errors(400, ...(nesting ? [404, 410] : [])) }
+      }
+    }, async (request, reply) => {
+      const parentId = parentOf(request.params as Params)
+      const listing = parseListQuery(resource, request.query as Record<string, unknown>)
+      if (nesting !== undefined) listing.query.filters.push({ field: nesting.field, op: 'eq', value: parentId as number })
+      // One record more than the page tells whether a next page exists.
+      const page = store.list({ ...listing.query, limit: listing.size + 1 })
+      const items = page.items.slice(0, listing.size)
+      const url = new URL(request.url, `${request.protocol}://${request.host}`)
+      return reply
+        .header('X-Total-Count', page.total)
+        .header('Link', listLinks(url, listing, page.total, items.at(-1), page.items.length > listing.size))
+        .send(items)
+    })
+
+    fastify.post('/', {
+      schema: {
+        operationId: `create${title(resource.singular)}${of}`,
+        summary: `Create a ${resource.singular}, or several at once from an array (all or none)`,
+        tags: [tag],
+        params: CollectionParams,
+        querystring: NoQuery,
+        body: Type.Union([CreateBody, Type.Array(CreateBody, { minItems: 1, maxItems: MAX_BATCH })]),
+        response: { 201: Type.Union([RecordSchema, Type.Array(RecordSchema)]), ...errors(400, 415, 422, ...(nesting ? [404, 410] : [])) }
+      }
+    }, async (request, reply) => {
+      const parentId = parentOf(request.params as Params)
+      const body = request.body as ResourceRecord | ResourceRecord[]
+      const inputs = (Array.isArray(body) ? body : [body])
+        .map(input => nesting === undefined ? input : { ...input, [nesting.field]: parentId as number })
+      const created = store.create(inputs, Array.isArray(body))
+      if (Array.isArray(body)) return reply.code(201).send(created.map(c => c.record))
+      return answer(request, reply, 201, created[0] as Versioned)
+    })
+
+    fastify.get('/:id', {
+      schema: {
+        operationId: `get${title(resource.singular)}${of}`,
+        summary: `Read one ${resource.singular}`,
+        tags: [tag],
+        params: ItemParams,
+        querystring: NoQuery,
+        response: { 200: RecordSchema, ...errors(400, 404, 410) }
+      }
+    }, async (request, reply) => answer(request, reply, 200, read(request.params as Params)))
+
+    if (nesting === undefined) {
+      fastify.put('/:id', {
+        schema: {
+          operationId: `replace${title(resource.singular)}${of}`,
+          summary: `Replace a ${resource.singular}: every writable field (read-only ones are ignored)`,
+          tags: [tag],
+          params: ItemParams,
+          querystring: NoQuery,
+          body: replace,
+          response: { 201: RecordSchema, ...errors(400, 404, 410, 415, 422) }
+        }
+      }, async (request, reply) => answer(request, reply, 201, store.replace((request.params as Params).id as number, request.body as ResourceRecord)))
+
+      fastify.patch('/:id', {
+        schema: {
+          operationId: `update${title(resource.singular)}${of}`,
+          summary: `Change some fields of a ${resource.singular}`,
+          tags: [tag],
+          params: ItemParams,
+          querystring: NoQuery,
+          body: patch,
+          response: { 201: RecordSchema, ...errors(400, 404, 410, 415, 422) }
+        }
+      }, async (request, reply) => answer(request, reply, 201, store.update((request.params as Params).id as number, request.body as ResourceRecord)))
+    }
+
+    fastify.delete('/:id', {
+      schema: {
+        operationId: `delete${title(resource.singular)}${of}`,
+        summary: `Delete a ${resource.singular}`,
+        tags: [tag],
+        params: ItemParams,
+        querystring: NoQuery,
+        response: { 204: Type.Null(), ...errors(400, 404, 409, 410) }
+      }
+    }, async (request, reply) => {
+      const params = request.params as Params
+      if (nesting !== undefined) read(params)
+      store.delete(params.id as number)
+      return reply.code(204).send()
+    })
+
+    const describe = (allow: string) => async (request: FastifyRequest, reply: FastifyReply) => {
+      const params = request.params as Params
+      if (params.id !== undefined) read(params)
+      else parentOf(params)
+      return reply.header('Allow', allow).send({ methods: allow.split(', '), writable: resource.writable, schema: resource.schemas.create })
+    }
+    const optionsSchema = (suffix: string, params: TSchema) => ({
+      operationId: `describe${title(resource.name)}${suffix}${of}`,
+      summary: `Methods allowed here and the ${resource.singular} fields a client may write`,
+      tags: [tag],
+      params,
+      querystring: NoQuery,
+      response: { 200: OptionsSchema, ...errors(400, 404, 410) }
+    })
+    fastify.options('/', { schema: optionsSchema('', CollectionParams) }, describe(collectionAllow))
+    fastify.options('/:id', { schema: optionsSchema('Item', ItemParams) }, describe(itemAllow))
+  }
+}
+
+const title = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1)

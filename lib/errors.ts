@@ -1,0 +1,123 @@
+import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify'
+import type { ErrorBody, FieldError } from '../schemas/common.js'
+import { StoreError } from '../store/types.js'
+
+/** An answer other than success, raised anywhere in a request and rendered by `errorHandler`. */
+export class HttpError extends Error {
+  override name = 'HttpError'
+  constructor (
+    readonly statusCode: number,
+    message: string,
+    readonly extra: Omit<ErrorBody, 'error'> = {},
+    readonly headers: Record<string, string> = {}
+  ) {
+    super(message)
+  }
+}
+
+const STORE_STATUS: Record<StoreError['kind'], number> = { not_found: 404, gone: 410, conflict: 409, invalid: 422 }
+
+type AjvError = FastifySchemaValidationError & {
+  schemaPath: string
+  parentSchema?: { description?: string }
+}
+
+/** `/0/name` -> `0.name` */
+const dotted = (instancePath: string): string => instancePath.split('/').slice(1).join('.')
+const join = (path: string, member: string): string => path === '' ? member : `${path}.${member}`
+
+function toFieldError (e: AjvError): FieldError {
+  const path = dotted(e.instancePath)
+  const params = e.params as Record<string, unknown>
+  const subject = path === '' ? 'value' : path
+  switch (e.keyword) {
+    case 'required': {
+      const field = join(path, String(params.missingProperty))
+      return { field, code: 'required', message: `${field} is required` }
+    }
+    case 'additionalProperties': {
+      const field = join(path, String(params.additionalProperty))
+      return { field, code: 'unknown', message: `${field} is not a known field` }
+    }
+    case 'type': return { field: path, code: 'type', message: `${subject} must be ${String(params.type).split(',').join(' or ')}` }
+    case 'format': return { field: path, code: 'format', message: `${subject} must be a valid ${String(params.format)}` }
+    case 'minLength': case 'maxLength': case 'minItems': case 'maxItems':
+      return { field: path, code: 'length', message: `${subject} ${e.message ?? 'has a bad length'}` }
+    case 'minimum': case 'maximum': case 'exclusiveMinimum': case 'exclusiveMaximum':
+      return { field: path, code: 'range', message: `${subject} ${e.message ?? 'is out of range'}` }
+    case 'enum': case 'const':
+      return { field: path, code: 'enum', message: `${subject} is not one of the allowed values` }
+    case 'pattern':
+      return { field: path, code: 'pattern', message: `${subject}: ${e.parentSchema?.description ?? e.message ?? 'bad value'}` }
+    default: return { field: path, code: e.keyword, message: `${subject} ${e.message ?? 'is invalid'}` }
+  }
+}
+
+/**
+ * Ajv reports every branch of an `anyOf` (a nullable field, or a POST body that is an object or
+ * an array). Of a group, the errors found deeper than the union belong to the branch whose type
+ * matched; failing that, the non-type errors at its level; failing that, its type errors merge
+ * into one ("must be integer or null").
+ */
+function simplify (errors: AjvError[]): AjvError[] {
+  const unions = errors.filter(e => e.keyword === 'anyOf')
+  let rest = errors.filter(e => e.keyword !== 'anyOf')
+  for (const union of unions) {
+    const inBranch = (e: AjvError): boolean => e.schemaPath.startsWith(`${union.schemaPath}/`)
+    const branch = rest.filter(inBranch)
+    rest = rest.filter(e => !inBranch(e))
+    const deeper = branch.filter(e => e.instancePath.length > union.instancePath.length)
+    const sameLevel = branch.filter(e => e.keyword !== 'type')
+    if (deeper.length > 0) rest.push(...deeper)
+    else if (sameLevel.length > 0) rest.push(...sameLevel)
+    else {
+      const types = branch.map(e => String((e.params as { type?: unknown }).type))
+      rest.push({ ...union, keyword: 'type', params: { type: types.join(',') } })
+    }
+  }
+  return rest
+}
+
+function validationError (request: FastifyRequest, error: FastifyError): HttpError {
+  const errors = simplify((error.validation ?? []) as AjvError[])
+  const fields = errors.map(toFieldError)
+  switch (error.validationContext) {
+    case 'body': {
+      const whole = errors.find(e => e.instancePath === '' && e.keyword === 'type')
+      if (whole !== undefined) {
+        const expected = String((whole.params as { type?: unknown }).type).split(',').join(' or ')
+        return new HttpError(400, `Request body must be a JSON ${expected}`)
+      }
+      return new HttpError(422, `Validation failed: ${fields.map(f => f.message).join('; ')}`, { errors: fields })
+    }
+    case 'params':
+      return new HttpError(404, `Nothing at ${request.url.split('?')[0] ?? ''}: identifiers are positive integers`)
+    default: {
+      const named = errors.map((e, i) => {
+        const f = fields[i] as FieldError
+        return f.code === 'unknown'
+          ? { ...f, message: `unknown query parameter ${f.field}; ${e.parentSchema?.description ?? ''}`.trim() }
+          : { ...f, message: `query parameter ${f.message}` }
+      })
+      return new HttpError(400, `Invalid query: ${named.map(f => f.message).join('; ')}`, { errors: named })
+    }
+  }
+}
+
+/** Renders every failure as `{"error": ...}` with its status; a 500 shows no stack and no SQL. */
+export function errorHandler (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  let failure: HttpError
+  if (error instanceof HttpError) failure = error
+  else if (error instanceof StoreError) failure = new HttpError(STORE_STATUS[error.kind], error.message, error.errors.length > 0 ? { errors: error.errors } : {})
+  else if (error.validation !== undefined) failure = validationError(request, error)
+  else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) failure = new HttpError(error.statusCode, error.message)
+  else {
+    request.log.error({ err: error }, 'request failed')
+    failure = new HttpError(500, 'Internal server error', { request_id: String(request.id) })
+  }
+  return reply.code(failure.statusCode).headers(failure.headers).send({ error: failure.message, ...failure.extra })
+}
+
+export function notFoundHandler (request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return reply.code(404).send({ error: `Nothing at ${request.url.split('?')[0] ?? ''}` })
+}

@@ -1,0 +1,138 @@
+import { PAGE_SIZE } from '../schemas/common.js'
+import type { Column, FilterOperator, Resource, ResourceRecord, Scalar } from '../schemas/resource.js'
+import type { Filter, ListQuery, SortKey } from '../store/types.js'
+import { HttpError } from './errors.js'
+
+const PAGING = ['limit', 'offset', 'page', 'per_page', 'sortby', 'order', 'cursor'] as const
+const OPERATORS = /^(.+)_(gt|gte|lt|lte|ne|in)$/
+
+/** A collection read as the store runs it, and what the Link header needs to describe it. */
+export interface ListRequest {
+  query: ListQuery
+  /** Records per page. */
+  size: number
+  /** How the client pages: the links it gets back use the same parameters. */
+  mode: 'offset' | 'page'
+  /** Index of the first record of this page among all matches (carried in cursors). */
+  position: number
+}
+
+interface Cursor {
+  /** The sort it was made for, as `field:direction,...`. */
+  s: string
+  /** Sort-key values of the last record of the previous page. */
+  a: Scalar[]
+  /** Position of the next page's first record. */
+  p: number
+}
+
+const bad = (message: string): HttpError => new HttpError(400, `Invalid query: ${message}`)
+
+const signature = (sort: SortKey[]): string => sort.map(k => `${k.field}:${k.direction}`).join(',')
+
+export function encodeCursor (sort: SortKey[], last: ResourceRecord, position: number): string {
+  const cursor: Cursor = { s: signature(sort), a: sort.map(k => last[k.field] ?? null), p: position }
+  return Buffer.from(JSON.stringify(cursor)).toString('base64url')
+}
+
+function decodeCursor (raw: string, sort: SortKey[]): Cursor {
+  let cursor: Partial<Cursor>
+  try {
+    cursor = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'))
+  } catch {
+    throw bad('cursor is not one this API issued; take it from a Link header')
+  }
+  const valid = typeof cursor === 'object' && cursor !== null &&
+    Array.isArray(cursor.a) && cursor.a.length === sort.length &&
+    cursor.a.every(v => v === null || typeof v === 'string' || typeof v === 'number') &&
+    Number.isSafeInteger(cursor.p) && (cursor.p as number) >= 0
+  if (!valid) throw bad('cursor is not one this API issued; take it from a Link header')
+  if (cursor.s !== signature(sort)) throw bad('cursor was made for another sortby/order; keep them as they were in the Link header')
+  return cursor as Cursor
+}
+
+function sortOf (columns: Map<string, Column>, sortby: string | undefined, order: string | undefined): SortKey[] {
+  const fields = (sortby ?? 'id').split(',')
+  const directions = (order ?? 'asc').split(',') as SortKey['direction'][]
+  if (new Set(fields).size !== fields.length) throw bad('sortby names a field twice')
+  if (directions.length !== 1 && directions.length !== fields.length) {
+    throw bad(`order takes one direction for all sortby fields or one per field (${fields.length}), got ${directions.length}`)
+  }
+  const sort = fields.map((field, i) => ({ field, direction: directions.length === 1 ? directions[0] as SortKey['direction'] : directions[i] as SortKey['direction'] }))
+  // `id` ends every sort, so the order is total and a keyset cursor is exact.
+  if (!fields.includes('id')) sort.push({ field: 'id', direction: sort[sort.length - 1]?.direction ?? 'asc' })
+  return sort
+}
+
+function parseValue (column: Column, raw: string): Scalar {
+  switch (column.kind) {
+    case 'integer': return Number(raw)
+    case 'timestamp': {
+      // Stored as toISOString(); an equal instant written another way must compare equal.
+      const time = new Date(raw)
+      if (Number.isNaN(time.getTime())) throw bad(`${column.name}: "${raw}" is not a valid RFC 3339 timestamp`)
+      return time.toISOString()
+    }
+    default: return raw
+  }
+}
+
+function filterOf (columns: Map<string, Column>, name: string, value: unknown): Filter {
+  const match = OPERATORS.exec(name)
+  const [field, op] = columns.has(name) || match === null ? [name, 'eq' as FilterOperator] : [match[1] as string, match[2] as FilterOperator]
+  const column = columns.get(field) as Column
+  if (op === 'in') return { field, op, value: String(value).split(',').map(v => parseValue(column, v)) }
+  if (value === 'null' && column.nullable) return { field, op, value: null }
+  return { field, op, value: parseValue(column, String(value)) }
+}
+
+/**
+ * Turns a validated querystring (the resource's `list` schema has checked names, types and
+ * ranges) into the store's query, refusing the combinations a schema cannot express.
+ */
+export function parseListQuery (resource: Resource, params: Record<string, unknown>): ListRequest {
+  const has = (name: string): boolean => params[name] !== undefined
+  if ((has('limit') || has('offset')) && (has('page') || has('per_page'))) {
+    throw bad('use limit/offset or page/per_page, not both')
+  }
+  if (has('cursor') && (has('offset') || has('page'))) throw bad('cursor replaces offset and page; send it without them')
+
+  const columns = new Map(resource.columns.map(c => [c.name, c]))
+  const sort = sortOf(columns, params.sortby as string | undefined, params.order as string | undefined)
+  const filters = Object.entries(params)
+    .filter(([name, value]) => value !== undefined && !(PAGING as readonly string[]).includes(name))
+    .map(([name, value]) => filterOf(columns, name, value))
+
+  const mode = has('page') || has('per_page') ? 'page' : 'offset'
+  const size = (mode === 'page' ? params.per_page : params.limit) as number | undefined ?? PAGE_SIZE.default
+  if (has('cursor')) {
+    const cursor = decodeCursor(params.cursor as string, sort)
+    return { query: { filters, sort, limit: size, offset: 0, after: cursor.a }, size, mode, position: cursor.p }
+  }
+  const offset = mode === 'page' ? ((params.page as number | undefined ?? 1) - 1) * size : params.offset as number | undefined ?? 0
+  return { query: { filters, sort, limit: size, offset }, size, mode, position: offset }
+}
+
+/**
+ * The RFC 8288 Link header of a list answer: first, prev, next (a keyset cursor), last, each
+ * keeping the request's other parameters.
+ */
+export function listLinks (url: URL, list: ListRequest, total: number, last: ResourceRecord | undefined, more: boolean): string {
+  const at = (position: number): string => {
+    const target = new URL(url)
+    for (const name of ['offset', 'page', 'cursor']) target.searchParams.delete(name)
+    if (list.mode === 'page') target.searchParams.set('page', String(Math.floor(position / list.size) + 1))
+    else target.searchParams.set('offset', String(position))
+    return target.href
+  }
+  const links = [`<${at(0)}>; rel="first"`]
+  if (list.position > 0) links.push(`<${at(Math.max(0, list.position - list.size))}>; rel="prev"`)
+  if (more && last !== undefined) {
+    const next = new URL(url)
+    for (const name of ['offset', 'page']) next.searchParams.delete(name)
+    next.searchParams.set('cursor', encodeCursor(list.query.sort, last, list.position + list.size))
+    links.push(`<${next.href}>; rel="next"`)
+  }
+  links.push(`<${at(total === 0 ? 0 : Math.floor((total - 1) / list.size) * list.size)}>; rel="last"`)
+  return links.join(', ')
+}

@@ -1,0 +1,3 @@
+import accepts from '@fastify/accepts'
+
+export default accepts

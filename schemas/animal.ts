@@ -1,0 +1,18 @@
+import { Type } from '@sinclair/typebox'
+import { DateSchema, IdSchema, Nullable } from './common.js'
+import { defineResource } from './resource.js'
+
+export const AnimalFieldsSchema = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  species: Type.String({ minLength: 1, maxLength: 200 }),
+  animal_type_id: Type.Integer({ minimum: 1 }),
+  zoo_id: Type.Optional(Nullable(IdSchema)),
+  born_on: Type.Optional(Nullable(DateSchema))
+}
+
+export const Animals = defineResource({
+  name: 'animals',
+  singular: 'animal',
+  fields: AnimalFieldsSchema,
+  references: { zoo_id: 'zoos' }
+})

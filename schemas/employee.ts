@@ -1,0 +1,19 @@
+import { Type } from '@sinclair/typebox'
+import { DateSchema, IdSchema, Nullable } from './common.js'
+import { defineResource } from './resource.js'
+
+export const EmployeeFieldsSchema = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  role: Type.String({ minLength: 1, maxLength: 100 }),
+  email: Type.String({ format: 'email', maxLength: 254, description: 'Unique among employees, case-insensitive' }),
+  zoo_id: Type.Optional(Nullable(IdSchema)),
+  hired_on: Type.Optional(Nullable(DateSchema))
+}
+
+export const Employees = defineResource({
+  name: 'employees',
+  singular: 'employee',
+  fields: EmployeeFieldsSchema,
+  references: { zoo_id: 'zoos' },
+  unique: ['email']
+})

@@ -1,0 +1,166 @@
+import {
+  Kind, OptionalKind, Type, TypeGuard,
+  type TObject, type TProperties, type TSchema
+} from '@sinclair/typebox'
+import { DateSchema, IdSchema, PAGE_SIZE, TimestampSchema } from './common.js'
+
+/** How a field is stored, compared and parsed from a query string. */
+export type ColumnKind = 'integer' | 'string' | 'date' | 'timestamp'
+
+export interface Column {
+  name: string
+  kind: ColumnKind
+  nullable: boolean
+  readOnly: boolean
+}
+
+export type Scalar = string | number | null
+export type ResourceRecord = Record<string, Scalar>
+
+export interface ResourceSpec {
+  /** Plural name: URL segment, table name and scope prefix. */
+  name: string
+  singular: string
+  /** The writable fields. `Type.Optional` marks a field that may be left out; it is then null. */
+  fields: TProperties
+  /** Fields that must name a live record of another collection: field -> collection name. */
+  references?: Record<string, string>
+  /** Fields whose value is unique within the collection (case-insensitive), for clear 422s. */
+  unique?: string[]
+}
+
+/**
+ * Everything the generic collection code needs, derived from one TypeBox description: the
+ * bodies it validates, the record it serializes, the columns filters and sorts may name and
+ * the querystring of its list route.
+ */
+export interface Resource {
+  name: string
+  singular: string
+  references: Record<string, string>
+  unique: string[]
+  /** Writable fields in declaration order (OPTIONS `writable`). */
+  writable: string[]
+  /** Every column: id, the writable fields, created_at, updated_at. */
+  columns: Column[]
+  schemas: {
+    record: TObject
+    create: TObject
+    replace: TObject
+    patch: TObject
+    list: TObject
+  }
+}
+
+const READ_ONLY: TProperties = { id: IdSchema, created_at: TimestampSchema, updated_at: TimestampSchema }
+const FILTER_OPERATORS = ['gt', 'gte', 'lt', 'lte', 'ne', 'in'] as const
+export type FilterOperator = 'eq' | typeof FILTER_OPERATORS[number]
+
+const TIMESTAMP = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})'
+const IN_LIST_PATTERNS: Record<ColumnKind, string | undefined> = {
+  integer: '^-?\\d+(,-?\\d+)*$',
+  date: '^\\d{4}-\\d{2}-\\d{2}(,\\d{4}-\\d{2}-\\d{2})*$',
+  timestamp: `^${TIMESTAMP}(,${TIMESTAMP})*$`,
+  string: undefined
+}
+
+/** Strips the Optional marker and a `| null` union: what remains names the stored kind. */
+function describe (name: string, schema: TSchema, readOnly: boolean): Column {
+  let inner = schema
+  let nullable = false
+  if (inner[Kind] === 'Union') {
+    const members = (inner.anyOf as TSchema[]).filter(s => s[Kind] !== 'Null')
+    nullable = members.length < (inner.anyOf as TSchema[]).length
+    if (members.length !== 1) throw new Error(`field ${name}: only "T | null" unions are supported`)
+    inner = members[0] as TSchema
+  }
+  const kind: ColumnKind | undefined =
+    inner[Kind] === 'Integer'
+      ? 'integer'
+      : inner[Kind] !== 'String'
+        ? undefined
+        : inner.format === 'date' ? 'date' : inner.format === 'date-time' ? 'timestamp' : 'string'
+  if (kind === undefined) throw new Error(`field ${name}: unsupported schema kind ${String(inner[Kind])}`)
+  return { name, kind, nullable, readOnly }
+}
+
+const QUERY_VALUE: Record<ColumnKind, () => TSchema> = {
+  integer: () => Type.Integer(),
+  string: () => Type.String(),
+  date: () => DateSchema,
+  timestamp: () => TimestampSchema
+}
+
+function filterParameters (column: Column): TProperties {
+  const value = QUERY_VALUE[column.kind]()
+  const equality = column.nullable
+    ? Type.Union([value, Type.Literal('null')], { description: `${column.name} equals this value; "null" matches records without one` })
+    : { ...value, description: `${column.name} equals this value` }
+  const parameters: TProperties = { [column.name]: equality }
+  for (const op of FILTER_OPERATORS) {
+    parameters[`${column.name}_${op}`] = op === 'in'
+      ? Type.String({
+        minLength: 1,
+        ...(IN_LIST_PATTERNS[column.kind] === undefined ? {} : { pattern: IN_LIST_PATTERNS[column.kind] }),
+        description: `${column.name} is one of these comma-separated ${column.kind} values`
+      })
+      : op === 'ne' ? { ...equality, description: `${column.name} differs from this value` } : { ...value, description: `${column.name} ${op} this value` }
+  }
+  return parameters
+}
+
+function listQuerySchema (columns: Column[]): TObject {
+  const names = columns.map(c => c.name).join('|')
+  const fieldList = columns.map(c => c.name).join(', ')
+  return Type.Partial(Type.Object({
+    limit: Type.Integer({ minimum: 1, maximum: PAGE_SIZE.max, description: `Records per answer, 1 to ${PAGE_SIZE.max} (default ${PAGE_SIZE.default}); goes with offset` }),
+    offset: Type.Integer({ minimum: 0, description: 'Records to skip (default 0); goes with limit' }),
+    page: Type.Integer({ minimum: 1, description: 'Page number from 1 (default 1); goes with per_page' }),
+    per_page: Type.Integer({ minimum: 1, maximum: PAGE_SIZE.max, description: `Records per page, 1 to ${PAGE_SIZE.max} (default ${PAGE_SIZE.default}); goes with page` }),
+    sortby: Type.String({ pattern: `^(${names})(,(${names}))*$`, description: `Comma-separated fields to sort by, from: ${fieldList} (default id)` }),
+    order: Type.String({ pattern: '^(asc|desc)(,(asc|desc))*$', description: 'asc or desc: one for all sortby fields, or one per field (default asc)' }),
+    cursor: Type.String({ pattern: '^[A-Za-z0-9_-]+$', maxLength: 4096, description: 'Opaque keyset cursor from a Link header; replaces offset and page' }),
+    ...Object.assign({}, ...columns.map(filterParameters))
+  }), {
+    additionalProperties: false,
+    description: `Allowed: limit and offset, or page and per_page; sortby, order, cursor; and filters <field>, <field>_gt, _gte, _lt, _lte, _ne, _in on the fields ${fieldList}`
+  })
+}
+
+export function defineResource (spec: ResourceSpec): Resource {
+  const writable = Object.keys(spec.fields)
+  const recordFields: TProperties = {}
+  for (const [name, schema] of Object.entries(spec.fields)) {
+    // A stored record always has every field: one left out on input is null, so it must be nullable.
+    if (TypeGuard.IsOptional(schema) && !describe(name, schema, false).nullable) {
+      throw new Error(`field ${name}: an optional field must also be nullable`)
+    }
+    const { [OptionalKind]: _optional, ...required } = schema as TSchema & { [OptionalKind]?: string }
+    recordFields[name] = required as TSchema
+  }
+  const readOnlyInput = Object.fromEntries(
+    Object.entries(READ_ONLY).map(([name, schema]) => [name, Type.Optional({ ...schema, readOnly: true })])
+  )
+  const columns = [
+    describe('id', IdSchema, true),
+    ...Object.entries(spec.fields).map(([name, schema]) => describe(name, schema, false)),
+    describe('created_at', TimestampSchema, true),
+    describe('updated_at', TimestampSchema, true)
+  ]
+  const strict = { additionalProperties: false }
+  return {
+    name: spec.name,
+    singular: spec.singular,
+    references: spec.references ?? {},
+    unique: spec.unique ?? [],
+    writable,
+    columns,
+    schemas: {
+      record: Type.Object({ id: IdSchema, ...recordFields, created_at: TimestampSchema, updated_at: TimestampSchema }, { ...strict, title: spec.singular }),
+      create: Type.Object(spec.fields, strict),
+      replace: Type.Object({ ...readOnlyInput, ...spec.fields }, strict),
+      patch: Type.Partial(Type.Object({ ...readOnlyInput, ...spec.fields }), strict),
+      list: listQuerySchema(columns)
+    }
+  }
+}

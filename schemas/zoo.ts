@@ -1,0 +1,13 @@
+import { Type } from '@sinclair/typebox'
+import { DateSchema, Nullable } from './common.js'
+import { COUNTRY_CODES } from './country-codes.js'
+import { defineResource } from './resource.js'
+
+export const ZooFieldsSchema = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  city: Type.String({ minLength: 1, maxLength: 100 }),
+  country: Type.Optional(Nullable(Type.String({ enum: [...COUNTRY_CODES], description: 'ISO 3166-1 alpha-2 code, upper case' }))),
+  opened_on: Type.Optional(Nullable(DateSchema))
+}
+
+export const Zoos = defineResource({ name: 'zoos', singular: 'zoo', fields: ZooFieldsSchema })

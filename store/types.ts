@@ -1,0 +1,80 @@
+import type { FieldError } from '../schemas/common.js'
+import type { FilterOperator, Resource, ResourceRecord, Scalar } from '../schemas/resource.js'
+
+/**
+ * The storage contract of the collections, free of any SQL: a second database engine implements
+ * these two interfaces and nothing above them changes.
+ */
+export interface Store {
+  collection (resource: Resource): CollectionStore
+}
+
+export interface Filter {
+  field: string
+  op: FilterOperator
+  /** A list for `in`; null for `eq`/`ne` means "has no value". */
+  value: Scalar | Scalar[]
+}
+
+export interface SortKey {
+  field: string
+  direction: 'asc' | 'desc'
+}
+
+export interface ListQuery {
+  filters: Filter[]
+  /** A total order: the last key is `id`. */
+  sort: SortKey[]
+  limit: number
+  offset: number
+  /** Keyset position: the sort-key values of the last record already seen, in `sort` order. */
+  after?: Scalar[]
+}
+
+export interface Page {
+  items: ResourceRecord[]
+  /** Records matching the filters, whatever the page. */
+  total: number
+}
+
+export interface Versioned {
+  record: ResourceRecord
+  /** Grows on every write: the record's ETag. */
+  version: number
+}
+
+export type Presence = 'live' | 'deleted' | 'absent'
+
+export interface CollectionStore {
+  readonly resource: Resource
+  list (query: ListQuery): Page
+  get (id: number): Versioned | undefined
+  /** Whether an id names a live record, a deleted one (410) or none ever (404). */
+  presence (id: number): Presence
+  /** Creates every input or none. Field errors of input i are reported under `i.` when `batch`. */
+  create (inputs: ResourceRecord[], batch: boolean): Versioned[]
+  /** Sets every writable field: one missing from `input` becomes null. */
+  replace (id: number, input: ResourceRecord): Versioned
+  /** Sets only the fields present in `changes`. */
+  update (id: number, changes: ResourceRecord): Versioned
+  delete (id: number): void
+}
+
+/** Why a store operation was refused; the HTTP layer maps each kind to its status. */
+export class StoreError extends Error {
+  override name = 'StoreError'
+  constructor (
+    readonly kind: 'not_found' | 'gone' | 'conflict' | 'invalid',
+    message: string,
+    readonly errors: FieldError[] = []
+  ) {
+    super(message)
+  }
+}
+
+/** Refuses an id that names no live record: not_found if it never did, gone if it was deleted. */
+export function mustBeLive (collection: CollectionStore, id: number): void {
+  const presence = collection.presence(id)
+  if (presence === 'absent') throw new StoreError('not_found', `no ${collection.resource.singular} with id ${id}`)
+  if (presence === 'deleted') throw new StoreError('gone', `${collection.resource.singular} ${id} was deleted`)
+}
