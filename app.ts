@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
+import type { Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import autoload from '@fastify/autoload'
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
@@ -38,11 +39,11 @@ const app: FastifyPluginAsync = async function app (fastify) {
 export default app
 
 /** A ready-to-listen (or inject) API instance for a configuration, mounted under API_PREFIX. */
-export function buildApi (config: Config, options: { logger?: boolean } = {}): FastifyInstance {
+export function buildApi (config: Config, options: { logStream?: Writable } = {}): FastifyInstance {
   const fastify = Fastify({
-    logger: options.logger === false || config.logLevel === 'silent'
+    logger: config.logLevel === 'silent'
       ? false
-      : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+      : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], ...(options.logStream ? { stream: options.logStream } : {}) },
     genReqId: () => randomUUID(),
     // A client-chosen id could impersonate another request in the logs.
     requestIdHeader: false

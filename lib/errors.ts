@@ -55,25 +55,24 @@ function toFieldError (e: AjvError): FieldError {
 
 /**
  * Ajv reports every branch of an `anyOf` (a nullable field, or a POST body that is an object or
- * an array). Of a group, the errors found deeper than the union belong to the branch whose type
- * matched; failing that, the non-type errors at its level; failing that, its type errors merge
- * into one ("must be integer or null").
+ * an array). Of a union, keep the errors of the branches whose type the value has; when it has
+ * none of their types, one error names them all ("must be integer or null").
  */
 function simplify (errors: AjvError[]): AjvError[] {
-  const unions = errors.filter(e => e.keyword === 'anyOf')
+  const unions = errors.filter(e => e.keyword === 'anyOf').sort((a, b) => a.schemaPath.length - b.schemaPath.length)
   let rest = errors.filter(e => e.keyword !== 'anyOf')
   for (const union of unions) {
     const inBranch = (e: AjvError): boolean => e.schemaPath.startsWith(`${union.schemaPath}/`)
+    const branchOf = (e: AjvError): string => e.schemaPath.slice(union.schemaPath.length + 1).split('/')[0] ?? ''
     const branch = rest.filter(inBranch)
+    // Empty when the union sits inside a branch an outer union already set aside.
+    if (branch.length === 0) continue
     rest = rest.filter(e => !inBranch(e))
-    const deeper = branch.filter(e => e.instancePath.length > union.instancePath.length)
-    const sameLevel = branch.filter(e => e.keyword !== 'type')
-    if (deeper.length > 0) rest.push(...deeper)
-    else if (sameLevel.length > 0) rest.push(...sameLevel)
-    else {
-      const types = branch.map(e => String((e.params as { type?: unknown }).type))
-      rest.push({ ...union, keyword: 'type', params: { type: types.join(',') } })
-    }
+    const wrongType = branch.filter(e => e.keyword === 'type' && e.instancePath === union.instancePath)
+    const mismatched = new Set(wrongType.map(branchOf))
+    const matched = branch.filter(e => !mismatched.has(branchOf(e)))
+    if (matched.length > 0) rest.push(...matched)
+    else rest.push({ ...union, keyword: 'type', params: { type: wrongType.map(e => String((e.params as { type?: unknown }).type)).join(',') } })
   }
   return rest
 }

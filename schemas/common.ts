@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 
-export const IdSchema = Type.Integer({ minimum: 1, description: 'Identifier assigned by the server, never reused' })
+export const IdSchema = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Identifier assigned by the server, never reused' })
 export const DateSchema = Type.String({ format: 'date', description: 'Calendar date, YYYY-MM-DD' })
 export const TimestampSchema = Type.String({ format: 'date-time', description: 'RFC 3339 UTC timestamp' })
 

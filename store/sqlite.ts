@@ -123,9 +123,16 @@ class SqliteCollection implements CollectionStore {
        VALUES (${[...fields, 'created_at', 'updated_at'].map(() => '?').join(', ')})
        RETURNING ${this.resource.columns.map(c => quote(c.name)).join(', ')}, version`)
     return this.store.db.transaction(() => {
-      const errors = inputs.flatMap((input, i) => this.#check(input, undefined, batch ? `${i}.` : ''))
+      // Checked one by one after the earlier inserts, so a batch cannot repeat a unique value.
+      const errors: FieldError[] = []
+      const created: Versioned[] = []
+      inputs.forEach((input, i) => {
+        const problems = this.#check(input, undefined, batch ? `${i}.` : '')
+        if (problems.length > 0) errors.push(...problems)
+        else created.push(toVersioned(insert.get(...fields.map(f => input[f] ?? null), now, now) as Row))
+      })
       if (errors.length > 0) throw invalid(errors)
-      return inputs.map(input => toVersioned(insert.get(...fields.map(f => input[f] ?? null), now, now) as Row))
+      return created
     })()
   }
 
@@ -255,5 +262,5 @@ function toVersioned ({ version, ...record }: Row): Versioned {
 }
 
 function invalid (errors: FieldError[]): StoreError {
-  return new StoreError('invalid', 'Validation failed', errors)
+  return new StoreError('invalid', `Validation failed: ${errors.map(e => e.message).join('; ')}`, errors)
 }

@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import type { Writable } from 'node:stream'
 import Database from 'better-sqlite3'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import type { Test } from 'tap'
@@ -6,9 +7,9 @@ import { buildApi } from '../app.js'
 import { loadConfig, type Config } from '../config.js'
 
 /** The API built in-process on a fresh data directory (or a given one), closed at teardown. */
-export async function build (t: Test, settings: Record<string, string> = {}): Promise<FastifyInstance> {
+export async function build (t: Test, settings: Record<string, string> = {}, logStream?: Writable): Promise<FastifyInstance> {
   const config: Config = loadConfig({ DATA_DIR: t.testdir(), LOG_LEVEL: 'silent', ...settings }, [])
-  const app = buildApi(config)
+  const app = buildApi(config, logStream === undefined ? {} : { logStream })
   t.teardown(() => app.close())
   await app.ready()
   return app

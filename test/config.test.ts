@@ -1,0 +1,36 @@
+import { resolve } from 'node:path'
+import t from 'tap'
+import { ConfigError, loadConfig } from '../config.js'
+
+t.test('every setting has an embedded default', async t => {
+  const config = loadConfig({}, [])
+  t.match(config, { host: '127.0.0.1', port: 8443, dataDir: resolve('./data'), apiPrefix: '', logLevel: 'info' })
+})
+
+t.test('environment variables set, CLI flags win', async t => {
+  const config = loadConfig(
+    { HOST: '::1', PORT: '9000', DATA_DIR: '/tmp/zoo', API_PREFIX: '/api', LOG_LEVEL: 'warn' },
+    ['--port', '9001', '--api-prefix=/zoo/api']
+  )
+  t.match(config, { host: '::1', port: 9001, dataDir: '/tmp/zoo', apiPrefix: '/zoo/api', logLevel: 'warn' })
+  t.equal(loadConfig({ API_PREFIX: '/' }, []).apiPrefix, '', 'a lone slash is no prefix')
+})
+
+t.test('a bad setting stops start-up with one line naming it', async t => {
+  const cases: [Record<string, string>, string[], RegExp][] = [
+    [{ PORT: 'eighty' }, [], /^PORT must be a port number from 0 to 65535, got "eighty"$/],
+    [{ PORT: '70000' }, [], /^PORT must be a port number/],
+    [{}, ['--port=-1'], /^--port must be a port number/],
+    [{ HOST: '' }, [], /^HOST must be a host name or IP address/],
+    [{ API_PREFIX: 'api' }, [], /^API_PREFIX must be empty or a path such as \/api/],
+    [{ API_PREFIX: '/api/' }, [], /^API_PREFIX must be empty or a path/],
+    [{ DATA_DIR: ' ' }, [], /^DATA_DIR must name a directory$/],
+    [{ LOG_LEVEL: 'loud' }, [], /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"$/],
+    [{}, ['--colour', 'red'], /Unknown option '--colour'/],
+    [{}, ['stray'], /Unexpected argument 'stray'/]
+  ]
+  for (const [env, argv, message] of cases) {
+    t.throws(() => loadConfig(env, argv), { name: 'ConfigError', message }, JSON.stringify([env, argv]))
+  }
+  t.ok(new ConfigError('x') instanceof Error)
+})
