@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { buildApi } from './app.js'
 import { ConfigError, loadConfig } from './config.js'
+import { buildLocalServer } from './local/app.js'
 
-/** `npm start`: configuration, then the API instance listening, then a clean stop on a signal. */
+/**
+ * `npm start`: configuration, then the API and the local tool server (SPEC §1) listening, then a
+ * clean stop of both on a signal.
+ */
 async function main (): Promise<void> {
   let config
   try {
@@ -15,8 +19,20 @@ async function main (): Promise<void> {
     throw err
   }
   const api = buildApi(config)
-  await api.listen({ host: config.host, port: config.port })
-  stopOnSignal([api])
+  const local = buildLocalServer(config)
+  stopOnSignal([api, local])
+  try {
+    await api.listen({ host: config.host, port: config.port })
+    await local.listen({ host: config.localHost, port: config.localPort })
+  } catch (err) {
+    // A port in use, say: neither instance stays up alone.
+    api.log.fatal({ err }, 'start-up failed')
+    await Promise.all([api.close(), local.close()])
+    process.exit(1)
+  }
+  if (config.allowedDirs.length === 0) {
+    local.log.warn('no allowed directories (ALLOWED_DIRS or --allow): list_directory refuses every path')
+  }
 }
 
 function stopOnSignal (instances: FastifyInstance[]): void {

@@ -1,0 +1,29 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyPluginAsync } from 'fastify'
+import type { AllowedDirectory } from '../../config.js'
+import { allowOnly } from '../../lib/method-not-allowed.js'
+import { AllowedDirectoriesSchema, COMMON_ERRORS, ListAllowedDirectoriesBodySchema } from '../schemas.js'
+
+export interface ListAllowedDirectoriesOptions {
+  dirs: readonly AllowedDirectory[]
+}
+
+const listAllowedDirectories: FastifyPluginAsync<ListAllowedDirectoriesOptions> = async (fastify, { dirs }) => {
+  const directories = dirs.map(d => d.path)
+  allowOnly(fastify, '/list_allowed_directories', ['POST'])
+  fastify.withTypeProvider<TypeBoxTypeProvider>().post('/list_allowed_directories', {
+    schema: {
+      operationId: 'list_allowed_directories',
+      summary: 'List the directories that list_directory may be asked about',
+      tags: ['files'],
+      body: ListAllowedDirectoriesBodySchema,
+      response: { 200: AllowedDirectoriesSchema, ...COMMON_ERRORS }
+    },
+    // "No body" is the documented request: it validates as the empty object.
+    preValidation: async (request) => {
+      if (request.body === undefined) request.body = {}
+    }
+  }, async () => ({ directories }))
+}
+
+export default listAllowedDirectories

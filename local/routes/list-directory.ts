@@ -1,0 +1,45 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyPluginAsync } from 'fastify'
+import { HttpError } from '../../lib/errors.js'
+import { allowOnly } from '../../lib/method-not-allowed.js'
+import { decodeCursor, type DirectoryLister } from '../directory-listing.js'
+import type { PathGuard } from '../path-guard.js'
+import { COMMON_ERRORS, DirectoryPageSchema, LIST_LIMIT, ListDirectoryBodySchema, localError } from '../schemas.js'
+
+export interface ListDirectoryOptions {
+  guard: PathGuard
+  lister: DirectoryLister
+}
+
+export const NOT_JSON = 'list_directory takes a JSON body: Content-Type must be application/json'
+
+const listDirectory: FastifyPluginAsync<ListDirectoryOptions> = async (fastify, { guard, lister }) => {
+  allowOnly(fastify, '/list_directory', ['POST'])
+  fastify.withTypeProvider<TypeBoxTypeProvider>().post('/list_directory', {
+    schema: {
+      operationId: 'list_directory',
+      summary: 'List one page of a directory: entries sorted by name, symbolic links not followed',
+      tags: ['files'],
+      body: ListDirectoryBodySchema,
+      response: {
+        200: DirectoryPageSchema,
+        ...COMMON_ERRORS,
+        400: localError('Bad body or cursor; path missing, empty, relative, with a null byte, or not a directory'),
+        403: localError('Outside the allowed directories (also through a symbolic link or by letter case), no permission, or not a loopback request'),
+        404: localError('No such directory')
+      }
+    },
+    // A request without any body never meets the content-type parser that answers 415.
+    preValidation: async (request) => {
+      if (request.headers['content-type'] === undefined) throw new HttpError(415, NOT_JSON)
+    }
+  }, async (request) => {
+    const { path, limit = LIST_LIMIT.default, cursor } = request.body
+    const after = cursor === undefined ? undefined : decodeCursor(cursor)
+    const target = await guard.check(path)
+    const page = await lister.page(target.realPath, limit, after)
+    return { path: target.path, entries: page.entries, next_cursor: page.nextCursor }
+  })
+}
+
+export default listDirectory
