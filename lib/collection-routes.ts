@@ -125,29 +125,26 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
     }, async (request, reply) => answer(request, reply, 200, read(request.params as Params)))
 
     if (nesting === undefined) {
-      fastify.put('/:id', {
-        schema: {
-          operationId: `replace${title(resource.singular)}${of}`,
-          summary: `Replace a ${resource.singular}: every writable field (read-only ones are ignored)`,
-          tags: [tag],
-          params: ItemParams,
-          querystring: NoQuery,
-          body: replace,
-          response: { 201: RecordSchema, ...errors(400, 404, 410, 415, 422) }
-        }
-      }, async (request, reply) => answer(request, reply, 201, store.replace((request.params as Params).id as number, request.body as ResourceRecord)))
-
-      fastify.patch('/:id', {
-        schema: {
-          operationId: `update${title(resource.singular)}${of}`,
-          summary: `Change some fields of a ${resource.singular}`,
-          tags: [tag],
-          params: ItemParams,
-          querystring: NoQuery,
-          body: patch,
-          response: { 201: RecordSchema, ...errors(400, 404, 410, 415, 422) }
-        }
-      }, async (request, reply) => answer(request, reply, 201, store.update((request.params as Params).id as number, request.body as ResourceRecord)))
+      const updates = [
+        { method: 'PUT', verb: 'replace', body: replace, write: store.replace.bind(store), summary: `Replace a ${resource.singular}: every writable field (read-only ones are ignored)` },
+        { method: 'PATCH', verb: 'update', body: patch, write: store.update.bind(store), summary: `Change some fields of a ${resource.singular}` }
+      ] as const
+      for (const { method, verb, body, write, summary } of updates) {
+        fastify.route({
+          method,
+          url: '/:id',
+          schema: {
+            operationId: `${verb}${title(resource.singular)}`,
+            summary,
+            tags: [tag],
+            params: ItemParams,
+            querystring: NoQuery,
+            body,
+            response: { 201: RecordSchema, ...errors(400, 404, 410, 415, 422) }
+          },
+          handler: async (request, reply) => answer(request, reply, 201, write((request.params as Params).id as number, request.body as ResourceRecord))
+        })
+      }
     }
 
     fastify.delete('/:id', {
