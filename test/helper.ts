@@ -15,7 +15,6 @@ export async function build (t: Test, settings: Record<string, string> = {}, log
   return app
 }
 
-
 /** `inject` with a JSON body when one is given. */
 export async function call (app: FastifyInstance, method: InjectOptions['method'], url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
   return app.inject({
