@@ -34,7 +34,7 @@ function describe (e: FastifySchemaValidationError): string {
     }
     case 'minLength': return `${member} must not be empty`
     case 'pattern': return `${member} is not a next_cursor issued by this server`
-    default: return `${member} ${e.message ?? 'is invalid'}`
+    default: return `${member} ${String(e.message)}`
   }
 }
 
@@ -43,7 +43,7 @@ function describe (e: FastifySchemaValidationError): string {
  * is rendered as such by the shared error handler.
  */
 function formatValidation (errors: FastifySchemaValidationError[]): Error {
-  return new HttpError(400, `Invalid request: ${[...new Set(errors.map(describe))].join('; ')}`)
+  return new HttpError(400, [...new Set(errors.map(describe))].join('; '))
 }
 
 function localErrorHandler (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {

@@ -73,11 +73,11 @@ export function allowedRootOf (path: string, allowed: readonly string[], p: Path
   return root
 }
 
-const errorCode = (err: unknown): string => (err as NodeJS.ErrnoException).code ?? ''
+const errorCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoException).code
 /** The path cannot be followed to its end: a missing component, a file used as a directory, a link loop. */
-const UNRESOLVED = new Set(['ENOENT', 'ENOTDIR', 'ELOOP'])
-const MISSING = new Set(['ENOENT', 'ENOTDIR'])
-const FORBIDDEN = new Set(['EACCES', 'EPERM'])
+const UNRESOLVED = new Set<string | undefined>(['ENOENT', 'ENOTDIR', 'ELOOP'])
+const MISSING = new Set<string | undefined>(['ENOENT', 'ENOTDIR'])
+const FORBIDDEN = new Set<string | undefined>(['EACCES', 'EPERM'])
 
 /** Whether a file system error says the file is not there (any more). */
 export const isMissing = (err: unknown): boolean => MISSING.has(errorCode(err))

@@ -1,0 +1,138 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import { connect } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Readable } from 'node:stream'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import type { Test } from 'tap'
+import { loadConfig } from '../../config.js'
+import { buildLocalServer, type LocalServerOptions } from '../../local/app.js'
+
+/** A file tree: a string is a file's content, an object a directory, `{ link }` a symbolic link. */
+export interface Tree { [name: string]: string | Tree | { link: string } }
+
+const isLink = (node: string | Tree | { link: string }): node is { link: string } =>
+  typeof node === 'object' && typeof node.link === 'string'
+
+/** Writes `tree` into the existing directory `dir`. */
+export function writeTree (dir: string, tree: Tree): void {
+  for (const [name, node] of Object.entries(tree)) {
+    const path = join(dir, name)
+    if (typeof node === 'string') writeFileSync(path, node)
+    else if (isLink(node)) symlinkSync(node.link, path)
+    else {
+      mkdirSync(path)
+      writeTree(path, node)
+    }
+  }
+}
+
+/** Memory when the system has it: creating 100,000 files on a busy disk can take a minute. */
+const SCRATCH = existsSync('/dev/shm') ? '/dev/shm' : tmpdir()
+
+/**
+ * A fresh temporary directory, by its real path, holding `tree` (which may depend on that path),
+ * removed at teardown. Readable by every user.
+ */
+export function makeTree (t: Test, tree: Tree | ((root: string) => Tree)): string {
+  const root = realpathSync(mkdtempSync(join(SCRATCH, 'zoo-local-')))
+  chmodSync(root, 0o755)
+  t.teardown(() => rmSync(root, { recursive: true, force: true }))
+  writeTree(root, typeof tree === 'function' ? tree(root) : tree)
+  return root
+}
+
+/** The local tool server in-process (no listener), closed at teardown. */
+export async function buildLocal (t: Test, settings: Record<string, string> = {}, argv: string[] = [], options: LocalServerOptions = {}): Promise<FastifyInstance> {
+  const app = buildLocalServer(loadConfig({ LOG_LEVEL: 'silent', ...settings }, argv), options)
+  t.teardown(() => app.close())
+  await app.ready()
+  return app
+}
+
+/** POST of a JSON body (any value, sent as given) to one of the operations. */
+export async function post (app: FastifyInstance, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'POST',
+    url,
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) })
+  })
+}
+
+export interface SocketResponse {
+  status: number
+  headers: IncomingHttpHeaders
+  text: string
+  json: () => any
+}
+
+/** One HTTP/1.1 request over a real socket, every header (Host included) as given. */
+export async function send (port: number, options: { method?: string, path: string, headers?: Record<string, string>, body?: string }): Promise<SocketResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method: options.method ?? 'POST', path: options.path, headers: options.headers ?? {} }, res => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', chunk => { text += chunk })
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) }))
+    })
+    req.on('error', reject)
+    req.end(options.body)
+  })
+}
+
+/** Writes `request` as is on a fresh connection; resolves with the status and body read back. */
+export async function sendRaw (port: number, request: string): Promise<{ status: number, body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(request))
+    let text = ''
+    socket.setEncoding('utf8')
+    socket.on('data', chunk => { text += chunk })
+    socket.on('error', reject)
+    socket.on('end', () => resolve({ status: Number(text.split(' ')[1]), body: text.slice(text.indexOf('\r\n\r\n') + 4) }))
+  })
+}
+
+/** The port a listening instance got. */
+export function portOf (app: FastifyInstance): number {
+  const address = app.server.address()
+  if (address === null || typeof address === 'string') throw new Error('not listening on a TCP port')
+  return address.port
+}
+
+/**
+ * Runs a TypeScript file of this repository in a child process under tap's TypeScript loader.
+ * As another user, tap's coverage bookkeeping (which writes where that user may not) is left out.
+ */
+export function spawnTs (file: string, env: Record<string, string>, user?: { uid: number, gid: number }): ChildProcessByStdio<null, Readable, Readable> {
+  const bookkeeping = /^(NODE_OPTIONS|NODE_V8_COVERAGE|_TAPJS_)/
+  const inherited = user === undefined ? process.env : Object.fromEntries(Object.entries(process.env).filter(([k]) => !bookkeeping.test(k)))
+  const execArgv = user === undefined ? process.execArgv : process.execArgv.filter(arg => !arg.includes('processinfo'))
+  return spawn(process.execPath, [...execArgv, fileURLToPath(new URL(`../../${file}`, import.meta.url))], {
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...user
+  })
+}
+
+/** Resolves with the first line of a stream that `accept` takes, or rejects when the stream ends. */
+export async function lineOf (stream: Readable, accept: (line: string) => boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffered = ''
+    const onData = (chunk: Buffer): void => {
+      buffered += chunk.toString('utf8')
+      const lines = buffered.split('\n')
+      buffered = lines.pop() ?? ''
+      const line = lines.find(accept)
+      if (line !== undefined) {
+        stream.off('data', onData)
+        resolve(line)
+      }
+    }
+    stream.on('data', onData)
+    stream.once('end', () => reject(new Error(`stream ended without the line; last: ${buffered}`)))
+  })
+}
