@@ -3,7 +3,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import type { Config } from '../config.js'
 import { errorHandler, HttpError, notFoundHandler } from '../lib/errors.js'
 import { validatorCompiler } from '../lib/validation.js'
-import { DirectoryLister, type ListerOptions } from './directory-listing.js'
+import { DirectoryLister } from './directory-listing.js'
 import { PathGuard } from './path-guard.js'
 import apiKey from './plugins/api-key.js'
 import loopbackOnly from './plugins/loopback-only.js'
@@ -12,11 +12,6 @@ import listAllowedDirectories from './routes/list-allowed-directories.js'
 import listDirectory, { NOT_JSON } from './routes/list-directory.js'
 
 export type LocalConfig = Pick<Config, 'allowedDirs' | 'localApiKey' | 'localHost' | 'logLevel'>
-
-export interface LocalServerOptions {
-  logger?: boolean
-  lister?: ListerOptions
-}
 
 /** `/limit` -> `limit` */
 const memberOf = (e: FastifySchemaValidationError): string => e.instancePath.split('/').slice(1).join('.')
@@ -28,11 +23,12 @@ function describe (e: FastifySchemaValidationError): string {
     case 'required': return `${String(params.missingProperty)} is required`
     case 'additionalProperties': return `"${String(params.additionalProperty)}" is not a member of this request`
     case 'type': {
-      const type = String(params.type)
       if (member === '') return 'request body must be a JSON object'
+      const type = String(params.type)
       return `${member} must be ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`
     }
     case 'minLength': return `${member} must not be empty`
+    // Only the cursor has a pattern.
     case 'pattern': return `${member} is not a next_cursor issued by this server`
     default: return `${member} ${String(e.message)}`
   }
@@ -46,6 +42,7 @@ function formatValidation (errors: FastifySchemaValidationError[]): Error {
   return new HttpError(400, [...new Set(errors.map(describe))].join('; '))
 }
 
+/** Fastify's own 415 says only "Unsupported Media Type"; a tool client needs to know what to send. */
 function localErrorHandler (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const failure = error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? new HttpError(415, NOT_JSON) : error
   return errorHandler(failure as FastifyError, request, reply)
@@ -55,9 +52,9 @@ function localErrorHandler (error: FastifyError, request: FastifyRequest, reply:
  * The local tool server of SPEC §10: its own Fastify instance, separate from the API, for local
  * programs and LLM tool clients. Plain HTTP; the caller chooses where it listens.
  */
-export function buildLocalServer (config: LocalConfig, options: LocalServerOptions = {}): FastifyInstance {
+export function buildLocalServer (config: LocalConfig): FastifyInstance {
   const fastify = Fastify({
-    logger: options.logger === false || config.logLevel === 'silent'
+    logger: config.logLevel === 'silent'
       ? false
       : { level: config.logLevel, name: 'local', redact: ['req.headers.authorization'] },
     genReqId: () => randomUUID(),
@@ -71,7 +68,7 @@ export function buildLocalServer (config: LocalConfig, options: LocalServerOptio
   fastify.setNotFoundHandler(notFoundHandler)
   fastify.removeContentTypeParser(['text/plain', 'application/json'])
   const json = fastify.getDefaultJsonParser('error', 'error')
-  // Tool clients send `Content-Type: application/json` with no body to list_allowed_directories.
+  // Some tool clients send `Content-Type: application/json` and no body to list_allowed_directories.
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') done(null, undefined)
     else json(request, body as string, done)
@@ -81,7 +78,7 @@ export function buildLocalServer (config: LocalConfig, options: LocalServerOptio
   fastify.register(async function operations (scope) {
     if (config.localApiKey !== undefined) await scope.register(apiKey, { key: config.localApiKey })
     await scope.register(listAllowedDirectories, { dirs: config.allowedDirs })
-    await scope.register(listDirectory, { guard: new PathGuard(config.allowedDirs), lister: new DirectoryLister(options.lister) })
+    await scope.register(listDirectory, { guard: new PathGuard(config.allowedDirs), lister: new DirectoryLister() })
   })
   return fastify
 }

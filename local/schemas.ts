@@ -6,7 +6,7 @@ export const LIST_LIMIT = { default: 1000, max: 10000 } as const
 
 export const ListAllowedDirectoriesBodySchema = Type.Object({}, {
   additionalProperties: false,
-  description: 'No members; the body may be left out'
+  description: 'No members: send {} (a request without a body is taken as {})'
 })
 
 export const AllowedDirectoriesSchema = Type.Object({

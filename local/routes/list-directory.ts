@@ -11,7 +11,7 @@ export interface ListDirectoryOptions {
   lister: DirectoryLister
 }
 
-export const NOT_JSON = 'list_directory takes a JSON body: Content-Type must be application/json'
+export const NOT_JSON = 'The body must be JSON: Content-Type must be application/json'
 
 const listDirectory: FastifyPluginAsync<ListDirectoryOptions> = async (fastify, { guard, lister }) => {
   allowOnly(fastify, '/list_directory', ['POST'])

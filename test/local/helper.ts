@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import type { Test } from 'tap'
 import { loadConfig } from '../../config.js'
-import { buildLocalServer, type LocalServerOptions } from '../../local/app.js'
+import { buildLocalServer } from '../../local/app.js'
 
 /** A file tree: a string is a file's content, an object a directory, `{ link }` a symbolic link. */
 export interface Tree { [name: string]: string | Tree | { link: string } }
@@ -46,8 +46,8 @@ export function makeTree (t: Test, tree: Tree | ((root: string) => Tree)): strin
 }
 
 /** The local tool server in-process (no listener), closed at teardown. */
-export async function buildLocal (t: Test, settings: Record<string, string> = {}, argv: string[] = [], options: LocalServerOptions = {}): Promise<FastifyInstance> {
-  const app = buildLocalServer(loadConfig({ LOG_LEVEL: 'silent', ...settings }, argv), options)
+export async function buildLocal (t: Test, settings: Record<string, string>): Promise<FastifyInstance> {
+  const app = buildLocalServer(loadConfig({ LOG_LEVEL: 'silent', ...settings }, []))
   t.teardown(() => app.close())
   await app.ready()
   return app

@@ -5,9 +5,11 @@ import { allowedRootOf, isWithin, normalizeRequestedPath, PathGuard, type PathAp
 
 const OUTSIDE = 'Access denied - the path is outside the allowed directories'
 
-/** The lexical step for one platform: `[requested, normalized]` or `[requested, status, message]`. */
+/** What the lexical step makes of a requested path: the normalized path, or the refusal. */
+type Outcome = { path: string } | { status: number, error: string }
+
 function lexical (p: PathApi, allowed: string[]) {
-  return (requested: unknown): { path: string } | { status: number, error: string } => {
+  return (requested: unknown): Outcome => {
     try {
       const normalized = normalizeRequestedPath(requested, p)
       allowedRootOf(normalized, allowed, p)
@@ -21,7 +23,7 @@ function lexical (p: PathApi, allowed: string[]) {
 
 t.test('Windows rules, with path.win32: drive letters, backslashes, UNC shares, case', async t => {
   const check = lexical(path.win32, ['C:\\Data\\Allowed', '\\\\server\\share\\docs', 'D:\\'])
-  const cases: [string, { path: string } | { status: number, error: string }][] = [
+  const cases: [string, Outcome][] = [
     ['C:\\Data\\Allowed', { path: 'C:\\Data\\Allowed' }],
     ['C:/Data/Allowed/sub/', { path: 'C:\\Data\\Allowed\\sub' }],
     ['C:\\Data\\\\Allowed\\.\\sub\\\\', { path: 'C:\\Data\\Allowed\\sub' }],
@@ -68,7 +70,7 @@ t.test('Windows rules, with path.win32: drive letters, backslashes, UNC shares, 
 
 t.test('POSIX rules, with path.posix', async t => {
   const check = lexical(path.posix, ['/data/allowed', '/srv/Mixed'])
-  const cases: [unknown, { path: string } | { status: number, error: string }][] = [
+  const cases: [unknown, Outcome][] = [
     ['/data/allowed', { path: '/data/allowed' }],
     ['//data//allowed//x//', { path: '/data/allowed/x' }],
     ['/../data/allowed', { path: '/data/allowed' }],

@@ -1,4 +1,5 @@
 import t, { type Test } from 'tap'
+import { NOT_JSON } from '../../local/routes/list-directory.js'
 import { buildLocal, makeTree, portOf, send, sendRaw, type SocketResponse } from './helper.js'
 
 const HOST_DENIED = 'Access denied - this server answers only requests addressed to a loopback name such as localhost or 127.0.0.1'
@@ -114,6 +115,7 @@ t.test('both operations over a socket', async t => {
   t.same(extra.json(), { error: '"path" is not a member of this request' })
   const text = await call('/list_allowed_directories', { headers: { 'content-type': 'text/plain' }, body: 'x' })
   t.equal(text.status, 415)
+  t.same(text.json(), { error: NOT_JSON })
 
   const first = await call('/list_directory', { body: { path: `${root}/allowed`, limit: 2 } })
   t.equal(first.status, 200)
