@@ -11,7 +11,14 @@ import { validatorCompiler } from './lib/validation.js'
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config
+    /** Tells the operator something once, outside the logs (a generated bootstrap secret). */
+    announce: (message: string) => void
   }
+}
+
+export interface ApiOptions {
+  logStream?: Writable
+  announce?: (message: string) => void
 }
 
 const here = fileURLToPath(new URL('.', import.meta.url))
@@ -39,7 +46,7 @@ const app: FastifyPluginAsync = async function app (fastify) {
 export default app
 
 /** A ready-to-listen (or inject) API instance for a configuration, mounted under API_PREFIX. */
-export function buildApi (config: Config, options: { logStream?: Writable } = {}): FastifyInstance {
+export function buildApi (config: Config, options: ApiOptions = {}): FastifyInstance {
   const fastify = Fastify({
     logger: config.logLevel === 'silent'
       ? false
@@ -49,6 +56,7 @@ export function buildApi (config: Config, options: { logStream?: Writable } = {}
     requestIdHeader: false
   })
   fastify.decorate('config', config)
+  fastify.decorate('announce', options.announce ?? ((message: string) => { process.stdout.write(`${message}\n`) }))
   fastify.setValidatorCompiler(validatorCompiler)
   fastify.addHook('onSend', async (request, reply) => { reply.header('X-Request-Id', request.id) })
   // Paths outside API_PREFIX answer like any other unknown path.

@@ -104,6 +104,59 @@ function allowedDirectories (items: string[], source: string): AllowedDirectory[
   return [...dirs.values()]
 }
 
+/** Empty means "not set". */
+const optional = <T>(parse: (raw: string, env: string) => T) => (raw: string, env: string): T | undefined =>
+  raw === '' ? undefined : parse(raw, env)
+
+function url (raw: string, env: string): string {
+  let parsed: URL
+  try {
+    parsed = new URL(raw)
+  } catch {
+    throw new ConfigError(`${env} must be an absolute http(s) URL, got "${raw}"`)
+  }
+  if (!['http:', 'https:'].includes(parsed.protocol) || raw.endsWith('/') || parsed.search !== '' || parsed.hash !== '') {
+    throw new ConfigError(`${env} must be an absolute http(s) URL without query, fragment or trailing slash, got "${raw}"`)
+  }
+  return raw
+}
+
+const seconds = (min: number, max: number) => (raw: string, env: string): number => {
+  const value = Number(raw)
+  if (!/^\d+$/.test(raw) || value < min || value > max) throw new ConfigError(`${env} must be a number of seconds from ${min} to ${max}, got "${raw}"`)
+  return value
+}
+
+function readableFile (raw: string, env: string): string {
+  const path = resolve(raw)
+  try {
+    if (!statSync(path).isFile()) throw new ConfigError(`${env}: ${raw} is not a file`)
+  } catch (err) {
+    if (err instanceof ConfigError) throw err
+    throw new ConfigError(`${env}: ${raw} ${fileSystemProblem(err)}`)
+  }
+  return path
+}
+
+function tlsMode (raw: string, env: string): 'on' | 'proxy' {
+  if (raw !== 'on' && raw !== 'proxy') throw new ConfigError(`${env} must be "on" (HTTPS, the default) or "proxy" (plain HTTP behind a TLS-terminating proxy), got "${raw}"`)
+  return raw
+}
+
+function clientId (raw: string, env: string): string {
+  if (!/^[A-Za-z0-9._~-]{3,100}$/.test(raw)) throw new ConfigError(`${env} must be 3 to 100 characters of letters, digits and - . _ ~`)
+  return raw
+}
+
+function secret (raw: string, env: string): string {
+  if (raw.length < 16) throw new ConfigError(`${env} must have at least 16 characters`)
+  return raw
+}
+
+function scopeList (raw: string): string {
+  return raw.split(' ').filter(s => s !== '').join(' ')
+}
+
 function logLevel (raw: string, env: string): typeof LOG_LEVELS[number] {
   const level = LOG_LEVELS.find(l => l === raw)
   if (level === undefined) throw new ConfigError(`${env} must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`)
@@ -120,11 +173,30 @@ export const SETTINGS = {
   localHost: { env: 'LOCAL_HOST', description: 'address the local tool server listens on (plain HTTP); a non-loopback one needs LOCAL_API_KEY', default: '127.0.0.1', parse: host },
   localPort: { env: 'LOCAL_PORT', description: 'port the local tool server listens on', default: '8000', parse: port },
   localApiKey: { env: 'LOCAL_API_KEY', description: 'when set, the local tool server requires `Authorization: Bearer <key>`', default: '', parse: apiKey },
-  allowedDirs: { env: 'ALLOWED_DIRS', flag: 'allow', description: 'directories the local tool server may list, separated by the path delimiter; `--allow DIR` repeated replaces the variable', default: '', parse: allowedDirectories }
+  allowedDirs: { env: 'ALLOWED_DIRS', flag: 'allow', description: 'directories the local tool server may list, separated by the path delimiter; `--allow DIR` repeated replaces the variable', default: '', parse: allowedDirectories },
+  tls: { env: 'TLS', description: '"on": the API serves HTTPS (HTTP/2 and HTTP/1.1); "proxy": plain HTTP behind a TLS-terminating proxy, refusing requests whose X-Forwarded-Proto is not https', default: 'on', parse: tlsMode },
+  tlsCert: { env: 'TLS_CERT', description: 'PEM certificate (chain) file; without it and TLS_KEY a self-signed certificate is made in DATA_DIR', default: '', parse: optional(readableFile) },
+  tlsKey: { env: 'TLS_KEY', description: 'PEM private key file of TLS_CERT', default: '', parse: optional(readableFile) },
+  httpRedirectPort: { env: 'HTTP_REDIRECT_PORT', description: 'when set, a plain-HTTP listener on this port answers every request with 308 to the https:// URL', default: '', parse: optional(port) },
+  publicUrl: { env: 'PUBLIC_URL', description: 'the URL clients use to reach the API, the issuer of its tokens; default https://localhost:PORT plus API_PREFIX', default: '', parse: optional(url) },
+  accessTokenTtl: { env: 'ACCESS_TOKEN_TTL', description: 'access-token lifetime in seconds', default: '900', parse: seconds(30, 86400) },
+  refreshTokenTtl: { env: 'REFRESH_TOKEN_TTL', description: 'refresh-token lifetime in seconds (each rotation starts it again)', default: '2592000', parse: seconds(60, 31536000) },
+  bootstrapClientId: { env: 'BOOTSTRAP_CLIENT_ID', description: 'id of the client a fresh data directory gets (every scope); generated when not set', default: '', parse: optional(clientId) },
+  bootstrapClientSecret: { env: 'BOOTSTRAP_CLIENT_SECRET', description: 'its secret; generated and printed once at first start when not set', default: '', parse: optional(secret) },
+  oauthIssuer: { env: 'OAUTH_ISSUER', description: 'an external authorization server whose JWTs the API also accepts (`iss`); needs OAUTH_JWKS_URI and OAUTH_AUDIENCE', default: '', parse: optional(url) },
+  oauthJwksUri: { env: 'OAUTH_JWKS_URI', description: 'where the external issuer publishes its keys (fetched and cached)', default: '', parse: optional(url) },
+  oauthAudience: { env: 'OAUTH_AUDIENCE', description: 'the `aud` the external tokens must carry', default: '', parse: optional((raw: string) => raw) },
+  loginProvider: { env: 'LOGIN_PROVIDER', description: 'name of the external OpenID provider users sign in with at /login/<name>; needs LOGIN_ISSUER, LOGIN_CLIENT_ID, LOGIN_CLIENT_SECRET', default: '', parse: optional(clientId) },
+  loginIssuer: { env: 'LOGIN_ISSUER', description: 'the provider\'s issuer URL (its endpoints are discovered from it)', default: '', parse: optional(url) },
+  loginClientId: { env: 'LOGIN_CLIENT_ID', description: 'this API\'s client id at the provider', default: '', parse: optional((raw: string) => raw) },
+  loginClientSecret: { env: 'LOGIN_CLIENT_SECRET', description: 'this API\'s client secret at the provider', default: '', parse: optional((raw: string) => raw) },
+  loginUserScope: { env: 'LOGIN_USER_SCOPE', description: 'API scopes of a user created at first sign-in', default: 'zoos:read animals:read employees:read', parse: scopeList }
 } satisfies Record<string, Setting<unknown> | ListSetting<unknown>>
 
 type Settings = typeof SETTINGS
-export type Config = { readonly [K in keyof Settings]: ReturnType<Settings[K]['parse']> }
+type Parsed = { readonly [K in keyof Settings]: ReturnType<Settings[K]['parse']> }
+/** The settings as the service uses them; `publicUrl` always has a value once loaded. */
+export type Config = Omit<Parsed, 'publicUrl'> & { readonly publicUrl: string }
 
 const flagOf = (setting: Setting<unknown> | ListSetting<unknown>): string =>
   'flag' in setting ? setting.flag : setting.env.toLowerCase().replaceAll('_', '-')
@@ -155,9 +227,21 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env, argv: string[]
       config[key] = setting.parse(typeof flag === 'string' ? flag : env[setting.env] ?? setting.default, source)
     }
   }
-  const loaded = config as Config
+  const loaded = config as Mutable<Config>
   if (!isLoopback(loaded.localHost) && loaded.localApiKey === undefined) {
     throw new ConfigError(`${sources.localHost}: ${loaded.localHost} is not a loopback address; the local tool server would be open to the network without LOCAL_API_KEY`)
   }
-  return loaded
+  const together = (keys: (keyof Config)[]) => {
+    const set = keys.filter(k => loaded[k] !== undefined)
+    if (set.length > 0 && set.length < keys.length) {
+      throw new ConfigError(`${keys.map(k => sources[k]).join(', ')} go together: ${keys.filter(k => loaded[k] === undefined).map(k => sources[k]).join(', ')} missing`)
+    }
+  }
+  together(['tlsCert', 'tlsKey'])
+  together(['oauthIssuer', 'oauthJwksUri', 'oauthAudience'])
+  together(['loginProvider', 'loginIssuer', 'loginClientId', 'loginClientSecret'])
+  loaded.publicUrl ??= `https://localhost${loaded.port === 443 ? '' : `:${loaded.port}`}${loaded.apiPrefix}`
+  return loaded as Config & { publicUrl: string }
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] }

@@ -18,7 +18,7 @@ export interface Nesting {
 const MAX_BATCH = 1000
 const NoQuery = Type.Object({}, { additionalProperties: false })
 const errors = (...codes: number[]): Record<number, TSchema> =>
-  Object.fromEntries([...codes, 406, 500].map(code => [code, ErrorSchema]))
+  Object.fromEntries([...codes, 401, 403, 406, 500].map(code => [code, ErrorSchema]))
 
 type Params = { id?: number } & Record<string, number | undefined>
 
@@ -43,6 +43,8 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
     const itemMethods: Method[] = nesting === undefined ? ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] : ['GET', 'DELETE', 'OPTIONS']
     const collectionAllow = allowOnly(fastify, '/', collectionMethods)
     const itemAllow = allowOnly(fastify, '/:id', itemMethods)
+    // Every route added from here on needs this collection's scope (the 405s above need none).
+    fastify.addHook('onRoute', route => { route.config = { ...route.config, collection: resource.name } })
 
     /** In a nested collection, the parent must be live: 404 if it never was, 410 if deleted. */
     const parentOf = (params: Params): number | undefined => {

@@ -6,21 +6,62 @@ import type { Test } from 'tap'
 import { buildApi } from '../app.js'
 import { loadConfig, type Config } from '../config.js'
 
-/** The API built in-process on a fresh data directory (or a given one), closed at teardown. */
+/** The bootstrap client every test app gets: it holds every scope. */
+export const BOOTSTRAP = { id: 'test-bootstrap', secret: 'test-bootstrap-secret-0123456789' } as const
+
+/** The configuration of a test app: quiet, on `dataDir`, with the known bootstrap client. */
+export function testConfig (dataDir: string, settings: Record<string, string> = {}): Config {
+  return loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    BOOTSTRAP_CLIENT_ID: BOOTSTRAP.id,
+    BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP.secret,
+    ...settings
+  }, [])
+}
+
+/** The API built in-process on a fresh data directory, closed at teardown. */
 export async function build (t: Test, settings: Record<string, string> = {}, logStream?: Writable): Promise<FastifyInstance> {
-  const config: Config = loadConfig({ DATA_DIR: t.testdir(), LOG_LEVEL: 'silent', ...settings }, [])
-  const app = buildApi(config, logStream === undefined ? {} : { logStream })
+  const app = buildApi(testConfig(t.testdir(), settings), logStream === undefined ? {} : { logStream })
   t.teardown(() => app.close())
   await app.ready()
   return app
 }
 
-/** `inject` with a JSON body when one is given. */
+export const basic = (id: string, secret: string): string =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`
+
+/** A token request through the real token endpoint; returns the whole answer. */
+export async function tokenRequest (app: FastifyInstance, params: Record<string, string>, authorization = basic(BOOTSTRAP.id, BOOTSTRAP.secret)): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'POST',
+    url: `${app.config.apiPrefix}/oauth/token`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(authorization === '' ? {} : { authorization }) },
+    payload: new URLSearchParams(params).toString()
+  })
+}
+
+const bearers = new WeakMap<FastifyInstance, string>()
+
+/** `Bearer <token>` of the bootstrap client (every scope), fetched once per app. */
+export async function bearer (app: FastifyInstance): Promise<string> {
+  let value = bearers.get(app)
+  if (value === undefined) {
+    const res = await tokenRequest(app, { grant_type: 'client_credentials' })
+    if (res.statusCode !== 200) throw new Error(`token: ${res.statusCode} ${res.body}`)
+    value = `Bearer ${res.json().access_token}`
+    bearers.set(app, value)
+  }
+  return value
+}
+
+/** `inject` with a JSON body when one is given, as the bootstrap client unless `authorization` is given. */
 export async function call (app: FastifyInstance, method: InjectOptions['method'], url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  const authorization = 'authorization' in headers ? {} : { authorization: await bearer(app) }
   return app.inject({
     method,
     url,
-    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    headers: { ...authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
     ...(body === undefined ? {} : { payload: JSON.stringify(body) })
   })
 }

@@ -1,11 +1,10 @@
 import t from 'tap'
 import { buildApi } from '../../app.js'
-import { loadConfig } from '../../config.js'
 import { RESOURCES } from '../../schemas/index.js'
-import { call, create, openDatabaseFile } from '../helper.js'
+import { call, create, openDatabaseFile, testConfig } from '../helper.js'
 
 t.test('a restart on the same database file keeps the data, the tombstones and the id sequence', async t => {
-  const config = loadConfig({ DATA_DIR: t.testdir(), LOG_LEVEL: 'silent' }, [])
+  const config = testConfig(t.testdir())
   const first = buildApi(config)
   await first.ready()
   const zoo = await create(first, 'zoos', { name: 'Berlin Zoo', city: 'Berlin', country: 'DE' })
@@ -27,12 +26,12 @@ t.test('a restart on the same database file keeps the data, the tombstones and t
 })
 
 t.test('migrations are applied once, and the database runs in WAL mode with foreign keys', async t => {
-  const config = loadConfig({ DATA_DIR: t.testdir(), LOG_LEVEL: 'silent' }, [])
+  const config = testConfig(t.testdir())
   for (let i = 0; i < 2; i++) {
     const app = buildApi(config)
     await app.ready()
     const db = openDatabaseFile(app)
-    t.same(db.prepare('SELECT version, name FROM schema_migrations').all(), [{ version: 1, name: '001_collections.sql' }])
+    t.same(db.prepare('SELECT version, name FROM schema_migrations').all(), [{ version: 1, name: '001_collections.sql' }, { version: 2, name: '002_oauth.sql' }])
     t.equal(db.pragma('journal_mode', { simple: true }), 'wal')
     db.close()
     await app.close()
@@ -40,7 +39,7 @@ t.test('migrations are applied once, and the database runs in WAL mode with fore
 })
 
 t.test('every column a filter or sort may name is indexed', async t => {
-  const app = buildApi(loadConfig({ DATA_DIR: t.testdir(), LOG_LEVEL: 'silent' }, []))
+  const app = buildApi(testConfig(t.testdir()))
   await app.ready()
   t.teardown(() => app.close())
   const db = openDatabaseFile(app)

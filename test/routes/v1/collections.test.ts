@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { build, call, create, snapshot } from '../../helper.js'
+import { bearer, build, call, create, snapshot } from '../../helper.js'
 
 interface Sample {
   /** A complete valid body. */
@@ -181,7 +181,7 @@ for (const collection of ['zoos', 'animals', 'employees']) {
         t.equal(res.headers.allow, 'GET, HEAD, POST, OPTIONS')
         t.same(res.json(), { error: `${method} is not allowed here; allowed: GET, HEAD, POST, OPTIONS` })
       }
-      const post = await app.inject({ method: 'POST', url: `/v1/${collection}/${id}`, headers: { 'content-type': 'text/plain' }, payload: 'x' })
+      const post = await app.inject({ method: 'POST', url: `/v1/${collection}/${id}`, headers: { 'content-type': 'text/plain', authorization: await bearer(app) }, payload: 'x' })
       t.equal(post.statusCode, 405)
       t.equal(post.headers.allow, 'GET, HEAD, PUT, PATCH, DELETE, OPTIONS')
     })

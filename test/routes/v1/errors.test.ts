@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import t from 'tap'
-import { build, call, create, snapshot } from '../../helper.js'
+import { bearer, build, call, create, snapshot } from '../../helper.js'
 
 const ZOO = { name: 'Berlin Zoo', city: 'Berlin' }
 
@@ -10,8 +10,9 @@ t.test('400: a body that is not JSON, empty, or not an object (or array for POST
   const app = await build(t)
   const { id } = await create(app, 'zoos', ZOO)
   const before = snapshot(app)
+  const authorization = await bearer(app)
   const raw = (method: 'POST' | 'PUT' | 'PATCH', url: string, payload: string) =>
-    app.inject({ method, url, headers: { 'content-type': 'application/json' }, payload })
+    app.inject({ method, url, headers: { 'content-type': 'application/json', authorization }, payload })
   for (const [method, url] of [['POST', '/v1/zoos'], ['PUT', `/v1/zoos/${id}`], ['PATCH', `/v1/zoos/${id}`]] as const) {
     const broken = await raw(method, url, '{"name": "Zoo",')
     t.equal(broken.statusCode, 400, `${method} broken JSON`)
@@ -27,7 +28,7 @@ t.test('400: a body that is not JSON, empty, or not an object (or array for POST
       t.equal(res.statusCode, 400, `${method} ${payload}`)
       t.same(res.json(), { error: `Request body must be a JSON ${method === 'POST' ? 'object or array' : 'object'}` })
     }
-    const none = await app.inject({ method, url })
+    const none = await app.inject({ method, url, headers: { authorization } })
     t.equal(none.statusCode, 400, `${method} without a body`)
     t.match(none.json(), { error: /^Request body must be a JSON object/ })
   }
@@ -52,10 +53,11 @@ t.test('415 for a body that is not JSON; nothing written', async t => {
   const app = await build(t)
   const { id } = await create(app, 'zoos', ZOO)
   const before = snapshot(app)
+  const authorization = await bearer(app)
   const types = ['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']
   for (const [method, url] of [['POST', '/v1/zoos'], ['PUT', `/v1/zoos/${id}`], ['PATCH', `/v1/zoos/${id}`]] as const) {
     for (const type of types) {
-      const res = await app.inject({ method, url, headers: { 'content-type': type }, payload: 'name=x' })
+      const res = await app.inject({ method, url, headers: { 'content-type': type, authorization }, payload: 'name=x' })
       t.equal(res.statusCode, 415, `${method} ${type}`)
       t.match(res.json(), { error: /Unsupported Media Type/i })
     }

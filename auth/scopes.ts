@@ -1,0 +1,16 @@
+import { RESOURCES } from '../schemas/index.js'
+
+/** `<collection>:read` and `<collection>:write` for every collection (SPEC §8). */
+export const SCOPES: readonly string[] = RESOURCES.flatMap(r => [`${r.name}:read`, `${r.name}:write`])
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/** The scope a request on a collection's route needs: reads for GET, HEAD and OPTIONS. */
+export const scopeFor = (collection: string, method: string): string =>
+  `${collection}:${READS.has(method) ? 'read' : 'write'}`
+
+/** The requested scopes, each checked to be known; undefined when none were requested. */
+export function parseScope (scope: string | undefined): string[] | undefined {
+  if (scope === undefined) return undefined
+  return scope.split(' ').filter(s => s !== '')
+}

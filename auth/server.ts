@@ -1,0 +1,225 @@
+import { randomUUID } from 'node:crypto'
+import type { Client, OAuthStore, RefreshToken, User } from '../store/oauth.js'
+import { digest, hashSecret, randomToken, verifySecret } from '../lib/secrets.js'
+import { SCOPES, parseScope } from './scopes.js'
+import type { TokenService } from './tokens.js'
+
+/** An RFC 6749 error answer: `error` is the RFC code, `error_description` says why. */
+export class OAuthError extends Error {
+  override name = 'OAuthError'
+  constructor (
+    readonly statusCode: number,
+    readonly code: string,
+    description: string,
+    readonly headers: Record<string, string> = {}
+  ) {
+    super(description)
+  }
+}
+
+export interface TokenResponse {
+  access_token: string
+  token_type: 'Bearer'
+  expires_in: number
+  scope: string
+  refresh_token?: string
+}
+
+export interface ClientCredentials {
+  /** The Authorization header, if any. */
+  authorization: string | undefined
+  client_id?: string | undefined
+  client_secret?: string | undefined
+}
+
+export type TokenRequest = ClientCredentials & {
+  grant_type?: string
+  scope?: string
+  username?: string
+  password?: string
+  refresh_token?: string
+}
+
+// Verifying against this when the client or user does not exist costs the same time as a real
+// check, so timing does not tell which client ids or user names exist.
+const DECOY = hashSecret(randomToken())
+
+const invalidGrant = (why: string): OAuthError => new OAuthError(401, 'invalid_grant', why)
+
+/**
+ * The built-in authorization server (SPEC §8): client authentication, the client_credentials,
+ * password and refresh_token grants with rotation and reuse detection, and revocation (RFC 7009).
+ */
+export class AuthorizationServer {
+  constructor (
+    readonly store: OAuthStore,
+    readonly tokens: TokenService,
+    /** Refresh-token lifetime in seconds. */
+    readonly refreshTtl: number
+  ) {}
+
+  /** RFC 6749 §2.3.1: HTTP Basic or client_id/client_secret in the body, not both. */
+  async authenticateClient (credentials: ClientCredentials): Promise<Client> {
+    const basic = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(credentials.authorization ?? '')
+    let id: string | undefined
+    let secret: string | undefined
+    if (basic !== null) {
+      if (credentials.client_secret !== undefined) throw new OAuthError(400, 'invalid_request', 'authenticate the client by HTTP Basic or by client_secret, not both')
+      const decoded = Buffer.from(basic[1] as string, 'base64').toString('utf8')
+      const colon = decoded.indexOf(':')
+      try {
+        id = decodeURIComponent(decoded.slice(0, colon === -1 ? undefined : colon))
+        secret = colon === -1 ? undefined : decodeURIComponent(decoded.slice(colon + 1))
+      } catch {
+        id = undefined
+      }
+    } else {
+      id = credentials.client_id
+      secret = credentials.client_secret
+    }
+    const challenge: Record<string, string> = basic !== null ? { 'WWW-Authenticate': 'Basic realm="zoo-api", charset="UTF-8"' } : {}
+    if (id === undefined || secret === undefined) {
+      throw new OAuthError(401, 'invalid_client', 'client authentication is required: HTTP Basic or client_id and client_secret', challenge)
+    }
+    const client = this.store.client(id)
+    const valid = await verifySecret(secret, client?.secret_hash ?? await DECOY)
+    if (client === undefined || !valid) throw new OAuthError(401, 'invalid_client', 'unknown client or wrong client secret', challenge)
+    return client
+  }
+
+  async token (request: TokenRequest): Promise<TokenResponse> {
+    if (request.grant_type === undefined) throw new OAuthError(400, 'invalid_request', 'grant_type is required')
+    if (!['client_credentials', 'password', 'refresh_token'].includes(request.grant_type)) {
+      throw new OAuthError(400, 'unsupported_grant_type', `grant_type must be client_credentials, password or refresh_token, got "${request.grant_type}"`)
+    }
+    const client = await this.authenticateClient(request)
+    switch (request.grant_type) {
+      case 'client_credentials':
+        return this.#respond({ subject: client.client_id, client, scope: grant(request.scope, client.scope.split(' ')) })
+      case 'password':
+        return this.#password(client, request)
+      default:
+        return this.#refresh(client, request)
+    }
+  }
+
+  async #password (client: Client, request: TokenRequest): Promise<TokenResponse> {
+    if (request.username === undefined || request.password === undefined) {
+      throw new OAuthError(400, 'invalid_request', 'the password grant needs username and password')
+    }
+    const user = this.store.user(request.username)
+    const valid = await verifySecret(request.password, user?.password_hash ?? await DECOY)
+    if (user === undefined || user.password_hash === null || !valid) throw invalidGrant('unknown user name or wrong password')
+    return this.issueForUser(client, user, request.scope)
+  }
+
+  /** Tokens for a user through a client: access and refresh, the scope both allow. */
+  async issueForUser (client: Client, user: User, requested: string | undefined): Promise<TokenResponse> {
+    const allowed = user.scope.split(' ').filter(s => client.scope.split(' ').includes(s))
+    const scope = grant(requested, allowed)
+    return this.#respond({ subject: `user:${user.id}`, client, scope, refresh: { userId: user.id, familyId: randomUUID() } })
+  }
+
+  async #refresh (client: Client, request: TokenRequest): Promise<TokenResponse> {
+    if (request.refresh_token === undefined) throw new OAuthError(400, 'invalid_request', 'the refresh_token grant needs refresh_token')
+    const stored = this.store.refreshToken(digest(request.refresh_token))
+    if (stored === undefined || stored.client_id !== client.client_id) throw invalidGrant('unknown refresh token')
+    if (stored.revoked_at !== null) throw invalidGrant('the refresh token was revoked')
+    if (stored.rotated_at !== null) {
+      // A rotated token used again: it leaked, or its successor did. End the whole grant.
+      this.store.revokeFamily(stored.family_id)
+      throw invalidGrant('the refresh token was already used; every token of its grant is now revoked')
+    }
+    if (stored.expires_at <= new Date().toISOString()) throw invalidGrant('the refresh token expired')
+    const scope = grant(request.scope, stored.scope.split(' '))
+    return this.#respond({
+      subject: stored.user_id === null ? client.client_id : `user:${stored.user_id}`,
+      client,
+      scope,
+      refresh: { userId: stored.user_id, familyId: stored.family_id, replaces: stored }
+    })
+  }
+
+  async #respond (issue: {
+    subject: string
+    client: Client
+    scope: string[]
+    refresh?: { userId: number | null, familyId: string, replaces?: RefreshToken }
+  }): Promise<TokenResponse> {
+    const scope = issue.scope.join(' ')
+    const { token, expiresIn } = await this.tokens.issue({ subject: issue.subject, clientId: issue.client.client_id, scope })
+    const response: TokenResponse = { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope }
+    if (issue.refresh !== undefined) {
+      const refreshToken = randomToken()
+      const next = {
+        token_hash: digest(refreshToken),
+        family_id: issue.refresh.familyId,
+        client_id: issue.client.client_id,
+        user_id: issue.refresh.userId,
+        scope,
+        expires_at: new Date(Date.now() + this.refreshTtl * 1000).toISOString()
+      }
+      if (issue.refresh.replaces === undefined) this.store.saveRefreshToken(next)
+      else this.store.rotate(issue.refresh.replaces.token_hash, next)
+      response.refresh_token = refreshToken
+    }
+    return response
+  }
+
+  /**
+   * RFC 7009: a refresh token ends its whole grant; an access token is refused from now until it
+   * expires. A token that is unknown, or another client's, is answered the same (200) and kept.
+   */
+  async revoke (request: ClientCredentials & { token?: string }): Promise<void> {
+    const client = await this.authenticateClient(request)
+    if (request.token === undefined) throw new OAuthError(400, 'invalid_request', 'token is required')
+    const refresh = this.store.refreshToken(digest(request.token))
+    if (refresh !== undefined) {
+      if (refresh.client_id === client.client_id) this.store.revokeFamily(refresh.family_id)
+      return
+    }
+    const access = await this.tokens.ownToken(request.token)
+    if (access?.jti !== undefined && access.clientId === client.client_id && access.expiresAt > Date.now()) {
+      this.store.revokeAccessToken(access.jti, new Date(access.expiresAt))
+      this.tokens.revoke(access.jti)
+    }
+  }
+
+  /** A new client; the secret is returned once and only its hash is kept. */
+  async createClient (options: { clientId?: string | undefined, secret?: string | undefined, name?: string | undefined, scope: string }): Promise<{ client_id: string, client_secret: string, scope: string }> {
+    const scope = known(options.scope)
+    const clientId = options.clientId ?? `client_${randomToken().slice(0, 16)}`
+    const secret = options.secret ?? randomToken()
+    if (this.store.client(clientId) !== undefined) throw new Error(`a client with id ${clientId} exists already`)
+    this.store.createClient({ client_id: clientId, secret_hash: await hashSecret(secret), name: options.name ?? clientId, scope })
+    return { client_id: clientId, client_secret: secret, scope }
+  }
+
+  async createUser (options: { username: string, password: string, scope: string }): Promise<{ id: number, username: string, scope: string }> {
+    const scope = known(options.scope)
+    if (options.password.length < 8) throw new Error('the password must have at least 8 characters')
+    if (this.store.user(options.username) !== undefined) throw new Error(`a user named ${options.username} exists already`)
+    const user = this.store.createUser({ username: options.username, password_hash: await hashSecret(options.password), scope, external_issuer: null, external_subject: null })
+    return { id: user.id, username: user.username, scope: user.scope }
+  }
+}
+
+/** A space-separated list of known scopes, normalized; an unknown one is refused. */
+function known (scope: string): string {
+  const scopes = parseScope(scope) ?? []
+  const unknown = scopes.filter(s => !SCOPES.includes(s))
+  if (unknown.length > 0) throw new Error(`unknown scope ${unknown.join(', ')}; known: ${SCOPES.join(' ')}`)
+  return [...new Set(scopes)].join(' ')
+}
+
+/** The scopes to grant: the requested ones if all are allowed, else all allowed when none asked. */
+function grant (requested: string | undefined, allowed: string[]): string[] {
+  const asked = parseScope(requested)
+  if (asked === undefined) {
+    if (allowed.length === 0) throw new OAuthError(400, 'invalid_scope', 'no scope can be granted')
+    return allowed
+  }
+  const refused = asked.filter(s => !allowed.includes(s))
+  if (refused.length > 0 || asked.length === 0) throw new OAuthError(400, 'invalid_scope', `scope not granted: ${refused.join(' ') || '(empty)'}`)
+  return [...new Set(asked)]
+}

@@ -1,0 +1,77 @@
+import type { FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { loadOrCreateSigningKey, type SigningKey } from '../../auth/keys.js'
+import { SCOPES, scopeFor } from '../../auth/scopes.js'
+import { AuthorizationServer } from '../../auth/server.js'
+import { TokenError, TokenService, type Principal } from '../../auth/tokens.js'
+import { HttpError } from '../../lib/errors.js'
+import { originOf } from '../../lib/links.js'
+import { OAuthStore } from '../../store/oauth.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    oauth: { server: AuthorizationServer, tokens: TokenService, key: SigningKey, store: OAuthStore }
+    /** onRequest guard of /v1 (routes/v1/autohooks.ts): a valid bearer token with the route's scope. */
+    requireToken: (request: FastifyRequest) => Promise<void>
+  }
+  interface FastifyRequest {
+    principal: Principal | null
+  }
+  interface FastifyContextConfig {
+    /** The collection whose read or write scope a route needs. */
+    collection?: string
+  }
+}
+
+const REALM = 'Bearer realm="zoo-api"'
+
+/**
+ * The built-in authorization server and the bearer-token guard (SPEC §8). A fresh data directory
+ * gets one bootstrap client with every scope; a generated secret is announced once, never logged.
+ */
+export default fp(async function oauth (fastify) {
+  const config = fastify.config
+  const store = new OAuthStore(fastify.db)
+  const key = await loadOrCreateSigningKey(config.dataDir)
+  const external = config.oauthIssuer === undefined
+    ? undefined
+    : { issuer: config.oauthIssuer, jwksUri: config.oauthJwksUri as string, audience: config.oauthAudience as string }
+  const tokens = new TokenService(key, { issuer: config.publicUrl, audience: `${config.publicUrl}/v1`, ttl: config.accessTokenTtl, external }, store.revokedAccessTokens())
+  const server = new AuthorizationServer(store, tokens, config.refreshTokenTtl)
+
+  if (store.clients().length === 0) {
+    const created = await server.createClient({
+      clientId: config.bootstrapClientId,
+      secret: config.bootstrapClientSecret,
+      name: 'bootstrap',
+      scope: SCOPES.join(' ')
+    })
+    if (config.bootstrapClientSecret === undefined) {
+      fastify.announce(`Bootstrap client created; its secret is shown only now: ${JSON.stringify({ client_id: created.client_id, client_secret: created.client_secret })}`)
+    }
+  }
+
+  fastify.decorate('oauth', { server, tokens, key, store })
+  fastify.decorateRequest('principal', null)
+  fastify.decorate('requireToken', async function requireToken (request: FastifyRequest) {
+    const documentation = { message: 'Requires authentication', documentation_url: `${originOf(request)}${config.apiPrefix}/.well-known/oauth-authorization-server` }
+    const header = request.headers.authorization
+    const bearer = header === undefined ? null : /^Bearer +([^ ]*) *$/i.exec(header)
+    if (bearer === null) {
+      throw new HttpError(401, 'A bearer access token is required', documentation, { 'WWW-Authenticate': REALM })
+    }
+    try {
+      request.principal = await tokens.verify(bearer[1] as string)
+    } catch (err) {
+      if (!(err instanceof TokenError)) throw err
+      throw new HttpError(401, `Invalid access token: ${err.message}`, documentation,
+        { 'WWW-Authenticate': `${REALM}, error="invalid_token", error_description="${err.message}"` })
+    }
+    const collection = request.routeOptions.config.collection
+    const needed = collection === undefined ? undefined : scopeFor(collection, request.method)
+    if (needed !== undefined && !request.principal.scopes.has(needed)) {
+      throw new HttpError(403, `The access token lacks the scope ${needed}`, { ...documentation, message: `Requires the scope ${needed}` },
+        { 'WWW-Authenticate': `${REALM}, error="insufficient_scope", scope="${needed}"` })
+    }
+  })
+}, { name: 'oauth', dependencies: ['sqlite'] })

@@ -1,0 +1,75 @@
+import formbody from '@fastify/formbody'
+import { Type } from '@sinclair/typebox'
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { OAuthError, type TokenRequest } from '../../auth/server.js'
+
+const Param = Type.Optional(Type.String())
+const TokenBody = Type.Object({
+  grant_type: Param, scope: Param, username: Param, password: Param, refresh_token: Param, client_id: Param, client_secret: Param
+}, { additionalProperties: true, description: 'application/x-www-form-urlencoded (RFC 6749 §4)' })
+const RevokeBody = Type.Object({ token: Param, token_type_hint: Param, client_id: Param, client_secret: Param }, { additionalProperties: true })
+const OAuthErrorSchema = Type.Object({ error: Type.String(), error_description: Type.String() })
+const TokenSchema = Type.Object({
+  access_token: Type.String(),
+  token_type: Type.Literal('Bearer'),
+  expires_in: Type.Integer(),
+  scope: Type.String(),
+  refresh_token: Type.Optional(Type.String())
+})
+const ERRORS = { 400: OAuthErrorSchema, 401: OAuthErrorSchema, 415: OAuthErrorSchema, 500: OAuthErrorSchema }
+
+/** Token answers must never be cached (RFC 6749 §5.1). */
+function noStore (reply: FastifyReply): FastifyReply {
+  return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache')
+}
+
+/** The built-in authorization server's endpoints (SPEC §8): token (RFC 6749) and revoke (RFC 7009). */
+const oauthRoutes: FastifyPluginAsync = async (fastify) => {
+  await fastify.register(formbody)
+  // Errors here speak RFC 6749: `error` is the code, `error_description` the reason.
+  fastify.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const failure = error instanceof OAuthError
+      ? error
+      : error.validation !== undefined
+        ? new OAuthError(400, 'invalid_request', `${error.message}; each parameter may be given once`)
+        : error.statusCode === 415
+          ? new OAuthError(415, 'invalid_request', 'send the parameters as application/x-www-form-urlencoded')
+          : error.statusCode !== undefined && error.statusCode < 500
+            ? new OAuthError(error.statusCode, 'invalid_request', error.message)
+            : undefined
+    if (failure === undefined) {
+      request.log.error({ err: error }, 'token endpoint failed')
+      return noStore(reply).code(500).send({ error: 'server_error', error_description: 'Internal server error' })
+    }
+    return noStore(reply).code(failure.statusCode).headers(failure.headers).send({ error: failure.code, error_description: failure.message })
+  })
+
+  fastify.post('/token', {
+    schema: {
+      operationId: 'issueToken',
+      summary: 'Issue an access token: client_credentials, password or refresh_token grant',
+      tags: ['oauth'],
+      body: TokenBody,
+      response: { 200: TokenSchema, ...ERRORS }
+    }
+  }, async (request, reply) => {
+    const body = request.body as TokenRequest
+    const response = await fastify.oauth.server.token({ ...body, authorization: request.headers.authorization })
+    return noStore(reply).send(response)
+  })
+
+  fastify.post('/revoke', {
+    schema: {
+      operationId: 'revokeToken',
+      summary: 'Revoke an access or refresh token (RFC 7009)',
+      tags: ['oauth'],
+      body: RevokeBody,
+      response: { 200: Type.Null(), ...ERRORS }
+    }
+  }, async (request, reply) => {
+    await fastify.oauth.server.revoke({ ...(request.body as { token?: string }), authorization: request.headers.authorization })
+    return noStore(reply).code(200).send()
+  })
+}
+
+export default oauthRoutes

@@ -1,0 +1,39 @@
+import { Type } from '@sinclair/typebox'
+import type { FastifyPluginAsync } from 'fastify'
+import { SCOPES } from '../../auth/scopes.js'
+
+export const autoPrefix = '/.well-known'
+
+/** Authorization-server metadata (RFC 8414) and the keys that sign access tokens. */
+const wellKnown: FastifyPluginAsync = async (fastify) => {
+  const { config } = fastify
+  fastify.get('/oauth-authorization-server', {
+    schema: {
+      operationId: 'getAuthorizationServerMetadata',
+      summary: 'OAuth 2.0 authorization server metadata (RFC 8414)',
+      tags: ['oauth'],
+      response: { 200: Type.Object({}, { additionalProperties: true }) }
+    }
+  }, async () => ({
+    issuer: config.publicUrl,
+    token_endpoint: `${config.publicUrl}/oauth/token`,
+    revocation_endpoint: `${config.publicUrl}/oauth/revoke`,
+    jwks_uri: `${config.publicUrl}/.well-known/jwks.json`,
+    grant_types_supported: ['client_credentials', 'password', 'refresh_token'],
+    response_types_supported: [],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    scopes_supported: SCOPES
+  }))
+
+  fastify.get('/jwks.json', {
+    schema: {
+      operationId: 'getJwks',
+      summary: 'The public keys that verify access tokens',
+      tags: ['oauth'],
+      response: { 200: Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }) }
+    }
+  }, async () => ({ keys: [fastify.oauth.key.publicJwk] }))
+}
+
+export default wellKnown
