@@ -87,12 +87,23 @@ export class AuthorizationServer {
     return client
   }
 
+  /** RFC 6749 §2.1: a public client names itself and has no secret; it may only refresh and revoke. */
+  #publicClient (credentials: ClientCredentials): Client | undefined {
+    if (credentials.authorization !== undefined || credentials.client_secret !== undefined || credentials.client_id === undefined) return undefined
+    const client = this.store.client(credentials.client_id)
+    return client?.secret_hash === null ? client : undefined
+  }
+
   async token (request: TokenRequest): Promise<TokenResponse> {
     if (request.grant_type === undefined) throw new OAuthError(400, 'invalid_request', 'grant_type is required')
     if (!['client_credentials', 'password', 'refresh_token'].includes(request.grant_type)) {
       throw new OAuthError(400, 'unsupported_grant_type', `grant_type must be client_credentials, password or refresh_token, got "${request.grant_type}"`)
     }
-    const client = await this.authenticateClient(request)
+    const publicClient = this.#publicClient(request)
+    if (publicClient !== undefined && request.grant_type !== 'refresh_token') {
+      throw new OAuthError(400, 'unauthorized_client', 'a public client may only use the refresh_token grant')
+    }
+    const client = publicClient ?? await this.authenticateClient(request)
     switch (request.grant_type) {
       case 'client_credentials':
         return this.#respond({ subject: client.client_id, client, scope: grant(request.scope, client.scope.split(' ')) })
@@ -171,7 +182,7 @@ export class AuthorizationServer {
    * expires. A token that is unknown, or another client's, is answered the same (200) and kept.
    */
   async revoke (request: ClientCredentials & { token?: string }): Promise<void> {
-    const client = await this.authenticateClient(request)
+    const client = this.#publicClient(request) ?? await this.authenticateClient(request)
     if (request.token === undefined) throw new OAuthError(400, 'invalid_request', 'token is required')
     const refresh = this.store.refreshToken(digest(request.token))
     if (refresh !== undefined) {
@@ -193,6 +204,11 @@ export class AuthorizationServer {
     if (this.store.client(clientId) !== undefined) throw new Error(`a client with id ${clientId} exists already`)
     this.store.createClient({ client_id: clientId, secret_hash: await hashSecret(secret), name: options.name ?? clientId, scope })
     return { client_id: clientId, client_secret: secret, scope }
+  }
+
+  /** A client without a secret, made once per sign-in provider: its users' tokens are issued to it. */
+  publicClient (clientId: string, scope: string): Client {
+    return this.store.client(clientId) ?? this.store.createClient({ client_id: clientId, secret_hash: null, name: clientId, scope: known(scope) })
   }
 
   async createUser (options: { username: string, password: string, scope: string }): Promise<{ id: number, username: string, scope: string }> {

@@ -3,7 +3,8 @@
 
 CREATE TABLE oauth_clients (
   client_id TEXT PRIMARY KEY,
-  secret_hash TEXT NOT NULL,
+  -- NULL for a public client (the sign-in flow's), which has no secret and may only refresh.
+  secret_hash TEXT,
   name TEXT NOT NULL,
   scope TEXT NOT NULL,
   created_at TEXT NOT NULL

@@ -2,7 +2,8 @@ import type { SqliteDatabase } from './sqlite.js'
 
 export interface Client {
   client_id: string
-  secret_hash: string
+  /** null for a public client. */
+  secret_hash: string | null
   name: string
   /** Space-separated scopes the client may be granted. */
   scope: string
