@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { Client, OAuthStore, RefreshToken, User } from '../store/oauth.js'
 import { digest, hashSecret, randomToken, verifySecret } from '../lib/secrets.js'
-import { SCOPES, parseScope } from './scopes.js'
+import { knownScope } from './accounts.js'
+import { parseScope } from './scopes.js'
 import type { TokenService } from './tokens.js'
 
 /** An RFC 6749 error answer: `error` is the RFC code, `error_description` says why. */
@@ -196,36 +197,10 @@ export class AuthorizationServer {
     }
   }
 
-  /** A new client; the secret is returned once and only its hash is kept. */
-  async createClient (options: { clientId?: string | undefined, secret?: string | undefined, name?: string | undefined, scope: string }): Promise<{ client_id: string, client_secret: string, scope: string }> {
-    const scope = known(options.scope)
-    const clientId = options.clientId ?? `client_${randomToken().slice(0, 16)}`
-    const secret = options.secret ?? randomToken()
-    if (this.store.client(clientId) !== undefined) throw new Error(`a client with id ${clientId} exists already`)
-    this.store.createClient({ client_id: clientId, secret_hash: await hashSecret(secret), name: options.name ?? clientId, scope })
-    return { client_id: clientId, client_secret: secret, scope }
-  }
-
   /** A client without a secret, made once per sign-in provider: its users' tokens are issued to it. */
   publicClient (clientId: string, scope: string): Client {
-    return this.store.client(clientId) ?? this.store.createClient({ client_id: clientId, secret_hash: null, name: clientId, scope: known(scope) })
+    return this.store.client(clientId) ?? this.store.createClient({ client_id: clientId, secret_hash: null, name: clientId, scope: knownScope(scope) })
   }
-
-  async createUser (options: { username: string, password: string, scope: string }): Promise<{ id: number, username: string, scope: string }> {
-    const scope = known(options.scope)
-    if (options.password.length < 8) throw new Error('the password must have at least 8 characters')
-    if (this.store.user(options.username) !== undefined) throw new Error(`a user named ${options.username} exists already`)
-    const user = this.store.createUser({ username: options.username, password_hash: await hashSecret(options.password), scope, external_issuer: null, external_subject: null })
-    return { id: user.id, username: user.username, scope: user.scope }
-  }
-}
-
-/** A space-separated list of known scopes, normalized; an unknown one is refused. */
-function known (scope: string): string {
-  const scopes = parseScope(scope) ?? []
-  const unknown = scopes.filter(s => !SCOPES.includes(s))
-  if (unknown.length > 0) throw new Error(`unknown scope ${unknown.join(', ')}; known: ${SCOPES.join(' ')}`)
-  return [...new Set(scopes)].join(' ')
 }
 
 /** The scopes to grant: the requested ones if all are allowed, else all allowed when none asked. */

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { createClient } from '../../auth/accounts.js'
 import { loadOrCreateSigningKey, type SigningKey } from '../../auth/keys.js'
 import { SCOPES, scopeFor } from '../../auth/scopes.js'
 import { AuthorizationServer } from '../../auth/server.js'
@@ -40,7 +41,7 @@ export default fp(async function oauth (fastify) {
   const server = new AuthorizationServer(store, tokens, config.refreshTokenTtl)
 
   if (store.clients().length === 0) {
-    const created = await server.createClient({
+    const created = await createClient(store, {
       clientId: config.bootstrapClientId,
       secret: config.bootstrapClientSecret,
       name: 'bootstrap',
