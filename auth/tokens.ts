@@ -35,18 +35,22 @@ export class TokenError extends Error {
   override name = 'TokenError'
 }
 
+/** The external issuer's keys could not be fetched: its tokens can be neither accepted nor refused. */
+export class IssuerUnavailable extends Error {
+  override name = 'IssuerUnavailable'
+}
+
 const CACHE_SIZE = 10_000
 const OWN_ALGORITHMS = ['ES256']
-// Never HS* (a public key used as an HMAC secret) nor "none".
-const EXTERNAL_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA']
+/** What an external issuer may sign with: never HS* (a public key used as an HMAC secret) nor "none". */
+export const EXTERNAL_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA']
 
 function describe (err: unknown): TokenError {
-  if (err instanceof TokenError) return err
   if (err instanceof errors.JWTExpired) return new TokenError('the access token expired')
   if (err instanceof errors.JWTClaimValidationFailed) {
     if (err.claim === 'nbf') return new TokenError('the access token is not valid yet')
     if (err.claim === 'typ') return new TokenError('the token is not an access token (typ must be at+jwt)')
-    return new TokenError(`the access token has a wrong or missing "${err.claim}" claim`)
+    return new TokenError(`the access token has a wrong or missing ${err.claim} claim`)
   }
   if (err instanceof errors.JOSEAlgNotAllowed || err instanceof errors.JOSENotSupported) return new TokenError('the access token is signed with an algorithm this API does not accept')
   if (err instanceof errors.JWKSNoMatchingKey) return new TokenError('the access token is signed with an unknown key')
@@ -63,12 +67,14 @@ export class TokenService {
   readonly #cache = new Map<string, Principal>()
   readonly #revoked: Set<string>
   readonly #ownKeys: JWTVerifyGetKey
-  readonly #externalKeys: JWTVerifyGetKey | undefined
+  readonly #external: { issuer: ExternalIssuer, keys: JWTVerifyGetKey } | undefined
 
   constructor (readonly key: SigningKey, readonly settings: TokenSettings, revoked: Iterable<string>) {
     this.#revoked = new Set(revoked)
     this.#ownKeys = createLocalJWKSet({ keys: [key.publicJwk] })
-    this.#externalKeys = settings.external === undefined ? undefined : createRemoteJWKSet(new URL(settings.external.jwksUri))
+    this.#external = settings.external === undefined
+      ? undefined
+      : { issuer: settings.external, keys: createRemoteJWKSet(new URL(settings.external.jwksUri)) }
   }
 
   async issue (grant: { subject: string, clientId: string, scope: string }): Promise<{ token: string, expiresIn: number }> {
@@ -115,14 +121,16 @@ export class TokenService {
   }
 
   async #verifyUncached (token: string): Promise<Principal> {
+    let issuer: string | undefined
     try {
-      const external = this.settings.external
-      if (external !== undefined && this.#externalKeys !== undefined && decodeJwt(token).iss === external.issuer) {
-        const { payload } = await jwtVerify(token, this.#externalKeys, {
-          issuer: external.issuer, audience: external.audience, algorithms: EXTERNAL_ALGORITHMS, requiredClaims: ['exp', 'sub']
-        })
-        return principalOf(payload)
-      }
+      issuer = decodeJwt(token).iss
+    } catch (err) {
+      throw describe(err)
+    }
+    // The unverified `iss` only chooses the keys; the verification then checks it.
+    if (this.#external !== undefined && issuer === this.#external.issuer.issuer) return this.#verifyExternal(token, this.#external)
+    if (issuer !== this.settings.issuer) throw new TokenError('the access token comes from an issuer this API does not accept')
+    try {
       const { payload } = await jwtVerify(token, this.#ownKeys, {
         issuer: this.settings.issuer,
         audience: this.settings.audience,
@@ -135,13 +143,32 @@ export class TokenService {
       throw describe(err)
     }
   }
+
+  async #verifyExternal (token: string, external: { issuer: ExternalIssuer, keys: JWTVerifyGetKey }): Promise<Principal> {
+    const { issuer, audience, jwksUri } = external.issuer
+    try {
+      const { payload } = await jwtVerify(token, external.keys, {
+        issuer, audience, algorithms: EXTERNAL_ALGORITHMS, requiredClaims: ['exp', 'sub']
+      })
+      return principalOf(payload)
+    } catch (err) {
+      // What jose throws when the key set cannot be fetched or read: the token is not at fault.
+      const keySetFailed = !(err instanceof errors.JOSEError) || err instanceof errors.JWKSTimeout ||
+        err instanceof errors.JWKSInvalid || err.code === errors.JOSEError.code
+      if (keySetFailed) throw new IssuerUnavailable(`the keys of ${issuer} cannot be fetched from ${jwksUri}`, { cause: err })
+      throw describe(err)
+    }
+  }
 }
 
-/** Scopes come as `scope` (RFC 9068, space-separated) or `scp` (an array, as some issuers send). */
+/**
+ * Scopes come as `scope` (RFC 9068, space-separated) or as `scp`, which Okta sends as an array and
+ * Microsoft Entra ID as a space-separated string.
+ */
 function principalOf (payload: JWTPayload): Principal {
   const scope = typeof payload.scope === 'string'
     ? payload.scope.split(' ')
-    : Array.isArray(payload.scp) ? payload.scp.map(String) : []
+    : Array.isArray(payload.scp) ? payload.scp.map(String) : typeof payload.scp === 'string' ? payload.scp.split(' ') : []
   const clientId = typeof payload.client_id === 'string' ? payload.client_id : typeof payload.azp === 'string' ? payload.azp : ''
   return {
     subject: String(payload.sub),

@@ -4,7 +4,9 @@ import Database from 'better-sqlite3'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import type { Test } from 'tap'
 import { buildApi } from '../app.js'
+import { createClient, createUser } from '../auth/accounts.js'
 import { loadConfig, type Config } from '../config.js'
+import { OAuthStore } from '../store/oauth.js'
 
 /** The bootstrap client every test app gets: it holds every scope. */
 export const BOOTSTRAP = { id: 'test-bootstrap', secret: 'test-bootstrap-secret-0123456789' } as const
@@ -88,3 +90,19 @@ export function snapshot (app: FastifyInstance): Record<string, unknown[]> {
     db.close()
   }
 }
+
+/** Clients and users made on the app's database file, as the CLI would. */
+export async function withAccounts<T> (app: FastifyInstance, work: (store: OAuthStore) => Promise<T>): Promise<T> {
+  const db = new Database(join(app.config.dataDir, 'zoo.db'))
+  try {
+    return await work(new OAuthStore(db))
+  } finally {
+    db.close()
+  }
+}
+
+export const addClient = (app: FastifyInstance, scope: string, clientId?: string) =>
+  withAccounts(app, store => createClient(store, { scope, clientId }))
+
+export const addUser = (app: FastifyInstance, username: string, password: string, scope: string) =>
+  withAccounts(app, store => createUser(store, { username, password, scope }))

@@ -4,7 +4,7 @@ import { createClient } from '../../auth/accounts.js'
 import { loadOrCreateSigningKey, type SigningKey } from '../../auth/keys.js'
 import { SCOPES, scopeFor } from '../../auth/scopes.js'
 import { AuthorizationServer } from '../../auth/server.js'
-import { TokenError, TokenService, type Principal } from '../../auth/tokens.js'
+import { IssuerUnavailable, TokenError, TokenService, type Principal } from '../../auth/tokens.js'
 import { HttpError } from '../../lib/errors.js'
 import { originOf } from '../../lib/links.js'
 import { OAuthStore } from '../../store/oauth.js'
@@ -64,9 +64,14 @@ export default fp(async function oauth (fastify) {
     try {
       request.principal = await tokens.verify(bearer[1] as string)
     } catch (err) {
+      if (err instanceof IssuerUnavailable) {
+        request.log.error({ err }, 'external issuer unavailable')
+        throw new HttpError(503, 'The access token cannot be checked now: the keys of its issuer are unavailable')
+      }
       if (!(err instanceof TokenError)) throw err
       throw new HttpError(401, `Invalid access token: ${err.message}`, documentation,
-        { 'WWW-Authenticate': `${REALM}, error="invalid_token", error_description="${err.message}"` })
+        // RFC 6750 §3: error_description is a quoted string of printable ASCII without " or \.
+        { 'WWW-Authenticate': `${REALM}, error="invalid_token", error_description="${err.message.replace(/[^\x20-\x7e]|["\\]/g, "'")}"` })
     }
     const collection = request.routeOptions.config.collection
     const needed = collection === undefined ? undefined : scopeFor(collection, request.method)
