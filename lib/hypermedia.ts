@@ -6,16 +6,21 @@ import { allowOnly } from './method-not-allowed.js'
 
 /**
  * A hypermedia document (SPEC §5): `link` names where the client stands or goes next, `links`
- * every collection.
+ * every collection and then `more`.
  */
-export function hypermediaDocument (operationId: string, summary: string, link: (request: FastifyRequest) => Link): FastifyPluginAsync {
+export function hypermediaDocument (
+  operationId: string,
+  summary: string,
+  link: (request: FastifyRequest) => Link,
+  more: (request: FastifyRequest) => Link[] = () => []
+): FastifyPluginAsync {
   return async (fastify) => {
     allowOnly(fastify, '/', ['GET'])
     fastify.get('/', {
       schema: { operationId, summary, tags: ['hypermedia'], response: { 200: RootSchema, 406: ErrorSchema } }
     }, async (request) => ({
       link: link(request),
-      links: RESOURCES.map(resource => collectionLink(request, resource))
+      links: [...RESOURCES.map(resource => collectionLink(request, resource)), ...more(request)]
     }))
   }
 }

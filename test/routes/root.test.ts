@@ -10,12 +10,12 @@ t.test('GET / links to version 1 and to every collection', async t => {
   t.match(res.headers['content-type'], /^application\/json/)
   const body = res.json()
   t.same(body.link, { rel: 'v1', href: 'http://api.example.test/v1', title: 'Zoo API version 1', type: 'application/json' })
-  t.same(body.links, COLLECTIONS.map(c => ({
+  t.same(body.links, [...COLLECTIONS.map(c => ({
     rel: `collection http://api.example.test/v1/${c}`,
     href: `http://api.example.test/v1/${c}`,
     title: `List of ${c}`,
     type: 'application/json'
-  })))
+  })), { rel: 'oauth2-token', href: 'http://api.example.test/oauth/token', title: 'OAuth 2.0 token endpoint', type: 'application/json' }])
 })
 
 t.test('GET /v1 links to itself and every collection', async t => {
