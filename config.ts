@@ -1,6 +1,7 @@
 import { realpathSync, statSync } from 'node:fs'
 import { delimiter, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { knownScope } from './auth/accounts.js'
 import { isLoopback } from './local/loopback.js'
 
 /** A setting that cannot be used: start-up stops with this one line. */
@@ -121,6 +122,42 @@ function url (raw: string, env: string): string {
   return raw
 }
 
+/**
+ * An external server's URL, kept as given: an issuer is compared exactly with the `iss` of its
+ * tokens, and some end with a slash (Auth0's). Plain HTTP only on loopback: keys or identities
+ * fetched in the clear could be swapped on the way.
+ */
+function secureUrl (raw: string, env: string): string {
+  let parsed: URL
+  try {
+    parsed = new URL(raw)
+  } catch {
+    throw new ConfigError(`${env} must be an absolute https URL, got "${raw}"`)
+  }
+  const secure = parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopback(parsed.hostname))
+  if (!secure || parsed.search !== '' || parsed.hash !== '') {
+    throw new ConfigError(`${env} must be an absolute https URL (http only on loopback) without query or fragment, got "${raw}"`)
+  }
+  return raw
+}
+
+function providerName (raw: string, env: string): string {
+  // It names a path segment (/login/<name>) and a client id (login-<name>).
+  if (!/^[a-z][a-z0-9-]{0,39}$/.test(raw)) throw new ConfigError(`${env} must be 1 to 40 lower-case letters, digits and -, starting with a letter, got "${raw}"`)
+  return raw
+}
+
+function userScope (raw: string, env: string): string {
+  let scope: string
+  try {
+    scope = knownScope(raw)
+  } catch (err) {
+    throw new ConfigError(`${env}: ${(err as Error).message}`)
+  }
+  if (scope === '') throw new ConfigError(`${env} must name at least one scope`)
+  return scope
+}
+
 const seconds = (min: number, max: number) => (raw: string, env: string): number => {
   const value = Number(raw)
   if (!/^\d+$/.test(raw) || value < min || value > max) throw new ConfigError(`${env} must be a number of seconds from ${min} to ${max}, got "${raw}"`)
@@ -153,10 +190,6 @@ function secret (raw: string, env: string): string {
   return raw
 }
 
-function scopeList (raw: string): string {
-  return raw.split(' ').filter(s => s !== '').join(' ')
-}
-
 function logLevel (raw: string, env: string): typeof LOG_LEVELS[number] {
   const level = LOG_LEVELS.find(l => l === raw)
   if (level === undefined) throw new ConfigError(`${env} must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`)
@@ -183,14 +216,14 @@ export const SETTINGS = {
   refreshTokenTtl: { env: 'REFRESH_TOKEN_TTL', description: 'refresh-token lifetime in seconds (each rotation starts it again)', default: '2592000', parse: seconds(60, 31536000) },
   bootstrapClientId: { env: 'BOOTSTRAP_CLIENT_ID', description: 'id of the client a fresh data directory gets (every scope); generated when not set', default: '', parse: optional(clientId) },
   bootstrapClientSecret: { env: 'BOOTSTRAP_CLIENT_SECRET', description: 'its secret; generated and printed once at first start when not set', default: '', parse: optional(secret) },
-  oauthIssuer: { env: 'OAUTH_ISSUER', description: 'an external authorization server whose JWTs the API also accepts (`iss`); needs OAUTH_JWKS_URI and OAUTH_AUDIENCE', default: '', parse: optional(url) },
-  oauthJwksUri: { env: 'OAUTH_JWKS_URI', description: 'where the external issuer publishes its keys (fetched and cached)', default: '', parse: optional(url) },
+  oauthIssuer: { env: 'OAUTH_ISSUER', description: 'an external authorization server whose JWTs the API also accepts, exactly as their `iss` says; needs OAUTH_JWKS_URI and OAUTH_AUDIENCE', default: '', parse: optional(secureUrl) },
+  oauthJwksUri: { env: 'OAUTH_JWKS_URI', description: 'where the external issuer publishes its keys (fetched and cached)', default: '', parse: optional(secureUrl) },
   oauthAudience: { env: 'OAUTH_AUDIENCE', description: 'the `aud` the external tokens must carry', default: '', parse: optional((raw: string) => raw) },
-  loginProvider: { env: 'LOGIN_PROVIDER', description: 'name of the external OpenID provider users sign in with at /login/<name>; needs LOGIN_ISSUER, LOGIN_CLIENT_ID, LOGIN_CLIENT_SECRET', default: '', parse: optional(clientId) },
-  loginIssuer: { env: 'LOGIN_ISSUER', description: 'the provider\'s issuer URL (its endpoints are discovered from it)', default: '', parse: optional(url) },
+  loginProvider: { env: 'LOGIN_PROVIDER', description: 'name of the external OpenID provider users sign in with at /login/<name>; needs LOGIN_ISSUER, LOGIN_CLIENT_ID, LOGIN_CLIENT_SECRET', default: '', parse: optional(providerName) },
+  loginIssuer: { env: 'LOGIN_ISSUER', description: 'the provider\'s issuer URL, exactly as its ID tokens say; its endpoints are discovered from it at start-up', default: '', parse: optional(secureUrl) },
   loginClientId: { env: 'LOGIN_CLIENT_ID', description: 'this API\'s client id at the provider', default: '', parse: optional((raw: string) => raw) },
   loginClientSecret: { env: 'LOGIN_CLIENT_SECRET', description: 'this API\'s client secret at the provider', default: '', parse: optional((raw: string) => raw) },
-  loginUserScope: { env: 'LOGIN_USER_SCOPE', description: 'API scopes of a user created at first sign-in', default: 'zoos:read animals:read employees:read', parse: scopeList }
+  loginUserScope: { env: 'LOGIN_USER_SCOPE', description: 'API scopes of a user created at first sign-in', default: 'zoos:read animals:read employees:read', parse: userScope }
 } satisfies Record<string, Setting<unknown> | ListSetting<unknown>>
 
 type Settings = typeof SETTINGS

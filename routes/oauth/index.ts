@@ -9,7 +9,7 @@ const TokenBody = Type.Object({
 }, { additionalProperties: true, description: 'application/x-www-form-urlencoded (RFC 6749 §4)' })
 const RevokeBody = Type.Object({ token: Param, token_type_hint: Param, client_id: Param, client_secret: Param }, { additionalProperties: true })
 const OAuthErrorSchema = Type.Object({ error: Type.String(), error_description: Type.String() })
-const TokenSchema = Type.Object({
+export const TokenSchema = Type.Object({
   access_token: Type.String(),
   token_type: Type.Literal('Bearer'),
   expires_in: Type.Integer(),
@@ -19,7 +19,7 @@ const TokenSchema = Type.Object({
 const ERRORS = { 400: OAuthErrorSchema, 401: OAuthErrorSchema, 415: OAuthErrorSchema, 500: OAuthErrorSchema }
 
 /** Token answers must never be cached (RFC 6749 §5.1). */
-function noStore (reply: FastifyReply): FastifyReply {
+export function noStore (reply: FastifyReply): FastifyReply {
   return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache')
 }
 

@@ -1,0 +1,179 @@
+import oauth2, { type OAuth2Namespace } from '@fastify/oauth2'
+import { Type, type Static } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose'
+import { SCOPES } from '../../auth/scopes.js'
+import { EXTERNAL_ALGORITHMS } from '../../auth/tokens.js'
+import { HttpError } from '../../lib/errors.js'
+import { ErrorSchema } from '../../schemas/common.js'
+import type { OAuthStore, User } from '../../store/oauth.js'
+import { noStore, TokenSchema } from '../oauth/index.js'
+
+const ProviderMetadataSchema = (issuer: string) => Type.Object({
+  issuer: Type.Literal(issuer),
+  authorization_endpoint: Type.String(),
+  token_endpoint: Type.String(),
+  jwks_uri: Type.String()
+})
+type ProviderMetadata = Static<ReturnType<typeof ProviderMetadataSchema>>
+
+const CallbackQuery = Type.Object({
+  code: Type.Optional(Type.String()),
+  state: Type.Optional(Type.String()),
+  error: Type.Optional(Type.String()),
+  error_description: Type.Optional(Type.String())
+}, { additionalProperties: true, description: 'What the provider sends back (RFC 6749 §4.1.2); some add members of their own' })
+
+/** The answer of a token endpoint that refused (@hapi/wreck's error, through simple-oauth2). */
+interface ProviderRefusal {
+  output?: { statusCode: number }
+  data?: { isResponseError?: boolean, payload?: { error?: unknown } }
+}
+
+/**
+ * OpenID Connect Discovery 1.0 §4: the provider's endpoints, read once at start-up. A document
+ * that names another issuer is not this provider's (§4.3).
+ */
+async function discover (issuer: string): Promise<ProviderMetadata> {
+  const where = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`
+  let metadata: unknown
+  try {
+    const response = await fetch(where, { headers: { accept: 'application/json' }, redirect: 'error', signal: AbortSignal.timeout(10_000) })
+    if (!response.ok) throw new Error(`HTTP status ${response.status}`)
+    metadata = await response.json()
+  } catch (err) {
+    throw new Error(`LOGIN_ISSUER: the provider's metadata cannot be read from ${where} (${(err as Error).message})`, { cause: err })
+  }
+  if (!Value.Check(ProviderMetadataSchema(issuer), metadata)) {
+    throw new Error(`LOGIN_ISSUER: ${where} is not the OpenID provider metadata of ${issuer}: it must name that issuer and give authorization_endpoint, token_endpoint and jwks_uri`)
+  }
+  return metadata
+}
+
+/** simple-oauth2 takes an endpoint as a host and a path. */
+const split = (endpoint: string) => {
+  const url = new URL(endpoint)
+  return { host: url.origin, path: `${url.pathname}${url.search}` }
+}
+
+/** A name for a new user, in the characters the CLI allows, unique among users: `-2`, `-3`... when taken. */
+function freeUsername (store: OAuthStore, claims: JWTPayload, fallback: string): string {
+  const wanted = [claims.preferred_username, claims.email].find(v => typeof v === 'string' && v !== '') ?? fallback
+  const base = String(wanted).replace(/[^A-Za-z0-9._@+-]/g, '-').slice(0, 90)
+  let name = base
+  for (let n = 2; store.user(name) !== undefined; n++) name = `${base}-${n}`
+  return name
+}
+
+/**
+ * Sign-in through an external OpenID provider (SPEC §8), when LOGIN_PROVIDER is set:
+ * `GET /login/<provider>` sends the browser to the provider (authorization code, PKCE S256, state
+ * in a cookie), and the callback exchanges the code, verifies the ID token, finds or creates the
+ * local user of that identity, and answers with API tokens issued to the public client
+ * `login-<provider>`, which can refresh them without a secret.
+ */
+const login: FastifyPluginAsync = async (fastify) => {
+  const { config } = fastify
+  const { loginProvider: provider, loginIssuer: issuer, loginClientId: clientId, loginClientSecret: clientSecret } = config
+  if (provider === undefined || issuer === undefined || clientId === undefined || clientSecret === undefined) return
+  const metadata = await discover(issuer)
+  const authorize = split(metadata.authorization_endpoint)
+  const token = split(metadata.token_endpoint)
+  await fastify.register(oauth2, {
+    name: 'signIn',
+    scope: ['openid', 'profile', 'email'],
+    credentials: {
+      client: { id: clientId, secret: clientSecret },
+      auth: { authorizeHost: authorize.host, authorizePath: authorize.path, tokenHost: token.host, tokenPath: token.path }
+    },
+    callbackUri: `${config.publicUrl}/login/${provider}/callback`,
+    pkce: 'S256',
+    // A __Host- cookie can be set only by this host over HTTPS, so a sibling subdomain cannot
+    // plant a state and verifier of its own (login CSRF). The API is served over HTTPS only.
+    hostPrefixedCookies: true
+  })
+  const signIn = fastify.oauth2SignIn as OAuth2Namespace
+  const providerKeys = createRemoteJWKSet(new URL(metadata.jwks_uri))
+  const restart = `start again at ${config.apiPrefix}/login/${provider}`
+
+  /** The code exchanged for the provider's tokens; the state and verifier cookies are cleared. */
+  async function exchange (request: FastifyRequest, reply: FastifyReply): Promise<string | undefined> {
+    try {
+      const { token } = await signIn.getAccessTokenFromAuthorizationCodeFlow(request, reply)
+      return token.id_token
+    } catch (err) {
+      // @fastify/oauth2's own message when the state is not the one its cookie holds.
+      if ((err as Error).message === 'Invalid state') {
+        throw new HttpError(403, `The sign-in state does not match the one this browser was given: ${restart}`)
+      }
+      const refusal = err as ProviderRefusal
+      if (refusal.data?.isResponseError === true && Number(refusal.output?.statusCode) < 500) {
+        const code = refusal.data.payload?.error
+        throw new HttpError(403, `${provider} refused the authorization code${typeof code === 'string' ? ` (${code})` : ''}: ${restart}`)
+      }
+      request.log.error({ err }, 'sign-in: the provider\'s token endpoint failed')
+      throw new HttpError(502, `${provider} could not be reached to finish the sign-in`)
+    }
+  }
+
+  /** OpenID Connect Core §3.1.3.7: the ID token is the provider's word on who signed in. */
+  async function identify (request: FastifyRequest, idToken: string | undefined): Promise<JWTPayload & { iss: string, sub: string }> {
+    if (idToken === undefined) throw new HttpError(502, `${provider} sent no ID token: it must be an OpenID Connect provider`)
+    try {
+      const { payload } = await jwtVerify<{ iss: string, sub: string }>(idToken, providerKeys, {
+        issuer, audience: clientId, algorithms: EXTERNAL_ALGORITHMS, requiredClaims: ['iss', 'sub', 'exp', 'iat']
+      })
+      return payload
+    } catch (err) {
+      request.log.error({ err }, 'sign-in: the ID token was refused')
+      throw new HttpError(502, `${provider} sent an ID token that does not verify`)
+    }
+  }
+
+  /** The local user of an external identity, made at the first sign-in; synchronous, so no other request can take its name meanwhile. */
+  function localUser (store: OAuthStore, claims: JWTPayload & { iss: string, sub: string }): User {
+    return store.externalUser(claims.iss, claims.sub) ?? store.createUser({
+      username: freeUsername(store, claims, `${provider}-${claims.sub}`),
+      password_hash: null,
+      scope: config.loginUserScope,
+      external_issuer: claims.iss,
+      external_subject: claims.sub
+    })
+  }
+
+  fastify.get(`/${provider}`, {
+    schema: {
+      operationId: 'startSignIn',
+      summary: `Sign in through ${provider}: redirects to its authorization endpoint`,
+      tags: ['oauth'],
+      response: {
+        302: Type.Null({ description: 'Location: the provider\'s authorization endpoint, with state and a PKCE S256 challenge; both are kept in cookies for the callback' }),
+        406: ErrorSchema
+      }
+    }
+  }, async (request, reply) => reply.redirect(await signIn.generateAuthorizationUri(request, reply)))
+
+  fastify.get(`/${provider}/callback`, {
+    schema: {
+      operationId: 'finishSignIn',
+      summary: `Where ${provider} sends the browser back: answers with API tokens for the signed-in user`,
+      tags: ['oauth'],
+      querystring: CallbackQuery,
+      response: { 200: TokenSchema, 400: ErrorSchema, 403: ErrorSchema, 406: ErrorSchema, 502: ErrorSchema }
+    }
+  }, async (request, reply) => {
+    const query = request.query as Static<typeof CallbackQuery>
+    if (query.error !== undefined) {
+      throw new HttpError(403, `${provider} refused the sign-in (${query.error}${query.error_description === undefined ? '' : `: ${query.error_description}`}): ${restart}`)
+    }
+    if (query.code === undefined || query.state === undefined) throw new HttpError(400, `The sign-in callback needs code and state: ${restart}`)
+    const claims = await identify(request, await exchange(request, reply))
+    const { server, store } = fastify.oauth
+    const user = localUser(store, claims)
+    const client = server.publicClient(`login-${provider}`, SCOPES.join(' '))
+    return noStore(reply).send(await server.issueForUser(client, user, undefined))
+  })
+}
+
+export default login
