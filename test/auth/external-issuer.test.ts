@@ -1,23 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { generateKeyPair, SignJWT } from 'jose'
-import { OAuth2Server, type Payload } from 'oauth2-mock-server'
+import type { Payload } from 'oauth2-mock-server'
 import t, { type Test } from 'tap'
 import { build, call, testConfig } from '../helper.js'
+import { startProvider } from './oauth-provider.js'
 
 const AUDIENCE = 'https://zoo.example.test/v1'
 
-/** A real authorization server on loopback: it signs JWTs (RS256) and serves its JWKS. */
-async function startIssuer (options: { trailingSlash?: boolean } = {}): Promise<OAuth2Server> {
-  const server = new OAuth2Server(undefined, undefined, { shouldIssuerUrlBeSuffixedWithATralingSlash: options.trailingSlash ?? false })
-  await server.issuer.keys.generate('RS256')
-  await server.start(0, '127.0.0.1')
-  // The address rather than the mock's default "localhost", which may resolve to ::1 first.
-  server.issuer.url = `http://127.0.0.1:${server.address().port}`
-  return server
-}
-
-const issuer = await startIssuer()
+const issuer = await startProvider()
 t.teardown(() => issuer.stop())
 const ISSUER = issuer.issuer.url as string
 
@@ -76,7 +67,7 @@ t.test('scopes may come as scp: an array (Okta) or a space-separated string (Ent
 t.test('each way an external token fails answers 401 invalid_token', async t => {
   const app = await build(t, externalMode())
   const now = Math.floor(Date.now() / 1000)
-  const other = await startIssuer()
+  const other = await startProvider()
   t.teardown(() => other.stop())
   const [known] = issuer.issuer.keys.toJSON()
   const { privateKey } = await generateKeyPair('RS256')
@@ -106,7 +97,7 @@ t.test('with the external mode off, a token of that issuer is refused', async t 
 })
 
 t.test('an issuer whose identifier ends with a slash (as Auth0\'s does) is matched exactly', async t => {
-  const slashed = await startIssuer({ trailingSlash: true })
+  const slashed = await startProvider({ trailingSlash: true })
   t.teardown(() => slashed.stop())
   t.match(slashed.issuer.url, /\/$/)
   const app = await build(t, externalMode(slashed))
@@ -114,7 +105,7 @@ t.test('an issuer whose identifier ends with a slash (as Auth0\'s does) is match
 })
 
 t.test('the keys are fetched once and cached', async t => {
-  const shortLived = await startIssuer()
+  const shortLived = await startProvider()
   const app = await build(t, externalMode(shortLived))
   const first = await externalToken({}, shortLived)
   const second = await externalToken({ sub: 'svc-other' }, shortLived)
@@ -134,7 +125,7 @@ t.test('a verified token is not trusted from the cache past its expiry', async t
 })
 
 t.test('keys that cannot be fetched or read answer 503, not 401', async t => {
-  const gone = await startIssuer()
+  const gone = await startProvider()
   const goneUrl = gone.issuer.url as string
   await gone.stop()
   const unreachable = { ...externalMode(), OAUTH_JWKS_URI: `${goneUrl}/jwks` }

@@ -1,22 +1,13 @@
 import { createHash } from 'node:crypto'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { decodeJwt } from 'jose'
-import { OAuth2Server, type MutableResponse, type MutableToken } from 'oauth2-mock-server'
+import type { MutableResponse, MutableToken } from 'oauth2-mock-server'
 import t, { type Test } from 'tap'
 import { addUser, build, call, openDatabaseFile, testConfig, tokenRequest } from '../helper.js'
+import { startProvider } from './oauth-provider.js'
 
 const CLIENT = { id: 'zoo-api-at-mock', secret: 'mock-client-secret' }
 const READ_SCOPE = 'zoos:read animals:read employees:read'
-
-/** A real OpenID provider on loopback: discovery, authorize, token endpoint, JWKS, signed ID tokens. */
-async function startProvider (): Promise<OAuth2Server> {
-  const server = new OAuth2Server()
-  await server.issuer.keys.generate('RS256')
-  await server.start(0, '127.0.0.1')
-  // The address rather than the mock's default "localhost", which may resolve to ::1 first.
-  server.issuer.url = `http://127.0.0.1:${server.address().port}`
-  return server
-}
 
 const provider = await startProvider()
 t.teardown(() => provider.stop())
