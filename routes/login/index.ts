@@ -131,7 +131,10 @@ const login: FastifyPluginAsync = async (fastify) => {
     }
   }
 
-  /** The local user of an external identity, made at the first sign-in; synchronous, so no other request can take its name meanwhile. */
+  /**
+   * The local user of an external identity, made at its first sign-in. Synchronous: no other
+   * request can take the chosen name between the check and the insert.
+   */
   function localUser (store: OAuthStore, claims: JWTPayload & { iss: string, sub: string }): User {
     return store.externalUser(claims.iss, claims.sub) ?? store.createUser({
       username: freeUsername(store, claims, `${provider}-${claims.sub}`),
