@@ -14,6 +14,8 @@ t.test('environment variables set, CLI flags win', async t => {
   )
   t.match(config, { host: '::1', port: 9001, dataDir: '/tmp/zoo', apiPrefix: '/zoo/api', logLevel: 'warn' })
   t.equal(loadConfig({ API_PREFIX: '/' }, []).apiPrefix, '', 'a lone slash is no prefix')
+  t.same(loadConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:3000' }, []).corsOrigins, ['https://a.example', 'http://localhost:3000'])
+  t.equal(loadConfig({ CORS_ORIGINS: '*' }, []).corsOrigins, '*')
 })
 
 t.test('a bad setting stops start-up with one line naming it', async t => {
@@ -25,6 +27,8 @@ t.test('a bad setting stops start-up with one line naming it', async t => {
     [{ API_PREFIX: 'api' }, [], /^API_PREFIX must be empty or a path such as \/api/],
     [{ API_PREFIX: '/api/' }, [], /^API_PREFIX must be empty or a path/],
     [{ DATA_DIR: ' ' }, [], /^DATA_DIR must name a directory$/],
+    [{ CORS_ORIGINS: 'https://app.example.com/' }, [], /^CORS_ORIGINS: "https:\/\/app.example.com\/" is not an origin/],
+    [{ CORS_ORIGINS: 'app.example.com' }, [], /^CORS_ORIGINS: "app.example.com" is not an origin/],
     [{ LOG_LEVEL: 'loud' }, [], /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"$/],
     [{}, ['--colour', 'red'], /Unknown option '--colour'/],
     [{}, ['stray'], /Unexpected argument 'stray'/]
