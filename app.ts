@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { ServerHttp2Session } from 'node:http2'
 import { join } from 'node:path'
 import type { Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
@@ -19,6 +20,11 @@ declare module 'fastify' {
 export interface ApiOptions {
   logStream?: Writable
   announce?: (message: string) => void
+  /**
+   * With TLS=on, the certificate the API serves HTTPS with (lib/tls.ts). Without it the instance
+   * is plain HTTP, which is what inject() tests want: server.ts always passes it.
+   */
+  tls?: { key: string, cert: string }
 }
 
 const here = fileURLToPath(new URL('.', import.meta.url))
@@ -33,7 +39,8 @@ const app: FastifyPluginAsync = async function app (fastify) {
   fastify.setNotFoundHandler(notFoundHandler)
   // Bodies are JSON or nothing: any other Content-Type is answered 415.
   fastify.removeContentTypeParser(['text/plain'])
-  await fastify.register(autoload, { dir: join(here, 'plugins/external') })
+  // `options: {}`: autoload needs it to call an `autoConfig` that is a function (plugins/external/cors.ts).
+  await fastify.register(autoload, { dir: join(here, 'plugins/external'), options: {} })
   await fastify.register(autoload, { dir: join(here, 'plugins/app') })
   await fastify.register(autoload, {
     dir: join(here, 'routes'),
@@ -45,16 +52,29 @@ const app: FastifyPluginAsync = async function app (fastify) {
 
 export default app
 
-/** A ready-to-listen (or inject) API instance for a configuration, mounted under API_PREFIX. */
+/**
+ * A ready-to-listen (or inject) API instance for a configuration, mounted under API_PREFIX:
+ * HTTP/2 over TLS with HTTP/1.1 offered through ALPN when given a certificate, else plain HTTP
+ * (TLS=proxy, where plugins/app/https-only.ts refuses what the proxy did not receive over HTTPS).
+ */
 export function buildApi (config: Config, options: ApiOptions = {}): FastifyInstance {
-  const fastify = Fastify({
+  const common = {
     logger: config.logLevel === 'silent'
       ? false
       : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], ...(options.logStream ? { stream: options.logStream } : {}) },
     genReqId: () => randomUUID(),
     // A client-chosen id could impersonate another request in the logs.
-    requestIdHeader: false
-  })
+    requestIdHeader: false as const,
+    // The proxy's X-Forwarded-Proto and -Host make request.protocol and request.host, and so the
+    // hrefs, what the client used. Only the proxy should reach the API's port in that mode.
+    trustProxy: config.tls === 'proxy'
+  }
+  // The routes and plugins are typed for the default (HTTP/1) raw request and reply, and use only
+  // Fastify's own request and reply, which behave alike over HTTP/2: one instance type for both.
+  const fastify = options.tls === undefined
+    ? Fastify(common)
+    : Fastify({ ...common, http2: true, https: { allowHTTP1: true, key: options.tls.key, cert: options.tls.cert } }) as unknown as FastifyInstance
+  if (options.tls !== undefined) closeHttp2SessionsOnClose(fastify)
   fastify.decorate('config', config)
   fastify.decorate('announce', options.announce ?? ((message: string) => { process.stdout.write(`${message}\n`) }))
   fastify.setValidatorCompiler(validatorCompiler)
@@ -63,4 +83,20 @@ export function buildApi (config: Config, options: ApiOptions = {}): FastifyInst
   if (config.apiPrefix !== '') fastify.setNotFoundHandler(notFoundHandler)
   fastify.register(app, { prefix: config.apiPrefix })
   return fastify
+}
+
+/**
+ * Before Node.js 24, server.close() leaves an idle HTTP/2 session open until its timeout (72 s),
+ * and Fastify closes sessions only with `forceCloseConnections: true`, which also destroys
+ * sockets with requests in flight. A GOAWAY instead lets the streams in flight finish.
+ */
+function closeHttp2SessionsOnClose (fastify: FastifyInstance): void {
+  const sessions = new Set<ServerHttp2Session>()
+  fastify.server.on('session', (session: ServerHttp2Session) => {
+    sessions.add(session)
+    session.once('close', () => sessions.delete(session))
+  })
+  fastify.addHook('preClose', async () => {
+    for (const session of sessions) session.close()
+  })
 }

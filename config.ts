@@ -271,6 +271,14 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env, argv: string[]
     }
   }
   together(['tlsCert', 'tlsKey'])
+  if (loaded.tls === 'proxy') {
+    // Behind a proxy the certificate and the redirect to https:// are the proxy's business.
+    const unused = (['tlsCert', 'httpRedirectPort'] as const).find(k => loaded[k] !== undefined)
+    if (unused !== undefined) throw new ConfigError(`${sources[unused]} is not used with ${sources.tls}=proxy: the TLS-terminating proxy holds the certificate and redirects http:// itself`)
+  }
+  if (loaded.httpRedirectPort !== undefined && loaded.httpRedirectPort !== 0 && loaded.httpRedirectPort === loaded.port) {
+    throw new ConfigError(`${sources.httpRedirectPort} must differ from ${sources.port} (${loaded.port}): the redirect listener is plain HTTP`)
+  }
   together(['oauthIssuer', 'oauthJwksUri', 'oauthAudience'])
   together(['loginProvider', 'loginIssuer', 'loginClientId', 'loginClientSecret'])
   loaded.publicUrl ??= `https://localhost${loaded.port === 443 ? '' : `:${loaded.port}`}${loaded.apiPrefix}`

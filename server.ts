@@ -1,16 +1,27 @@
+import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { buildApi } from './app.js'
-import { ConfigError, loadConfig } from './config.js'
+import { ConfigError, loadConfig, type Config } from './config.js'
+import { buildRedirectServer } from './lib/redirect-server.js'
+import { loadTls, type TlsMaterial } from './lib/tls.js'
 import { buildLocalServer } from './local/app.js'
 
+const ORIGINS: Record<TlsMaterial['origin'], string> = {
+  configured: 'from TLS_CERT',
+  created: 'self-signed, created',
+  reused: 'self-signed, reused'
+}
+
 /**
- * `npm start`: configuration, then the API and the local tool server (SPEC §1) listening, then a
- * clean stop of both on a signal.
+ * `npm start`: configuration and certificate, then the API, the local tool server and the
+ * optional redirect listener (SPEC §1) listening, then a clean stop of all on a signal.
  */
 async function main (): Promise<void> {
-  let config
+  let config: Config
+  let tls: TlsMaterial | undefined
   try {
     config = loadConfig()
+    tls = config.tls === 'on' ? await loadTls(config) : undefined
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`zoo-api: ${err.message}\n`)
@@ -18,16 +29,31 @@ async function main (): Promise<void> {
     }
     throw err
   }
-  const api = buildApi(config)
+  const api = buildApi(config, tls === undefined ? {} : { tls })
+  if (tls !== undefined) {
+    // Clients of a self-signed certificate check it against this (SPEC §1).
+    api.log.info({ certificate: tls.certFile, sha256: tls.fingerprint }, `TLS certificate ${ORIGINS[tls.origin]}: ${tls.certFile}, SHA-256 fingerprint ${tls.fingerprint}`)
+  }
   const local = buildLocalServer(config)
-  stopOnSignal([api, local])
+  const instances = [api, local]
+  stopOnSignal(instances)
   try {
     await api.listen({ host: config.host, port: config.port })
     await local.listen({ host: config.localHost, port: config.localPort })
+    if (config.httpRedirectPort !== undefined) {
+      // Built once the API listens: with PORT=0 only then is the port to redirect to known.
+      const redirect = buildRedirectServer({
+        logLevel: config.logLevel,
+        httpsPort: (api.server.address() as AddressInfo).port,
+        fallbackHost: new URL(config.publicUrl).hostname
+      })
+      instances.push(redirect)
+      await redirect.listen({ host: config.host, port: config.httpRedirectPort })
+    }
   } catch (err) {
-    // A port in use, say: neither instance stays up alone.
+    // A port in use, say: no instance stays up alone.
     api.log.fatal({ err }, 'start-up failed')
-    await Promise.all([api.close(), local.close()])
+    await Promise.all(instances.map(i => i.close()))
     process.exit(1)
   }
   if (config.allowedDirs.length === 0) {
@@ -35,6 +61,7 @@ async function main (): Promise<void> {
   }
 }
 
+/** Stops every instance in `instances`, including those added after this call. */
 function stopOnSignal (instances: FastifyInstance[]): void {
   const stop = async (signal: string) => {
     instances[0]?.log.info({ signal }, 'shutting down')

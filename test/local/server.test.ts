@@ -31,7 +31,7 @@ t.test('npm start runs the API and the local tool server; a signal stops both', 
   const local = logLine(child.stdout, log => log.name === 'local' && listening(log))
   const api = logLine(child.stdout, log => log.name === undefined && listening(log))
   const port = Number(/:(\d+)$/.exec((await local).msg ?? '')?.[1])
-  t.ok(await api, 'the API listens too')
+  t.match(await api, { msg: /^Server listening at https:\/\/127\.0\.0\.1:\d+$/ }, 'the API listens too, over HTTPS')
   const res = await send(port, { path: '/list_allowed_directories', headers: { host: `localhost:${port}` } })
   t.equal(res.status, 200)
   t.same(res.json(), { directories: [`${root}/allowed`] })

@@ -1,0 +1,119 @@
+import { X509Certificate } from 'node:crypto'
+import { once } from 'node:events'
+import { existsSync, readFileSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import t, { type Test } from 'tap'
+import { loadTls, selfSignedFiles } from '../../lib/tls.js'
+import { lineOf, makeTree, send, spawnTs } from '../local/helper.js'
+import { http2Request, http2Session, https1 } from './helper.js'
+
+interface LogLine { name?: string, msg?: string, sha256?: string, certificate?: string }
+
+const parse = (line: string): LogLine => {
+  try {
+    return JSON.parse(line) as LogLine
+  } catch {
+    return {}
+  }
+}
+
+/** `npm start` as a child process on `dataDir`, killed at teardown; its log lines of interest. */
+function start (t: Test, dataDir: string, env: Record<string, string> = {}) {
+  const child = spawnTs('server.ts', { HOST: '127.0.0.1', PORT: '0', LOCAL_HOST: '127.0.0.1', LOCAL_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', ALLOWED_DIRS: '', ...env })
+  t.teardown(() => { child.kill('SIGKILL') })
+  const logLine = async (accept: (log: LogLine) => boolean): Promise<LogLine> => parse(await lineOf(child.stdout, line => accept(parse(line))))
+  const listening = (name: string | undefined) => async (): Promise<string> => {
+    const log = await logLine(l => l.name === name && (l.msg?.startsWith('Server listening at ') ?? false))
+    return (log.msg ?? '').slice('Server listening at '.length)
+  }
+  const lines = {
+    certificate: logLine(l => l.msg?.startsWith('TLS certificate ') ?? false),
+    api: listening(undefined)(),
+    redirect: listening('redirect')()
+  }
+  // A line a test does not wait for fails when the output ends: that is no failure of the test.
+  for (const line of Object.values(lines)) line.catch(() => {})
+  return { child, exit: once(child, 'exit') as Promise<[number | null, string | null]>, ...lines }
+}
+
+const portOf = (url: string): number => Number(new URL(url).port)
+
+t.test('npm start on a fresh data directory serves HTTPS with a certificate it makes, logs its fingerprint, and reuses it', async t => {
+  const dataDir = makeTree(t, {})
+  const first = start(t, dataDir, { HTTP_REDIRECT_PORT: '0' })
+  const certFile = join(dataDir, 'tls', 'cert.pem')
+  const logged = await first.certificate
+  const cert = readFileSync(certFile, 'utf8')
+  const fingerprint = new X509Certificate(cert).fingerprint256
+  t.match(logged, { msg: `TLS certificate self-signed, created: ${certFile}, SHA-256 fingerprint ${fingerprint}`, sha256: fingerprint, certificate: certFile })
+  const apiUrl = await first.api
+  t.match(apiUrl, /^https:\/\/127\.0\.0\.1:\d+$/)
+  const port = portOf(apiUrl)
+
+  const root = await https1(port, cert, { path: '/' })
+  t.equal(root.status, 200)
+  t.equal(root.alpn, 'http/1.1')
+  t.equal(root.json().link.href, `https://localhost:${port}/v1`)
+  const session = await http2Session(t, port, cert)
+  t.equal((await http2Request(session, { ':method': 'GET', ':path': '/v1' })).status, 401, 'HTTP/2 too')
+
+  const redirectUrl = await first.redirect
+  t.match(redirectUrl, /^http:\/\/127\.0\.0\.1:\d+$/)
+  const redirected = await send(portOf(redirectUrl), { method: 'GET', path: '/v1/zoos?limit=1', headers: { host: 'localhost' } })
+  t.equal(redirected.status, 308)
+  t.equal(redirected.headers.location, `https://localhost:${port}/v1/zoos?limit=1`, 'to the port the API got')
+
+  // The HTTP/2 session is still open: the stop must not wait for it.
+  first.child.kill('SIGTERM')
+  t.same(await first.exit, [0, null], 'a clean exit')
+
+  const second = start(t, dataDir)
+  t.match(await second.certificate, { msg: `TLS certificate self-signed, reused: ${certFile}, SHA-256 fingerprint ${fingerprint}`, sha256: fingerprint })
+  const again = await https1(portOf(await second.api), cert, { path: '/' })
+  t.equal(again.status, 200, 'the same certificate is still trusted')
+  t.equal(readFileSync(certFile, 'utf8'), cert)
+  second.child.kill('SIGINT')
+  t.same(await second.exit, [0, null])
+})
+
+t.test('TLS_CERT and TLS_KEY that do not belong together stop start-up with one line', async t => {
+  const [one, other] = [makeTree(t, {}), makeTree(t, {})]
+  for (const dataDir of [one, other]) await loadTls({ dataDir, tlsCert: undefined, tlsKey: undefined })
+  const cert = selfSignedFiles(one).cert
+  const key = selfSignedFiles(other).key
+  const { child, exit } = start(t, makeTree(t, {}), { TLS_CERT: cert, TLS_KEY: key })
+  let stderr = ''
+  child.stderr.on('data', chunk => { stderr += chunk })
+  t.same(await exit, [2, null])
+  t.equal(stderr, `zoo-api: TLS_KEY: ${key} is not the private key of ${cert}\n`)
+})
+
+t.test('with TLS=proxy the API listens in plain HTTP and refuses what the proxy did not receive over HTTPS', async t => {
+  const dataDir = makeTree(t, {})
+  const { child, exit, api } = start(t, dataDir, { TLS: 'proxy' })
+  const url = await api
+  t.match(url, /^http:\/\/127\.0\.0\.1:\d+$/)
+  const port = portOf(url)
+  const refused = await send(port, { method: 'GET', path: '/', headers: { host: 'api.example.test' } })
+  t.equal(refused.status, 403)
+  t.same(refused.json(), { error: 'HTTPS required' })
+  const served = await send(port, { method: 'GET', path: '/', headers: { host: 'api.example.test', 'x-forwarded-proto': 'https' } })
+  t.equal(served.status, 200)
+  t.equal(served.json().link.href, 'https://api.example.test/v1')
+  t.notOk(existsSync(join(dataDir, 'tls')), 'no certificate is made')
+  child.kill('SIGTERM')
+  t.same(await exit, [0, null])
+})
+
+t.test('a redirect port in use stops start-up, and no instance stays up', async t => {
+  const blocker = createServer()
+  blocker.listen(0, '127.0.0.1')
+  await once(blocker, 'listening')
+  t.teardown(() => blocker.close())
+  const { port } = blocker.address() as AddressInfo
+  const { child, exit } = start(t, makeTree(t, {}), { HTTP_REDIRECT_PORT: String(port) })
+  const failure = lineOf(child.stdout, line => line.includes('"msg":"start-up failed"'))
+  t.match(JSON.parse(await failure), { level: 60, err: { code: 'EADDRINUSE' } })
+  t.same(await exit, [1, null])
+})
