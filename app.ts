@@ -39,8 +39,7 @@ const app: FastifyPluginAsync = async function app (fastify) {
   fastify.setNotFoundHandler(notFoundHandler)
   // Bodies are JSON or nothing: any other Content-Type is answered 415.
   fastify.removeContentTypeParser(['text/plain'])
-  // `options: {}`: autoload needs it to call an `autoConfig` that is a function (plugins/external/cors.ts).
-  await fastify.register(autoload, { dir: join(here, 'plugins/external'), options: {} })
+  await fastify.register(autoload, { dir: join(here, 'plugins/external') })
   await fastify.register(autoload, { dir: join(here, 'plugins/app') })
   await fastify.register(autoload, {
     dir: join(here, 'routes'),

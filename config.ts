@@ -190,6 +190,20 @@ function secret (raw: string, env: string): string {
   return raw
 }
 
+/** `*`, or a comma-separated list of exact origins such as `https://app.example.com`. */
+function origins (raw: string, env: string): '*' | readonly string[] {
+  if (raw.trim() === '*') return '*'
+  const list = raw.split(',').map(o => o.trim()).filter(o => o !== '')
+  for (const origin of list) {
+    let parsed: URL | undefined
+    try {
+      parsed = new URL(origin)
+    } catch {}
+    if (parsed === undefined || parsed.origin !== origin) throw new ConfigError(`${env}: "${origin}" is not an origin such as https://app.example.com (scheme, host, optional port, nothing more)`)
+  }
+  return list
+}
+
 function logLevel (raw: string, env: string): typeof LOG_LEVELS[number] {
   const level = LOG_LEVELS.find(l => l === raw)
   if (level === undefined) throw new ConfigError(`${env} must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`)
@@ -203,6 +217,7 @@ export const SETTINGS = {
   dataDir: { env: 'DATA_DIR', description: 'directory of the SQLite database (created if missing)', default: './data', parse: directory },
   apiPrefix: { env: 'API_PREFIX', description: 'path prefix the whole API is mounted under, such as /api', default: '', parse: pathPrefix },
   logLevel: { env: 'LOG_LEVEL', description: 'pino log level', default: 'info', parse: logLevel },
+  corsOrigins: { env: 'CORS_ORIGINS', description: 'browser origins allowed to call the API (CORS), comma-separated, or *; none by default', default: '', parse: origins },
   localHost: { env: 'LOCAL_HOST', description: 'address the local tool server listens on (plain HTTP); a non-loopback one needs LOCAL_API_KEY', default: '127.0.0.1', parse: host },
   localPort: { env: 'LOCAL_PORT', description: 'port the local tool server listens on', default: '8000', parse: port },
   localApiKey: { env: 'LOCAL_API_KEY', description: 'when set, the local tool server requires `Authorization: Bearer <key>`', default: '', parse: apiKey },

@@ -46,3 +46,15 @@ t.test('without CORS_ORIGINS no origin is allowed', async t => {
   t.equal(get.statusCode, 200)
   t.notOk(get.headers['access-control-allow-origin'])
 })
+
+t.test('in proxy mode a preflight not forwarded over HTTPS is refused like any request, with helmet headers', async t => {
+  const app = await build(t, { TLS: 'proxy', CORS_ORIGINS: 'https://app.example.com' })
+  const plain = await app.inject({ method: 'OPTIONS', url: '/v1/zoos', headers: preflight('https://app.example.com') })
+  t.equal(plain.statusCode, 403)
+  t.same(plain.json(), { error: 'HTTPS required' })
+  t.notOk(plain.headers['access-control-allow-origin'])
+  const forwarded = await app.inject({ method: 'OPTIONS', url: '/v1/zoos', headers: { ...preflight('https://app.example.com'), 'x-forwarded-proto': 'https' } })
+  t.equal(forwarded.statusCode, 204)
+  t.equal(forwarded.headers['access-control-allow-origin'], 'https://app.example.com')
+  t.match(forwarded.headers['strict-transport-security'], /max-age=/)
+})
