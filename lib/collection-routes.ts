@@ -3,6 +3,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { ErrorSchema, IdSchema, OptionsSchema } from '../schemas/common.js'
 import type { Resource, ResourceRecord } from '../schemas/resource.js'
 import { mustBeLive, type Versioned } from '../store/types.js'
+import { etagOf, ifMatch, noneMatch } from './conditional.js'
 import { HttpError } from './errors.js'
 import { recordUrl } from './links.js'
 import { listLinks, parseListQuery } from './list-query.js'
@@ -67,7 +68,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
     }
 
     const answer = (request: FastifyRequest, reply: FastifyReply, status: 200 | 201, { record, version }: Versioned) => {
-      reply.code(status).header('ETag', `"${version}"`)
+      reply.code(status).header('ETag', etagOf(version))
       if (status === 201) reply.header('Location', recordUrl(request, resource, record.id as number))
       return reply.send(record)
     }
@@ -122,9 +123,14 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
         tags: [tag],
         params: ItemParams,
         querystring: NoQuery,
-        response: { 200: RecordSchema, ...errors(400, 404, 410) }
+        response: { 200: RecordSchema, 304: Type.Null({ description: 'Not Modified: the If-None-Match tag is current' }), ...errors(400, 404, 410) }
       }
-    }, async (request, reply) => answer(request, reply, 200, read(request.params as Params)))
+    }, async (request, reply) => {
+      const versioned = read(request.params as Params)
+      // The client's copy is current: it may keep using it (RFC 9110 §15.4.5).
+      if (noneMatch(request.headers['if-none-match'], versioned.version)) return reply.code(304).header('ETag', etagOf(versioned.version)).send()
+      return answer(request, reply, 200, versioned)
+    })
 
     if (nesting === undefined) {
       const updates = [
@@ -142,9 +148,10 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
             params: ItemParams,
             querystring: NoQuery,
             body,
-            response: { 201: RecordSchema, ...errors(400, 404, 410, 415, 422) }
+            response: { 201: RecordSchema, ...errors(400, 404, 410, 412, 415, 422) }
           },
-          handler: async (request, reply) => answer(request, reply, 201, write((request.params as Params).id as number, request.body as ResourceRecord))
+          handler: async (request, reply) => answer(request, reply, 201,
+            write((request.params as Params).id as number, request.body as ResourceRecord, ifMatch(request.headers['if-match'])))
         })
       }
     }
@@ -156,12 +163,12 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
         tags: [tag],
         params: ItemParams,
         querystring: NoQuery,
-        response: { 204: Type.Null(), ...errors(400, 404, 409, 410) }
+        response: { 204: Type.Null(), ...errors(400, 404, 409, 410, 412) }
       }
     }, async (request, reply) => {
       const params = request.params as Params
       if (nesting !== undefined) read(params)
-      store.delete(params.id as number)
+      store.delete(params.id as number, ifMatch(request.headers['if-match']))
       return reply.code(204).send()
     })
 

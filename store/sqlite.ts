@@ -4,8 +4,8 @@ import Database from 'better-sqlite3'
 import type { Column, Resource, ResourceRecord, Scalar } from '../schemas/resource.js'
 import type { FieldError } from '../schemas/common.js'
 import {
-  mustBeLive, StoreError,
-  type CollectionStore, type Filter, type ListQuery, type Page, type Presence, type SortKey, type Store, type Versioned
+  mustMatch, StoreError,
+  type CollectionStore, type Filter, type ListQuery, type Page, type Precondition, type Presence, type SortKey, type Store, type Versioned
 } from './types.js'
 
 export type SqliteDatabase = Database.Database
@@ -136,19 +136,19 @@ class SqliteCollection implements CollectionStore {
     })()
   }
 
-  replace (id: number, input: ResourceRecord): Versioned {
+  replace (id: number, input: ResourceRecord, precondition?: Precondition): Versioned {
     const complete = Object.fromEntries(this.resource.writable.map(f => [f, input[f] ?? null]))
-    return this.#write(id, complete)
+    return this.#write(id, complete, precondition)
   }
 
-  update (id: number, changes: ResourceRecord): Versioned {
+  update (id: number, changes: ResourceRecord, precondition?: Precondition): Versioned {
     const present = Object.fromEntries(this.resource.writable.filter(f => f in changes).map(f => [f, changes[f] ?? null]))
-    return this.#write(id, present)
+    return this.#write(id, present, precondition)
   }
 
-  delete (id: number): void {
+  delete (id: number, precondition?: Precondition): void {
     this.store.db.transaction(() => {
-      mustBeLive(this, id)
+      mustMatch(this, id, precondition)
       for (const ref of this.#referencedBy) {
         if (this.store.statement(`SELECT 1 FROM ${ref.table} WHERE ${ref.field} = ? LIMIT 1`).get(id) !== undefined) {
           throw new StoreError('conflict', `${this.resource.singular} ${id} still has ${ref.name}; delete or move them first`)
@@ -160,14 +160,14 @@ class SqliteCollection implements CollectionStore {
     })()
   }
 
-  #write (id: number, values: ResourceRecord): Versioned {
+  #write (id: number, values: ResourceRecord, precondition: Precondition | undefined): Versioned {
     const fields = Object.keys(values)
     const assignments = [...fields.map(f => `${quote(f)} = ?`), 'updated_at = ?', 'version = version + 1'].join(', ')
     const update = this.store.statement(
       `UPDATE ${this.#table} SET ${assignments} WHERE id = ?
        RETURNING ${this.resource.columns.map(c => quote(c.name)).join(', ')}, version`)
     return this.store.db.transaction(() => {
-      mustBeLive(this, id)
+      mustMatch(this, id, precondition)
       const errors = this.#check(values, id, '')
       if (errors.length > 0) throw invalid(errors)
       return toVersioned(update.get(...fields.map(f => values[f] ?? null), new Date().toISOString(), id) as Row)

@@ -54,21 +54,37 @@ export interface CollectionStore {
   /** Creates every input or none. Field errors of input i are reported under `i.` when `batch`. */
   create (inputs: ResourceRecord[], batch: boolean): Versioned[]
   /** Sets every writable field: one missing from `input` becomes null. */
-  replace (id: number, input: ResourceRecord): Versioned
+  replace (id: number, input: ResourceRecord, precondition?: Precondition): Versioned
   /** Sets only the fields present in `changes`. */
-  update (id: number, changes: ResourceRecord): Versioned
-  delete (id: number): void
+  update (id: number, changes: ResourceRecord, precondition?: Precondition): Versioned
+  delete (id: number, precondition?: Precondition): void
 }
+
+/**
+ * Checked against the record's current version in the same transaction as the write (If-Match):
+ * false refuses the write with a `precondition` error.
+ */
+export type Precondition = (version: number) => boolean
 
 /** Why a store operation was refused; the HTTP layer maps each kind to its status. */
 export class StoreError extends Error {
   override name = 'StoreError'
   constructor (
-    readonly kind: 'not_found' | 'gone' | 'conflict' | 'invalid',
+    readonly kind: 'not_found' | 'gone' | 'conflict' | 'invalid' | 'precondition',
     message: string,
     readonly errors: FieldError[] = []
   ) {
     super(message)
+  }
+}
+
+/** The record must be live, then its version must satisfy the precondition, if any. */
+export function mustMatch (collection: CollectionStore, id: number, precondition: Precondition | undefined): void {
+  mustBeLive(collection, id)
+  if (precondition === undefined) return
+  const current = collection.get(id)
+  if (current !== undefined && !precondition(current.version)) {
+    throw new StoreError('precondition', `${collection.resource.singular} ${id} has changed: its ETag is now "${current.version}"`)
   }
 }
 
