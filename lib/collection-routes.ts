@@ -104,7 +104,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
         params: CollectionParams,
         querystring: NoQuery,
         body: Type.Union([CreateBody, Type.Array(CreateBody, { minItems: 1, maxItems: MAX_BATCH })]),
-        response: { 201: Type.Union([RecordSchema, Type.Array(RecordSchema)]), ...errors(400, 415, 422, ...(nesting ? [404, 410] : [])) }
+        response: { 201: Type.Union([RecordSchema, Type.Array(RecordSchema)]), ...errors(400, 409, 415, 422, ...(nesting ? [404, 410] : [])) }
       }
     }, async (request, reply) => {
       const parentId = parentOf(request.params as Params)
@@ -148,7 +148,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
             params: ItemParams,
             querystring: NoQuery,
             body,
-            response: { 201: RecordSchema, ...errors(400, 404, 410, 412, 415, 422) }
+            response: { 201: RecordSchema, ...errors(400, 404, 409, 410, 412, 415, 422) }
           },
           handler: async (request, reply) => answer(request, reply, 201,
             write((request.params as Params).id as number, request.body as ResourceRecord, ifMatch(request.headers['if-match'])))

@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto'
+import type { FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { HttpError } from '../../lib/errors.js'
+import { IdempotencyStore } from '../../store/idempotency.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set when this request holds an Idempotency-Key: its answer is recorded for retries. */
+    idempotencyKey: { owner: string, key: string } | null
+  }
+}
+
+const KEY = /^[\x21-\x7e]{1,255}$/
+/** What a replay must repeat besides the status and body. */
+const REPLAYED_HEADERS = ['content-type', 'location', 'etag', 'preference-applied']
+
+/** JSON with object keys sorted: the same body sent with its members in another order is the same request. */
+function canonical (value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map(k => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`
+  }
+  return JSON.stringify(value) ?? 'null'
+}
+
+const keyed = (request: FastifyRequest): boolean =>
+  request.headers['idempotency-key'] !== undefined &&
+  (request.method === 'POST' || request.method === 'PATCH') &&
+  request.routeOptions.config.collection !== undefined
+
+/**
+ * Idempotency-Key on POST and PATCH (SPEC §7): a retry with the same key and request gets the
+ * first answer again (`Idempotent-Replayed: true`), the same key with another request 422, and
+ * while the first is still in flight 409. Keys are per client and live 24 hours. Checked after
+ * authentication and validation, so a refused request holds no key.
+ */
+export default fp(async function idempotency (fastify) {
+  const store = new IdempotencyStore(fastify.db)
+  fastify.decorateRequest('idempotencyKey', null)
+
+  fastify.addHook('preHandler', async (request, reply) => {
+    if (!keyed(request)) return
+    const key = String(request.headers['idempotency-key'])
+    if (!KEY.test(key)) throw new HttpError(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters')
+    const principal = request.principal
+    if (principal === null) return
+    const owner = `${principal.issuer} ${principal.clientId}`
+    const fingerprint = createHash('sha256').update(canonical([request.method, request.url, request.body])).digest('base64url')
+    const claim = store.claim(owner, key, fingerprint)
+    switch (claim.outcome) {
+      case 'claimed':
+        request.idempotencyKey = { owner, key }
+        return
+      case 'in_flight':
+        throw new HttpError(409, 'A request with this Idempotency-Key is still in progress; retry later')
+      case 'mismatch':
+        throw new HttpError(422, 'This Idempotency-Key was used with another request; use a new key for a new request')
+      case 'replay':
+        return reply.code(claim.answer.status).headers(claim.answer.headers).header('Idempotent-Replayed', 'true').send(claim.answer.body)
+    }
+  })
+
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    const held = request.idempotencyKey
+    if (held === null) return payload
+    request.idempotencyKey = null
+    if (reply.statusCode >= 500) {
+      store.release(held.owner, held.key)
+    } else {
+      const headers = Object.fromEntries(REPLAYED_HEADERS
+        .filter(name => reply.hasHeader(name))
+        .map(name => [name, String(reply.getHeader(name))]))
+      store.complete(held.owner, held.key, { status: reply.statusCode, headers, body: typeof payload === 'string' ? payload : '' })
+    }
+    return payload
+  })
+
+  // A client gone before the answer: the key is free for its retry.
+  fastify.addHook('onRequestAbort', async (request) => {
+    const held = request.idempotencyKey
+    if (held !== null) store.release(held.owner, held.key)
+  })
+}, { name: 'idempotency', dependencies: ['sqlite', 'oauth'] })

@@ -1,0 +1,124 @@
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import type { FastifyInstance } from 'fastify'
+import t from 'tap'
+import { addClient, basic, BOOTSTRAP, build, call, create, tokenRequest } from '../../helper.js'
+
+const ZOO = { name: 'Berlin Zoo', city: 'Berlin', country: 'DE' }
+const keyed = (key: string) => ({ 'idempotency-key': key })
+
+/** Writes to the app's database behind its back: states a test cannot reach through the API alone. */
+function sql (app: FastifyInstance, statement: string, ...params: unknown[]): void {
+  const db = new Database(join(app.config.dataDir, 'zoo.db'))
+  db.prepare(statement).run(...params)
+  db.close()
+}
+
+const count = async (app: FastifyInstance) => Number((await call(app, 'GET', '/v1/zoos')).headers['x-total-count'])
+
+t.test('a retried POST with the same key and body replays the first answer and creates nothing', async t => {
+  const app = await build(t)
+  const first = await call(app, 'POST', '/v1/zoos', ZOO, keyed('create-berlin'))
+  t.equal(first.statusCode, 201)
+  t.notOk(first.headers['idempotent-replayed'])
+  const again = await call(app, 'POST', '/v1/zoos', { country: 'DE', city: 'Berlin', name: 'Berlin Zoo' }, keyed('create-berlin'))
+  t.equal(again.statusCode, 201)
+  t.equal(again.headers['idempotent-replayed'], 'true')
+  t.same(again.json(), first.json())
+  t.equal(again.headers.location, first.headers.location)
+  t.equal(again.headers.etag, first.headers.etag)
+  t.match(again.headers['content-type'], /^application\/json/)
+  t.equal(await count(app), 1)
+  const other = await call(app, 'POST', '/v1/zoos', ZOO, keyed('create-berlin-2'))
+  t.equal(other.statusCode, 201, 'another key is another request')
+  t.equal(await count(app), 2)
+})
+
+t.test('the same key with another request is 422; nothing is written', async t => {
+  const app = await build(t)
+  const { id } = (await call(app, 'POST', '/v1/zoos', ZOO, keyed('k1'))).json()
+  for (const [method, url, body] of [['POST', '/v1/zoos', { ...ZOO, city: 'Potsdam' }], ['POST', '/v1/animals', { name: 'a', species: 's', animal_type_id: 1 }], ['PATCH', `/v1/zoos/${id}`, { city: 'x' }]] as const) {
+    const res = await call(app, method, url, body, keyed('k1'))
+    t.equal(res.statusCode, 422, `${method} ${url}`)
+    t.same(res.json(), { error: 'This Idempotency-Key was used with another request; use a new key for a new request' })
+  }
+  t.equal(await count(app), 1)
+  t.equal((await call(app, 'GET', `/v1/zoos/${id}`)).json().city, 'Berlin')
+})
+
+t.test('PATCH: a retry replays the first answer even after later changes', async t => {
+  const app = await build(t)
+  const zoo = await create(app, 'zoos', ZOO)
+  const first = await call(app, 'PATCH', `/v1/zoos/${zoo.id}`, { city: 'Potsdam' }, keyed('move'))
+  t.equal(first.statusCode, 201)
+  await call(app, 'PATCH', `/v1/zoos/${zoo.id}`, { city: 'Hamburg' })
+  const retry = await call(app, 'PATCH', `/v1/zoos/${zoo.id}`, { city: 'Potsdam' }, keyed('move'))
+  t.equal(retry.statusCode, 201)
+  t.equal(retry.headers['idempotent-replayed'], 'true')
+  t.same(retry.json(), first.json())
+  t.equal((await call(app, 'GET', `/v1/zoos/${zoo.id}`)).json().city, 'Hamburg', 'the retry did not write again')
+})
+
+t.test('keys belong to one client', async t => {
+  const app = await build(t)
+  const other = await addClient(app, 'zoos:read zoos:write')
+  const token = (await tokenRequest(app, { grant_type: 'client_credentials' }, basic(other.client_id, other.client_secret))).json().access_token
+  const mine = await call(app, 'POST', '/v1/zoos', ZOO, keyed('shared-key'))
+  const theirs = await call(app, 'POST', '/v1/zoos', ZOO, { ...keyed('shared-key'), authorization: `Bearer ${token}` })
+  t.equal(theirs.statusCode, 201)
+  t.notOk(theirs.headers['idempotent-replayed'])
+  t.not(theirs.json().id, mine.json().id)
+})
+
+t.test('409 while the first request with the key is in flight; an abandoned one frees it', async t => {
+  const app = await build(t)
+  await call(app, 'GET', '/v1/zoos')
+  const owner = `https://localhost:8443 ${BOOTSTRAP.id}`
+  sql(app, "INSERT INTO idempotency_keys (owner, key, fingerprint, state, created_at) VALUES (?, 'busy', 'x', 'in_flight', ?)", owner, new Date().toISOString())
+  const res = await call(app, 'POST', '/v1/zoos', ZOO, keyed('busy'))
+  t.equal(res.statusCode, 409)
+  t.same(res.json(), { error: 'A request with this Idempotency-Key is still in progress; retry later' })
+  t.equal(await count(app), 0)
+  sql(app, "UPDATE idempotency_keys SET created_at = ? WHERE key = 'busy'", new Date(Date.now() - 10 * 60 * 1000).toISOString())
+  t.equal((await call(app, 'POST', '/v1/zoos', ZOO, keyed('busy'))).statusCode, 201, 'a request that never finished does not hold its key forever')
+})
+
+t.test('keys live 24 hours', async t => {
+  const app = await build(t)
+  await call(app, 'POST', '/v1/zoos', ZOO, keyed('old'))
+  sql(app, "UPDATE idempotency_keys SET created_at = ? WHERE key = 'old'", new Date(Date.now() - 25 * 60 * 60 * 1000).toISOString())
+  const res = await call(app, 'POST', '/v1/zoos', ZOO, keyed('old'))
+  t.equal(res.statusCode, 201)
+  t.notOk(res.headers['idempotent-replayed'], 'an expired key starts afresh')
+  t.equal(await count(app), 2)
+})
+
+t.test('refused requests hold no key; a server fault releases it; a client error is replayed', async t => {
+  const app = await build(t)
+  const invalid = await call(app, 'POST', '/v1/zoos', { name: '' }, keyed('k'))
+  t.equal(invalid.statusCode, 422)
+  t.equal((await call(app, 'POST', '/v1/zoos', ZOO, keyed('k'))).statusCode, 201, 'a body refused by validation held no key')
+
+  const unknownZoo = { name: 'a', species: 's', animal_type_id: 1, zoo_id: 4242 }
+  const first = await call(app, 'POST', '/v1/animals', unknownZoo, keyed('animal'))
+  t.equal(first.statusCode, 422)
+  const retry = await call(app, 'POST', '/v1/animals', unknownZoo, keyed('animal'))
+  t.equal(retry.statusCode, 422)
+  t.equal(retry.headers['idempotent-replayed'], 'true')
+  t.same(retry.json(), first.json())
+
+  sql(app, 'ALTER TABLE zoos RENAME TO zoos_elsewhere')
+  const fault = await call(app, 'POST', '/v1/zoos', ZOO, keyed('fault'))
+  t.equal(fault.statusCode, 500)
+  sql(app, 'ALTER TABLE zoos_elsewhere RENAME TO zoos')
+  const recovered = await call(app, 'POST', '/v1/zoos', ZOO, keyed('fault'))
+  t.equal(recovered.statusCode, 201)
+  t.notOk(recovered.headers['idempotent-replayed'])
+
+  const bad = await call(app, 'POST', '/v1/zoos', ZOO, keyed('x'.repeat(256)))
+  t.equal(bad.statusCode, 400)
+  t.same(bad.json(), { error: 'Idempotency-Key must be 1 to 255 visible ASCII characters' })
+  const ignored = await call(app, 'PUT', '/v1/zoos/1', ZOO, keyed('put'))
+  t.equal(ignored.statusCode, 201, 'PUT is idempotent already: the key is ignored')
+  t.notOk((await call(app, 'PUT', '/v1/zoos/1', ZOO, keyed('put'))).headers['idempotent-replayed'])
+})
