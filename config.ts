@@ -190,6 +190,11 @@ function secret (raw: string, env: string): string {
   return raw
 }
 
+function count (raw: string, env: string): number {
+  if (!/^\d{1,9}$/.test(raw)) throw new ConfigError(`${env} must be a whole number, got "${raw}"`)
+  return Number(raw)
+}
+
 /** `*`, or a comma-separated list of exact origins such as `https://app.example.com`. */
 function origins (raw: string, env: string): '*' | readonly string[] {
   if (raw.trim() === '*') return '*'
@@ -217,6 +222,7 @@ export const SETTINGS = {
   dataDir: { env: 'DATA_DIR', description: 'directory of the SQLite database (created if missing)', default: './data', parse: directory },
   apiPrefix: { env: 'API_PREFIX', description: 'path prefix the whole API is mounted under, such as /api', default: '', parse: pathPrefix },
   logLevel: { env: 'LOG_LEVEL', description: 'pino log level', default: 'info', parse: logLevel },
+  rateLimit: { env: 'RATE_LIMIT', description: 'requests a minute one client address may make (429 beyond, with Retry-After); 0 turns the limit off', default: '1200', parse: count },
   corsOrigins: { env: 'CORS_ORIGINS', description: 'browser origins allowed to call the API (CORS), comma-separated, or *; none by default', default: '', parse: origins },
   localHost: { env: 'LOCAL_HOST', description: 'address the local tool server listens on (plain HTTP); a non-loopback one needs LOCAL_API_KEY', default: '127.0.0.1', parse: host },
   localPort: { env: 'LOCAL_PORT', description: 'port the local tool server listens on', default: '8000', parse: port },

@@ -29,6 +29,7 @@ t.test('a bad setting stops start-up with one line naming it', async t => {
     [{ DATA_DIR: ' ' }, [], /^DATA_DIR must name a directory$/],
     [{ CORS_ORIGINS: 'https://app.example.com/' }, [], /^CORS_ORIGINS: "https:\/\/app.example.com\/" is not an origin/],
     [{ CORS_ORIGINS: 'app.example.com' }, [], /^CORS_ORIGINS: "app.example.com" is not an origin/],
+    [{ RATE_LIMIT: 'many' }, [], /^RATE_LIMIT must be a whole number, got "many"$/],
     [{ LOG_LEVEL: 'loud' }, [], /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"$/],
     [{}, ['--colour', 'red'], /Unknown option '--colour'/],
     [{}, ['stray'], /Unexpected argument 'stray'/]

@@ -18,6 +18,8 @@ export function testConfig (dataDir: string, settings: Record<string, string> = 
     LOG_LEVEL: 'silent',
     BOOTSTRAP_CLIENT_ID: BOOTSTRAP.id,
     BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP.secret,
+    // Suites send hundreds of requests a minute from one address; test/routes/rate-limit.test.ts sets one.
+    RATE_LIMIT: '0',
     ...settings
   }, [])
 }
