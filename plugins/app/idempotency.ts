@@ -63,7 +63,9 @@ export default fp(async function idempotency (fastify) {
 
   fastify.addHook('onSend', async (request, reply, payload) => {
     const held = request.idempotencyKey
-    if (held === null) return payload
+    // undefined, not null, on routes whose context was made before this plugin decorated
+    // requests: those of plugins/external (the documentation UI's).
+    if (held == null) return payload
     request.idempotencyKey = null
     if (reply.statusCode >= 500) {
       store.release(held.owner, held.key)
@@ -79,6 +81,6 @@ export default fp(async function idempotency (fastify) {
   // A client gone before the answer: the key is free for its retry.
   fastify.addHook('onRequestAbort', async (request) => {
     const held = request.idempotencyKey
-    if (held !== null) store.release(held.owner, held.key)
+    if (held != null) store.release(held.owner, held.key)
   })
 }, { name: 'idempotency', dependencies: ['sqlite', 'oauth'] })
