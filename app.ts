@@ -14,6 +14,8 @@ declare module 'fastify' {
     config: Config
     /** Tells the operator something once, outside the logs (a generated bootstrap secret). */
     announce: (message: string) => void
+    /** Whether the background-job worker starts with the app (ApiOptions.runJobs). */
+    runJobs: boolean
   }
 }
 
@@ -25,6 +27,11 @@ export interface ApiOptions {
    * is plain HTTP, which is what inject() tests want: server.ts always passes it.
    */
   tls?: { key: string, cert: string }
+  /**
+   * false: writes sent with `Prefer: respond-async` are queued but nothing runs them, so tests can
+   * see a job wait for the next start (plugins/app/jobs.ts). Default true.
+   */
+  runJobs?: boolean
 }
 
 const here = fileURLToPath(new URL('.', import.meta.url))
@@ -76,6 +83,7 @@ export function buildApi (config: Config, options: ApiOptions = {}): FastifyInst
   if (options.tls !== undefined) closeHttp2SessionsOnClose(fastify)
   fastify.decorate('config', config)
   fastify.decorate('announce', options.announce ?? ((message: string) => { process.stdout.write(`${message}\n`) }))
+  fastify.decorate('runJobs', options.runJobs ?? true)
   fastify.setValidatorCompiler(validatorCompiler)
   fastify.addHook('onSend', async (request, reply) => { reply.header('X-Request-Id', request.id) })
   // Paths outside API_PREFIX answer like any other unknown path.

@@ -1,0 +1,35 @@
+import { Type } from '@sinclair/typebox'
+import type { FastifyPluginAsync } from 'fastify'
+import type { Principal } from '../../../auth/tokens.js'
+import { HttpError } from '../../../lib/errors.js'
+import { allowOnly } from '../../../lib/method-not-allowed.js'
+import { ErrorSchema } from '../../../schemas/common.js'
+import { JobSchema } from '../../../schemas/job.js'
+
+/**
+ * A background job (SPEC §9): any valid token may ask, no scope needed, but only for its own
+ * jobs; another client's job answers exactly as an id that never existed.
+ */
+const jobs: FastifyPluginAsync = async function jobs (fastify) {
+  allowOnly(fastify, '/:id', ['GET'])
+  fastify.get('/:id', {
+    schema: {
+      operationId: 'getJob',
+      summary: 'Read a background job: its state and, once finished, the answer its request got',
+      tags: ['jobs'],
+      // Any string: an id of another shape is answered like an unknown one.
+      params: Type.Object({ id: Type.String({ description: 'Job identifier, from the Location of the 202 answer' }) }),
+      querystring: Type.Object({}, { additionalProperties: false }),
+      response: { 200: JobSchema, ...Object.fromEntries([400, 401, 403, 404, 406, 500].map(code => [code, ErrorSchema])) }
+    }
+  }, async (request, reply) => {
+    const { id } = request.params as { id: string }
+    const job = fastify.jobs.find(id, request.principal as Principal)
+    if (job === undefined) throw new HttpError(404, `No job ${id}: a job is visible only to the client that queued it`)
+    // Not finished: worth asking again shortly.
+    if (job.finished_at === null) reply.header('Retry-After', '1')
+    return job
+  })
+}
+
+export default jobs

@@ -1,0 +1,117 @@
+import { fileURLToPath } from 'node:url'
+import type { FastifyBaseLogger } from 'fastify'
+import t, { type Test } from 'tap'
+import type { Principal } from '../../auth/tokens.js'
+import { JobQueue } from '../../plugins/app/jobs.js'
+import { JobStore, type ClaimedJob, type JobResult } from '../../store/jobs.js'
+import { openDatabase } from '../../store/sqlite.js'
+
+const MIGRATIONS = fileURLToPath(new URL('../../migrations', import.meta.url))
+const PRINCIPAL: Principal = { subject: 'c1', clientId: 'c1', scopes: new Set(['zoos:write']), issuer: 'https://localhost:8443', jti: 'j', expiresAt: Date.now() + 60_000 }
+const CREATED: JobResult = { status: 201, body: { id: 1 } }
+
+/** Errors the queue logs, kept for the test to look at. */
+function logger (): FastifyBaseLogger & { errors: unknown[] } {
+  const errors: unknown[] = []
+  const ignore = () => {}
+  return { errors, error: (entry: unknown) => { errors.push(entry) }, info: ignore, warn: ignore, debug: ignore, trace: ignore, fatal: ignore, level: 'info', silent: ignore, child: () => logger() } as unknown as FastifyBaseLogger & { errors: unknown[] }
+}
+
+function setUp (t: Test, replay: (job: ClaimedJob) => Promise<JobResult>) {
+  const db = openDatabase(t.testdir(), MIGRATIONS)
+  t.teardown(() => db.close())
+  const store = new JobStore(db)
+  const log = logger()
+  const queue = new JobQueue(store, replay, log)
+  const enqueue = (name: string) => queue.enqueue(PRINCIPAL, { method: 'POST', url: '/v1/zoos', headers: {}, body: JSON.stringify({ name }) }).id
+  const status = (id: string) => queue.find(id, PRINCIPAL)?.status
+  return { queue, enqueue, status, log }
+}
+
+/** A promise the test settles when it chooses. */
+function gate () {
+  let open: () => void = () => {}
+  const opened = new Promise<void>(resolve => { open = resolve })
+  return { opened, open }
+}
+
+t.test('nothing runs before start; then the jobs run one at a time, oldest first', async t => {
+  const order: string[] = []
+  let running = 0
+  let most = 0
+  const done = gate()
+  const { queue, enqueue, status } = setUp(t, async job => {
+    most = Math.max(most, ++running)
+    await new Promise(resolve => setImmediate(resolve))
+    order.push(JSON.parse(job.request.body as string).name)
+    running--
+    if (order.length === 3) done.open()
+    return CREATED
+  })
+  const ids = ['a', 'b', 'c'].map(enqueue)
+  queue.wake()
+  t.same(ids.map(status), ['queued', 'queued', 'queued'], 'a worker not started takes nothing')
+  queue.start()
+  queue.start()
+  queue.wake()
+  await done.opened
+  await queue.stop()
+  t.same(order, ['a', 'b', 'c'])
+  t.equal(most, 1, 'never two at once')
+  t.same(ids.map(status), ['succeeded', 'succeeded', 'succeeded'])
+})
+
+t.test('stop waits for the job in progress and takes no other', async t => {
+  const release = gate()
+  const started = gate()
+  const { queue, enqueue, status } = setUp(t, async () => {
+    started.open()
+    await release.opened
+    return CREATED
+  })
+  queue.start()
+  const first = enqueue('a')
+  const second = enqueue('b')
+  await started.opened
+  let stopped = false
+  const stopping = queue.stop().then(() => { stopped = true })
+  await new Promise(resolve => setImmediate(resolve))
+  t.notOk(stopped, 'still waiting for the job in progress')
+  t.equal(status(first), 'running')
+  release.open()
+  await stopping
+  t.equal(status(first), 'succeeded')
+  t.equal(status(second), 'queued', 'left for the next start')
+  queue.wake()
+  t.equal(status(second), 'queued', 'a stopped worker stays stopped')
+})
+
+t.test('a request inject() refused because the app is closing leaves its job queued', async t => {
+  const { queue, enqueue, status, log } = setUp(t, async () => {
+    throw Object.assign(new Error('Fastify has already been closed and cannot be reopened'), { code: 'FST_ERR_REOPENED_CLOSE_SERVER' })
+  })
+  const id = enqueue('a')
+  queue.start()
+  await queue.stop()
+  t.equal(status(id), 'queued')
+  t.same(log.errors, [])
+})
+
+t.test('a replay that throws fails its job with 500, logged, and the worker goes on', async t => {
+  let calls = 0
+  const second = gate()
+  const { queue, enqueue, log } = setUp(t, async () => {
+    if (++calls === 1) throw new Error('signing key unreadable')
+    second.open()
+    return CREATED
+  })
+  const failed = enqueue('a')
+  const next = enqueue('b')
+  queue.start()
+  await second.opened
+  await queue.stop()
+  t.match(queue.find(failed, PRINCIPAL), { status: 'failed', result: { status: 500, body: { error: 'Internal server error' } } })
+  t.match(log.errors, [{ job: failed, err: { message: 'signing key unreadable' } }])
+  t.match(queue.find(next, PRINCIPAL), { status: 'succeeded', result: CREATED })
+  t.equal(queue.find(failed, { ...PRINCIPAL, clientId: 'c2' }), undefined, 'another client does not find it')
+})

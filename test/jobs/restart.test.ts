@@ -1,0 +1,119 @@
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import type { FastifyInstance } from 'fastify'
+import t from 'tap'
+import { JobStore } from '../../store/jobs.js'
+import { addClient, addUser, basic, call, openDatabaseFile, testConfig, tokenRequest, withAccounts } from '../helper.js'
+import { accepted, ASYNC, finished, start, ZOO } from './helper.js'
+
+/** Works on the app's database file behind its back: what a crash or the CLI leaves there. */
+function onDatabase<T> (app: FastifyInstance, work: (db: Database.Database) => T): T {
+  const db = new Database(join(app.config.dataDir, 'zoo.db'))
+  try {
+    return work(db)
+  } finally {
+    db.close()
+  }
+}
+
+const zoo = (name: string) => ({ ...ZOO, name })
+
+t.test('a job queued by an app that closed before running it is run by the next app on the same data directory', async t => {
+  const config = testConfig(t.testdir())
+  const first = await start(t, config, { runJobs: false })
+  const path = accepted(t, await call(first, 'POST', '/v1/zoos', ZOO, ASYNC))
+  t.match((await call(first, 'GET', path)).json(), { status: 'queued', finished_at: null, result: null })
+  t.equal((await call(first, 'GET', '/v1/zoos')).json().length, 0, 'not run yet')
+  await first.close()
+
+  const second = await start(t, config)
+  const job = await finished(second, path)
+  t.equal(job.status, 'succeeded')
+  t.match(job.result, { status: 201, body: ZOO })
+  const zoos = (await call(second, 'GET', '/v1/zoos')).json()
+  t.same(zoos, [job.result?.body], 'created once, as the job says')
+})
+
+t.test('a job a crashed process left running is run again at the next start, in its place in the queue', async t => {
+  const config = testConfig(t.testdir())
+  const first = await start(t, config, { runJobs: false })
+  const paths = []
+  for (const name of ['First', 'Second', 'Third']) paths.push(accepted(t, await call(first, 'POST', '/v1/zoos', zoo(name), ASYNC)))
+  // What the worker does when it takes a job; the process then dies before the job finishes.
+  const taken = onDatabase(first, db => new JobStore(db).claimNext())
+  t.equal(taken?.id, paths[0]?.split('/').at(-1), 'the oldest job is taken first')
+  t.match(taken?.request, { method: 'POST', url: '/v1/zoos', headers: { 'content-type': 'application/json' }, body: JSON.stringify(zoo('First')) })
+  const running = await call(first, 'GET', paths[0] as string)
+  t.match(running.json(), { status: 'running', finished_at: null, result: null })
+  t.equal(running.headers['retry-after'], '1')
+  await first.close()
+
+  const second = await start(t, config)
+  const jobs = []
+  for (const path of paths) jobs.push(await finished(second, path))
+  t.same(jobs.map(job => job.status), ['succeeded', 'succeeded', 'succeeded'])
+  const ids = jobs.map(job => (job.result?.body as { id: number }).id)
+  t.same(ids, [1, 2, 3], 'run first in, first out')
+  t.same((await call(second, 'GET', '/v1/zoos')).json().map((z: { name: string }) => z.name), ['First', 'Second', 'Third'])
+})
+
+t.test('a job runs with the scopes its client and user still have when it runs', async t => {
+  const config = testConfig(t.testdir())
+  const first = await start(t, config, { runJobs: false })
+  const animal = { name: 'Knut', species: 'Polar bear', animal_type_id: 3 }
+  const bearer = async (res: Promise<{ json: () => { access_token: string } }>) => `Bearer ${(await res).json().access_token}`
+
+  const narrowed = await addClient(first, 'zoos:write animals:write')
+  const narrowedAuth = { authorization: await bearer(tokenRequest(first, { grant_type: 'client_credentials' }, basic(narrowed.client_id, narrowed.client_secret as string))) }
+  const deleted = await addClient(first, 'zoos:write')
+  const deletedAuth = { authorization: await bearer(tokenRequest(first, { grant_type: 'client_credentials' }, basic(deleted.client_id, deleted.client_secret as string))) }
+  await addUser(first, 'ada', 'ada-password-0123', 'zoos:write animals:write')
+  const adaAuth = { authorization: await bearer(tokenRequest(first, { grant_type: 'password', username: 'ada', password: 'ada-password-0123' })) }
+
+  const queued = {
+    narrowedZoo: accepted(t, await call(first, 'POST', '/v1/zoos', ZOO, { ...ASYNC, ...narrowedAuth })),
+    narrowedAnimal: accepted(t, await call(first, 'POST', '/v1/animals', animal, { ...ASYNC, ...narrowedAuth })),
+    deletedZoo: accepted(t, await call(first, 'POST', '/v1/zoos', ZOO, { ...ASYNC, ...deletedAuth })),
+    adaZoo: accepted(t, await call(first, 'POST', '/v1/zoos', ZOO, { ...ASYNC, ...adaAuth })),
+    adaAnimal: accepted(t, await call(first, 'POST', '/v1/animals', animal, { ...ASYNC, ...adaAuth }))
+  }
+  onDatabase(first, db => {
+    db.prepare("UPDATE oauth_clients SET scope = 'animals:write' WHERE client_id = ?").run(narrowed.client_id)
+    db.prepare("UPDATE users SET scope = 'animals:write' WHERE username = 'ada'").run()
+  })
+  await withAccounts(first, async store => store.deleteClient(deleted.client_id))
+  await first.close()
+
+  const second = await start(t, config)
+  const refused = { status: 403, body: { error: 'The access token lacks the scope zoos:write' } }
+  t.match(await finished(second, queued.narrowedZoo, narrowedAuth), { status: 'failed', result: refused })
+  t.match(await finished(second, queued.narrowedAnimal, narrowedAuth), { status: 'succeeded', result: { status: 201 } })
+  t.match(await finished(second, queued.adaZoo, adaAuth), { status: 'failed', result: refused })
+  t.match(await finished(second, queued.adaAnimal, adaAuth), { status: 'succeeded', result: { status: 201 } })
+  // Nobody can read the deleted client's job any more; the database says how it ended.
+  const id = queued.deletedZoo.split('/').at(-1)
+  const db = openDatabaseFile(second)
+  t.teardown(() => db.close())
+  t.match(db.prepare('SELECT status, result_status FROM jobs WHERE id = ?').get(id), { status: 'failed', result_status: 403 })
+  t.equal((await call(second, 'GET', '/v1/zoos')).json().length, 0, 'no zoo was created')
+})
+
+t.test('finished jobs are deleted a week after they finished', async t => {
+  const config = testConfig(t.testdir())
+  const first = await start(t, config)
+  const old = accepted(t, await call(first, 'POST', '/v1/zoos', ZOO, ASYNC))
+  const recent = accepted(t, await call(first, 'POST', '/v1/zoos', ZOO, ASYNC))
+  await finished(first, old)
+  await finished(first, recent)
+  await first.close()
+  const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000).toISOString()
+  const idOf = (path: string) => path.split('/').at(-1)
+  onDatabase(first, db => {
+    db.prepare('UPDATE jobs SET finished_at = ? WHERE id = ?').run(daysAgo(8), idOf(old))
+    db.prepare('UPDATE jobs SET finished_at = ? WHERE id = ?').run(daysAgo(6), idOf(recent))
+  })
+
+  const second = await start(t, config)
+  t.equal((await call(second, 'GET', old)).statusCode, 404)
+  t.equal((await call(second, 'GET', recent)).statusCode, 200)
+})
