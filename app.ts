@@ -46,7 +46,8 @@ const app: FastifyPluginAsync = async function app (fastify) {
   fastify.setNotFoundHandler(notFoundHandler)
   // Bodies are JSON or nothing: any other Content-Type is answered 415.
   fastify.removeContentTypeParser(['text/plain'])
-  await fastify.register(autoload, { dir: join(here, 'plugins/external') })
+  // `options` present, even empty, lets autoload call a plugin's function autoConfig with the instance.
+  await fastify.register(autoload, { dir: join(here, 'plugins/external'), options: {} })
   await fastify.register(autoload, { dir: join(here, 'plugins/app') })
   await fastify.register(autoload, {
     dir: join(here, 'routes'),

@@ -1,7 +1,8 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { ErrorSchema, IdSchema, OptionsSchema } from '../schemas/common.js'
+import { IdSchema, OptionsSchema } from '../schemas/common.js'
 import type { Resource, ResourceRecord } from '../schemas/resource.js'
+import { accepted, BODY_READ, empty, errors, GUARDED, recordRef, withHeaders } from '../schemas/responses.js'
 import { mustBeLive, type Versioned } from '../store/types.js'
 import { etagOf, ifMatch, noneMatch } from './conditional.js'
 import { HttpError } from './errors.js'
@@ -18,8 +19,6 @@ export interface Nesting {
 
 const MAX_BATCH = 1000
 const NoQuery = Type.Object({}, { additionalProperties: false })
-const errors = (...codes: number[]): Record<number, TSchema> =>
-  Object.fromEntries([...codes, 401, 403, 406, 500].map(code => [code, ErrorSchema]))
 
 type Params = { id?: number } & Record<string, number | undefined>
 
@@ -32,7 +31,10 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
   return async function routes (fastify) {
     const store = fastify.store.collection(resource)
     const parents = nesting === undefined ? undefined : fastify.store.collection(nesting.parent)
-    const { record: RecordSchema, create, replace, patch, list } = resource.schemas
+    const { create, replace, patch, list } = resource.schemas
+    const RecordSchema = recordRef(resource)
+    // A nested route answers 404 or 410 for its parent too.
+    const parentErrors = nesting === undefined ? [] : [404, 410]
     const tag = resource.name
     const of = nesting === undefined ? '' : `Of${title(nesting.parent.singular)}`
     const scopeParams = nesting === undefined ? {} : { [nesting.field]: IdSchema }
@@ -80,7 +82,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
         tags: [tag],
         params: CollectionParams,
         querystring: list,
-        response: { 200: Type.Array(RecordSchema), ...errors(400, ...(nesting ? [404, 410] : [])) }
+        response: { 200: withHeaders(Type.Array(RecordSchema), 'Link', 'X-Total-Count'), ...errors(...GUARDED, 400, ...parentErrors) }
       }
     }, async (request, reply) => {
       const parentId = parentOf(request.params as Params)
@@ -104,7 +106,11 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
         params: CollectionParams,
         querystring: NoQuery,
         body: Type.Union([CreateBody, Type.Array(CreateBody, { minItems: 1, maxItems: MAX_BATCH })]),
-        response: { 201: Type.Union([RecordSchema, Type.Array(RecordSchema)]), ...errors(400, 409, 415, 422, ...(nesting ? [404, 410] : [])) }
+        response: {
+          201: withHeaders({ ...Type.Union([RecordSchema, Type.Array(RecordSchema)]), description: 'Created: the record (with Location and ETag), or the array of records' }, 'Location', 'ETag', 'Idempotent-Replayed'),
+          ...accepted,
+          ...errors(...GUARDED, ...BODY_READ, 409, 422, ...parentErrors)
+        }
       }
     }, async (request, reply) => {
       const parentId = parentOf(request.params as Params)
@@ -123,7 +129,11 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
         tags: [tag],
         params: ItemParams,
         querystring: NoQuery,
-        response: { 200: RecordSchema, 304: Type.Null({ description: 'Not Modified: the If-None-Match tag is current' }), ...errors(400, 404, 410) }
+        response: {
+          200: withHeaders(RecordSchema, 'ETag'),
+          304: empty('Not Modified: the If-None-Match tag is current', 'ETag'),
+          ...errors(...GUARDED, 400, 404, 410)
+        }
       }
     }, async (request, reply) => {
       const versioned = read(request.params as Params)
@@ -148,7 +158,11 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
             params: ItemParams,
             querystring: NoQuery,
             body,
-            response: { 201: RecordSchema, ...errors(400, 404, 409, 410, 412, 415, 422) }
+            response: {
+              201: withHeaders({ ...RecordSchema, description: 'Changed: the complete record' }, 'ETag', 'Location', ...(method === 'PATCH' ? ['Idempotent-Replayed' as const] : [])),
+              ...accepted,
+              ...errors(...GUARDED, ...BODY_READ, 404, 409, 410, 412, 422)
+            }
           },
           handler: async (request, reply) => answer(request, reply, 201,
             write((request.params as Params).id as number, request.body as ResourceRecord, ifMatch(request.headers['if-match'])))
@@ -163,7 +177,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
         tags: [tag],
         params: ItemParams,
         querystring: NoQuery,
-        response: { 204: Type.Null(), ...errors(400, 404, 409, 410, 412) }
+        response: { 204: empty('Deleted'), ...accepted, ...errors(...GUARDED, ...BODY_READ, 404, 409, 410, 412) }
       }
     }, async (request, reply) => {
       const params = request.params as Params
@@ -184,7 +198,11 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
       tags: [tag],
       params,
       querystring: NoQuery,
-      response: { 200: OptionsSchema, ...errors(400, 404, 410) }
+      response: {
+        200: withHeaders(OptionsSchema, 'Allow'),
+        204: empty('A CORS preflight (Origin and Access-Control-Request-Method), answered for the origins in CORS_ORIGINS'),
+        ...errors(...GUARDED, ...BODY_READ, 404, 410)
+      }
     })
     fastify.options('/', { schema: optionsSchema('', CollectionParams) }, describe(collectionAllow))
     fastify.options('/:id', { schema: optionsSchema('Item', ItemParams) }, describe(itemAllow))

@@ -1,23 +1,36 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
-import { ErrorSchema, RootSchema, type Link } from '../schemas/common.js'
+import { RootSchema, type Link } from '../schemas/common.js'
 import { RESOURCES } from '../schemas/index.js'
+import { BEARER, errors, GUARDED } from '../schemas/responses.js'
 import { collectionLink } from './links.js'
 import { allowOnly } from './method-not-allowed.js'
+
+export interface HypermediaOperation {
+  operationId: string
+  summary: string
+  /** Served behind the bearer guard of /v1, which needs a token but no scope here. */
+  bearer?: boolean
+}
 
 /**
  * A hypermedia document (SPEC §5): `link` names where the client stands or goes next, `links`
  * every collection and then `more`.
  */
 export function hypermediaDocument (
-  operationId: string,
-  summary: string,
+  { operationId, summary, bearer = false }: HypermediaOperation,
   link: (request: FastifyRequest) => Link,
   more: (request: FastifyRequest) => Link[] = () => []
 ): FastifyPluginAsync {
   return async (fastify) => {
     allowOnly(fastify, '/', ['GET'])
     fastify.get('/', {
-      schema: { operationId, summary, tags: ['hypermedia'], response: { 200: RootSchema, 406: ErrorSchema } }
+      schema: {
+        operationId,
+        summary,
+        tags: ['hypermedia'],
+        ...(bearer ? { security: BEARER } : {}),
+        response: { 200: RootSchema, ...errors(...(bearer ? GUARDED : [])) }
+      }
     }, async (request) => ({
       link: link(request),
       links: [...RESOURCES.map(resource => collectionLink(request, resource)), ...more(request)]

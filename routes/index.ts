@@ -1,9 +1,17 @@
 import { hypermediaDocument } from '../lib/hypermedia.js'
 import { API_VERSION, originOf, versionRoot } from '../lib/links.js'
 
-/** The API root: where version 1 lives, every collection, and where to get a token. */
-export default hypermediaDocument('getRoot', 'The API root: links to version 1, its collections and the token endpoint', request => ({
+/** The API root: where version 1 lives, every collection, where to get a token, and the OpenAPI document. */
+export default hypermediaDocument({
+  operationId: 'getRoot',
+  summary: 'The API root: links to version 1, its collections, the token endpoint and the OpenAPI document'
+}, request => ({
   rel: API_VERSION, href: versionRoot(request), title: 'Zoo API version 1', type: 'application/json'
-}), request => [
-  { rel: 'oauth2-token', href: `${originOf(request)}${request.server.config.apiPrefix}/oauth/token`, title: 'OAuth 2.0 token endpoint', type: 'application/json' }
-])
+}), request => {
+  const base = `${originOf(request)}${request.server.config.apiPrefix}`
+  return [
+    { rel: 'oauth2-token', href: `${base}/oauth/token`, title: 'OAuth 2.0 token endpoint', type: 'application/json' },
+    // RFC 8631: the machine-readable description of the service; its UI is /documentation.
+    { rel: 'service-desc', href: `${base}/documentation/json`, title: 'OpenAPI 3.1 document', type: 'application/json' }
+  ]
+})

@@ -7,6 +7,7 @@ import { buildApi } from '../app.js'
 import { createClient, createUser } from '../auth/accounts.js'
 import { loadConfig, type Config } from '../config.js'
 import { OAuthStore } from '../store/oauth.js'
+import { checkContract } from './contract.js'
 
 /** The bootstrap client every test app gets: it holds every scope. */
 export const BOOTSTRAP = { id: 'test-bootstrap', secret: 'test-bootstrap-secret-0123456789' } as const
@@ -24,9 +25,9 @@ export function testConfig (dataDir: string, settings: Record<string, string> = 
   }, [])
 }
 
-/** The API built in-process on a fresh data directory, closed at teardown. */
+/** The API built in-process on a fresh data directory, every answer checked against its OpenAPI document, closed at teardown. */
 export async function build (t: Test, settings: Record<string, string> = {}, logStream?: Writable): Promise<FastifyInstance> {
-  const app = buildApi(testConfig(t.testdir(), settings), logStream === undefined ? {} : { logStream })
+  const app = checkContract(t, buildApi(testConfig(t.testdir(), settings), logStream === undefined ? {} : { logStream }))
   t.teardown(() => app.close())
   await app.ready()
   return app

@@ -6,7 +6,7 @@ import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose'
 import { SCOPES } from '../../auth/scopes.js'
 import { EXTERNAL_ALGORITHMS } from '../../auth/tokens.js'
 import { HttpError } from '../../lib/errors.js'
-import { ErrorSchema } from '../../schemas/common.js'
+import { errors } from '../../schemas/responses.js'
 import type { OAuthStore, User } from '../../store/oauth.js'
 import { noStore, TokenSchema } from '../oauth/index.js'
 
@@ -152,7 +152,7 @@ const login: FastifyPluginAsync = async (fastify) => {
       tags: ['oauth'],
       response: {
         302: Type.Null({ description: 'Location: the provider\'s authorization endpoint, with state and a PKCE S256 challenge; both are kept in cookies for the callback' }),
-        406: ErrorSchema
+        ...errors()
       }
     }
   }, async (request, reply) => reply.redirect(await signIn.generateAuthorizationUri(request, reply)))
@@ -163,7 +163,7 @@ const login: FastifyPluginAsync = async (fastify) => {
       summary: `Where ${provider} sends the browser back: answers with API tokens for the signed-in user`,
       tags: ['oauth'],
       querystring: CallbackQuery,
-      response: { 200: TokenSchema, 400: ErrorSchema, 403: ErrorSchema, 406: ErrorSchema, 502: ErrorSchema }
+      response: { 200: TokenSchema, ...errors(400, 403, 502) }
     }
   }, async (request, reply) => {
     const query = request.query as Static<typeof CallbackQuery>

@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody'
 import { Type } from '@sinclair/typebox'
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { OAuthError, type TokenRequest } from '../../auth/server.js'
+import { BODY_READ, errorResponses, errors } from '../../schemas/responses.js'
 
 const Param = Type.Optional(Type.String())
 const TokenBody = Type.Object({
@@ -16,7 +17,8 @@ export const TokenSchema = Type.Object({
   scope: Type.String(),
   refresh_token: Type.Optional(Type.String())
 })
-const ERRORS = { 400: OAuthErrorSchema, 401: OAuthErrorSchema, 415: OAuthErrorSchema, 500: OAuthErrorSchema }
+// Every failure the error handler below renders speaks RFC 6749; the HTTPS refusal of TLS=proxy does not.
+const ERRORS = { ...errors(), ...errorResponses(OAuthErrorSchema, [...BODY_READ, 401, 406, 429, 500]) }
 
 /** Token answers must never be cached (RFC 6749 §5.1). */
 export function noStore (reply: FastifyReply): FastifyReply {

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsync } from 'fastify'
 import { SCOPES } from '../../auth/scopes.js'
+import { errors } from '../../schemas/responses.js'
 
 export const autoPrefix = '/.well-known'
 
@@ -12,7 +13,7 @@ const wellKnown: FastifyPluginAsync = async (fastify) => {
       operationId: 'getAuthorizationServerMetadata',
       summary: 'OAuth 2.0 authorization server metadata (RFC 8414)',
       tags: ['oauth'],
-      response: { 200: Type.Object({}, { additionalProperties: true }) }
+      response: { 200: Type.Object({}, { additionalProperties: true }), ...errors() }
     }
   }, async () => ({
     issuer: config.publicUrl,
@@ -31,7 +32,7 @@ const wellKnown: FastifyPluginAsync = async (fastify) => {
       operationId: 'getJwks',
       summary: 'The public keys that verify access tokens',
       tags: ['oauth'],
-      response: { 200: Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }) }
+      response: { 200: Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }), ...errors() }
     }
   }, async () => ({ keys: [fastify.oauth.key.publicJwk] }))
 }

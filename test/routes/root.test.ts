@@ -3,7 +3,7 @@ import { build, call } from '../helper.js'
 
 const COLLECTIONS = ['zoos', 'animals', 'employees']
 
-t.test('GET / links to version 1 and to every collection', async t => {
+t.test('GET / links to version 1, every collection, the token endpoint and the OpenAPI document', async t => {
   const app = await build(t)
   const res = await call(app, 'GET', '/', undefined, { host: 'api.example.test' })
   t.equal(res.statusCode, 200)
@@ -15,7 +15,9 @@ t.test('GET / links to version 1 and to every collection', async t => {
     href: `http://api.example.test/v1/${c}`,
     title: `List of ${c}`,
     type: 'application/json'
-  })), { rel: 'oauth2-token', href: 'http://api.example.test/oauth/token', title: 'OAuth 2.0 token endpoint', type: 'application/json' }])
+  })),
+  { rel: 'oauth2-token', href: 'http://api.example.test/oauth/token', title: 'OAuth 2.0 token endpoint', type: 'application/json' },
+  { rel: 'service-desc', href: 'http://api.example.test/documentation/json', title: 'OpenAPI 3.1 document', type: 'application/json' }])
 })
 
 t.test('GET /v1 links to itself and every collection', async t => {
@@ -54,6 +56,7 @@ t.test('API_PREFIX mounts everything under it, hrefs included', async t => {
   t.equal(root.statusCode, 200)
   t.equal(root.json().link.href, 'http://example.test/api/v1')
   t.equal(root.json().links[0].href, 'http://example.test/api/v1/zoos')
+  t.equal(root.json().links.at(-1).href, 'http://example.test/api/documentation/json')
   const created = await call(app, 'POST', '/api/v1/zoos', { name: 'Zoo', city: 'Rome' }, { host: 'example.test' })
   t.equal(created.statusCode, 201)
   t.equal(created.headers.location, 'http://example.test/api/v1/zoos/1')

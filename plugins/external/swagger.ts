@@ -1,0 +1,62 @@
+import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger'
+import type { FastifyInstance } from 'fastify'
+import { SCOPES, scopeFor } from '../../auth/scopes.js'
+import { RESOURCES } from '../../schemas/index.js'
+
+/**
+ * The OpenAPI 3.1 document of every route not hidden, generated from the route schemas at the
+ * first request for it, and served by plugins/external/swagger-ui.ts. Paths are relative to the
+ * server URL, PUBLIC_URL, which holds API_PREFIX.
+ */
+export const autoConfig = (fastify: FastifyInstance): FastifyDynamicSwaggerOptions => {
+  const { publicUrl } = fastify.config
+  const tokenUrl = `${publicUrl}/oauth/token`
+  const scopes = Object.fromEntries(SCOPES.map(scope => {
+    const [collection, access] = scope.split(':')
+    return [scope, access === 'read' ? `Read ${collection} (GET, HEAD, OPTIONS)` : `Change ${collection} (POST, PUT, PATCH, DELETE)`]
+  }))
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Zoo API',
+        version: '1.0.0',
+        description: 'Zoos, their animals and employees: a resource-oriented JSON API over HTTPS. Every /v1 request needs an OAuth 2.0 bearer token with the scope of its collection.'
+      },
+      servers: [{ url: publicUrl }],
+      tags: [
+        { name: 'hypermedia', description: 'Where to start: links to the collections' },
+        ...RESOURCES.map(r => ({ name: r.name, description: `The ${r.name} collection` })),
+        { name: 'jobs', description: 'Writes sent with Prefer: respond-async, run in the background' },
+        { name: 'oauth', description: 'The built-in OAuth 2.0 authorization server' }
+      ],
+      components: {
+        securitySchemes: {
+          oauth2: {
+            type: 'oauth2',
+            description: 'Access tokens from the built-in authorization server (or the external issuer, when configured)',
+            flows: {
+              clientCredentials: { tokenUrl, scopes },
+              password: { tokenUrl, refreshUrl: tokenUrl, scopes }
+            }
+          }
+        }
+      }
+    },
+    transform: ({ schema, url, route }) => ({
+      // A collection's route is `/` under the collection's prefix: Fastify serves it with and
+      // without the trailing slash, and the hrefs name it without.
+      url: url === `${fastify.config.apiPrefix}/` ? url : url.replace(/\/$/, ''),
+      // What the bearer guard checks (plugins/app/oauth.ts): the route's collection gives the scope.
+      schema: route.config?.collection === undefined
+        ? schema
+        : { ...schema, security: [{ oauth2: [scopeFor(route.config.collection, String(route.method))] }] }
+    }),
+    refResolver: {
+      // Shared schemas (plugins/app/components.ts) keep their $id as their component name.
+      buildLocalReference: (json, _baseUri, _fragment, i) => typeof json.$id === 'string' ? json.$id : `def-${i}`
+    }
+  }
+}
+
+export default swagger

@@ -1,0 +1,93 @@
+import { Type, type TSchema } from '@sinclair/typebox'
+import { ErrorSchema } from './common.js'
+import { RESOURCES } from './index.js'
+import { JobAcceptedSchema } from './job.js'
+import type { Resource } from './resource.js'
+
+/**
+ * The response side of every route schema: shared bodies, the statuses the layers in front of
+ * the routes answer, and the headers of each answer. Fastify serializes with these schemas and
+ * @fastify/swagger turns them into the OpenAPI document (served at /documentation/json), so the
+ * document says what the service answers.
+ */
+
+const componentName = (resource: Resource): string => resource.singular.charAt(0).toUpperCase() + resource.singular.slice(1)
+
+/**
+ * Bodies the document shows once, under components.schemas, by their $id: added with
+ * fastify.addSchema (plugins/app/components.ts) and named by `$ref` in the route schemas.
+ */
+export const COMPONENTS: TSchema[] = [
+  { ...ErrorSchema, $id: 'Error' },
+  ...RESOURCES.map(resource => ({ ...resource.schemas.record, $id: componentName(resource) })),
+  { ...JobAcceptedSchema, $id: 'JobAccepted' }
+]
+
+export const ErrorRef = Type.Ref('Error')
+export const recordRef = (resource: Resource) => Type.Ref(componentName(resource))
+
+const HEADERS = {
+  Allow: Type.String({ description: 'The methods this path serves' }),
+  ETag: Type.String({ description: 'The version of the record: send it back in If-None-Match (GET) or If-Match (PUT, PATCH, DELETE)' }),
+  Location: Type.String({ format: 'uri', description: 'Where the record (201) or the job (202) is' }),
+  Link: Type.String({ description: 'RFC 8288 links to the first, previous, next and last pages, the other query parameters kept; next carries a keyset cursor' }),
+  'X-Total-Count': Type.Integer({ minimum: 0, description: 'Records matching the filters, on every page' }),
+  'Idempotent-Replayed': Type.String({ enum: ['true'], description: 'This is the recorded answer to an earlier request with the same Idempotency-Key' }),
+  'Preference-Applied': Type.String({ enum: ['respond-async'], description: 'The request was queued as Prefer asked' }),
+  'Retry-After': Type.Integer({ minimum: 0, description: 'Seconds to wait before trying again' }),
+  'WWW-Authenticate': Type.String({ description: 'Bearer realm="zoo-api", with error="invalid_token" or error="insufficient_scope" and the scope needed (RFC 6750)' })
+}
+type Header = keyof typeof HEADERS
+
+/** A response schema with headers, where @fastify/swagger looks for them. */
+export const withHeaders = <T extends TSchema>(schema: T, ...names: Header[]): T =>
+  names.length === 0 ? schema : { ...schema, headers: Object.fromEntries(names.map(name => [name, HEADERS[name]])) }
+
+/** An answer without a body. */
+export const empty = (description: string, ...headers: Header[]) => withHeaders(Type.Null({ description }), ...headers)
+
+/** The 202 of a write sent with `Prefer: respond-async` (SPEC §9, plugins/app/jobs.ts). */
+export const accepted = { 202: withHeaders({ ...Type.Ref('JobAccepted'), description: 'Queued as a background job: follow Location' }, 'Location', 'Preference-Applied', 'Idempotent-Replayed') }
+
+/** What each error status means, whichever route answers it (SPEC §6). */
+const ERRORS: Record<number, { description: string, headers?: Header[] }> = {
+  400: { description: 'Unparseable or empty JSON, a body of the wrong kind, or a bad query parameter or header: error says which, errors lists each' },
+  401: { description: 'No bearer token, or one that is not valid', headers: ['WWW-Authenticate'] },
+  403: { description: 'The token lacks the scope the request needs; or, behind a proxy (TLS=proxy), the request did not reach it over HTTPS', headers: ['WWW-Authenticate'] },
+  404: { description: 'No such record or path, or a nested record of another parent' },
+  406: { description: 'Accept rules out application/json' },
+  409: { description: 'A zoo that still has animals or employees (nothing is deleted), or a request with the same Idempotency-Key still in progress' },
+  410: { description: 'The record existed and was deleted' },
+  412: { description: 'If-Match does not name the current ETag: the record changed since it was read' },
+  413: { description: 'The body is larger than the server accepts' },
+  415: { description: 'The body is not application/json' },
+  422: { description: 'Well-formed JSON that fails validation (errors lists each field; nothing is written), or an Idempotency-Key already used with another request' },
+  429: { description: 'Too many requests from this address', headers: ['Retry-After'] },
+  500: { description: 'Server fault, logged under request_id' },
+  502: { description: 'The sign-in provider could not be reached, or answered what cannot be used' },
+  503: { description: 'The token cannot be checked now: the keys of its issuer are unavailable' }
+}
+
+/** Answered by the layers in front of every route: HTTPS (TLS=proxy), Accept, the rate limit, faults. */
+const ANYWHERE = [403, 406, 429, 500]
+/** What the bearer guard of /v1 answers (plugins/app/oauth.ts). */
+export const GUARDED = [401, 403, 503]
+/**
+ * What Fastify may answer before the handler of a method it reads a body for (POST, PUT, PATCH,
+ * DELETE, OPTIONS), whether the route takes one or not; a route whose body has a schema adds 422.
+ */
+export const BODY_READ = [400, 413, 415]
+/** The security requirement of a route that needs a token but no scope; collection routes get theirs from their scope. */
+export const BEARER = [{ oauth2: [] }]
+
+/** Error answers with `body`, each with its meaning. */
+export function errorResponses (body: TSchema, codes: number[]): Record<number, TSchema> {
+  return Object.fromEntries([...new Set(codes)].sort((a, b) => a - b).map(code => {
+    const meaning = ERRORS[code]
+    if (meaning === undefined) throw new Error(`no meaning documented for status ${code}`)
+    return [code, withHeaders({ ...body, description: meaning.description }, ...(meaning.headers ?? []))]
+  }))
+}
+
+/** The error answers of a route: `codes` and those every route may give. */
+export const errors = (...codes: number[]): Record<number, TSchema> => errorResponses(ErrorRef, [...codes, ...ANYWHERE])
