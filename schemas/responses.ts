@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import { ErrorSchema } from './common.js'
 import { RESOURCES } from './index.js'
-import { JobAcceptedSchema } from './job.js'
+import { JobAcceptedSchema, JobSchema } from './job.js'
 import type { Resource } from './resource.js'
 
 /**
@@ -20,10 +20,12 @@ const componentName = (resource: Resource): string => resource.singular.charAt(0
 export const COMPONENTS: TSchema[] = [
   { ...ErrorSchema, $id: 'Error' },
   ...RESOURCES.map(resource => ({ ...resource.schemas.record, $id: componentName(resource) })),
-  { ...JobAcceptedSchema, $id: 'JobAccepted' }
+  { ...JobAcceptedSchema, $id: 'JobAccepted' },
+  { ...JobSchema, $id: 'Job' }
 ]
 
 export const ErrorRef = Type.Ref('Error')
+export const JobRef = Type.Ref('Job')
 export const recordRef = (resource: Resource) => Type.Ref(componentName(resource))
 
 const HEADERS = {
@@ -34,7 +36,7 @@ const HEADERS = {
   'X-Total-Count': Type.Integer({ minimum: 0, description: 'Records matching the filters, on every page' }),
   'Idempotent-Replayed': Type.String({ enum: ['true'], description: 'This is the recorded answer to an earlier request with the same Idempotency-Key' }),
   'Preference-Applied': Type.String({ enum: ['respond-async'], description: 'The request was queued as Prefer asked' }),
-  'Retry-After': Type.Integer({ minimum: 0, description: 'Seconds to wait before trying again' }),
+  'Retry-After': Type.Integer({ minimum: 0, description: 'Seconds to wait before asking again' }),
   'WWW-Authenticate': Type.String({ description: 'Bearer realm="zoo-api", with error="invalid_token" or error="insufficient_scope" and the scope needed (RFC 6750)' })
 }
 type Header = keyof typeof HEADERS

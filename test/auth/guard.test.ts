@@ -4,6 +4,7 @@ import t from 'tap'
 import { buildApi } from '../../app.js'
 import { loadOrCreateSigningKey } from '../../auth/keys.js'
 import { loadConfig } from '../../config.js'
+import { checkContract } from '../contract.js'
 import { addClient, addUser, basic, BOOTSTRAP, build, call, tokenRequest } from '../helper.js'
 
 const ISSUER = 'https://localhost:8443'
@@ -141,7 +142,7 @@ t.test('a generated bootstrap secret is announced once, outside the logs', async
   let logged = ''
   logs.on('data', chunk => { logged += String(chunk) })
   for (let start = 0; start < 2; start++) {
-    const app = buildApi(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'trace' }, []), { logStream: logs, announce: m => announced.push(m) })
+    const app = checkContract(t, buildApi(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'trace' }, []), { logStream: logs, announce: m => announced.push(m) }))
     await app.ready()
     await app.close()
   }

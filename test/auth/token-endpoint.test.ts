@@ -5,6 +5,7 @@ import { decodeJwt, decodeProtectedHeader } from 'jose'
 import t from 'tap'
 import { buildApi } from '../../app.js'
 import { SCOPES } from '../../auth/scopes.js'
+import { checkContract } from '../contract.js'
 import { addClient, addUser, basic, BOOTSTRAP, build, call, snapshot, testConfig, tokenRequest } from '../helper.js'
 
 const form = (params: Record<string, string>) => new URLSearchParams(params).toString()
@@ -199,7 +200,7 @@ t.test('a revoked access token stays refused after a restart', async t => {
   const token = (await tokenRequest(first, { grant_type: 'client_credentials' })).json().access_token
   await first.inject({ method: 'POST', url: '/oauth/revoke', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret) }, payload: form({ token }) })
   await first.close()
-  const second = buildApi(testConfig(first.config.dataDir))
+  const second = checkContract(t, buildApi(testConfig(first.config.dataDir)))
   t.teardown(() => second.close())
   const res = await call(second, 'GET', '/v1/zoos', undefined, { authorization: `Bearer ${token}` })
   t.equal(res.statusCode, 401)
@@ -237,7 +238,7 @@ t.test('the signing key is made once and kept in DATA_DIR', async t => {
   const kid = (await first.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json().keys[0].kid
   const token = (await tokenRequest(first, { grant_type: 'client_credentials' })).json().access_token
   await first.close()
-  const second = buildApi(testConfig(first.config.dataDir))
+  const second = checkContract(t, buildApi(testConfig(first.config.dataDir)))
   t.teardown(() => second.close())
   t.equal((await second.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json().keys[0].kid, kid)
   t.equal((await call(second, 'GET', '/v1/zoos', undefined, { authorization: `Bearer ${token}` })).statusCode, 200, 'tokens survive a restart')

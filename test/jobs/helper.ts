@@ -3,6 +3,7 @@ import type { Test } from 'tap'
 import { buildApi } from '../../app.js'
 import type { Config } from '../../config.js'
 import type { JobView } from '../../store/jobs.js'
+import { checkContract } from '../contract.js'
 import { call } from '../helper.js'
 
 export const ASYNC = { prefer: 'respond-async' } as const
@@ -45,7 +46,7 @@ export async function finished (app: FastifyInstance, path: string, headers: Rec
  * starts, so what it queues waits for the next app on the same directory.
  */
 export async function start (t: Test, config: Config, options: { runJobs?: boolean } = {}): Promise<FastifyInstance> {
-  const app = buildApi(config, options)
+  const app = checkContract(t, buildApi(config, options))
   t.teardown(() => app.close())
   await app.ready()
   return app

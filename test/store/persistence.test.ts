@@ -2,11 +2,12 @@ import { readdirSync } from 'node:fs'
 import t from 'tap'
 import { buildApi } from '../../app.js'
 import { RESOURCES } from '../../schemas/index.js'
+import { checkContract } from '../contract.js'
 import { call, create, openDatabaseFile, testConfig } from '../helper.js'
 
 t.test('a restart on the same database file keeps the data, the tombstones and the id sequence', async t => {
   const config = testConfig(t.testdir())
-  const first = buildApi(config)
+  const first = checkContract(t, buildApi(config))
   await first.ready()
   const zoo = await create(first, 'zoos', { name: 'Berlin Zoo', city: 'Berlin', country: 'DE' })
   const animal = await create(first, 'animals', { name: 'Knut', species: 'Polar bear', animal_type_id: 3, zoo_id: zoo.id })
@@ -14,7 +15,7 @@ t.test('a restart on the same database file keeps the data, the tombstones and t
   t.equal((await call(first, 'DELETE', `/v1/animals/${doomed.id}`)).statusCode, 204)
   await first.close()
 
-  const second = buildApi(config)
+  const second = checkContract(t, buildApi(config))
   t.teardown(() => second.close())
   await second.ready()
   t.same((await call(second, 'GET', `/v1/zoos/${zoo.id}`)).json(), zoo)
@@ -34,7 +35,7 @@ const MIGRATIONS = readdirSync(new URL('../../migrations', import.meta.url))
 t.test('migrations are applied once, and the database runs in WAL mode with foreign keys', async t => {
   const config = testConfig(t.testdir())
   for (let i = 0; i < 2; i++) {
-    const app = buildApi(config)
+    const app = checkContract(t, buildApi(config))
     await app.ready()
     const db = openDatabaseFile(app)
     t.same(db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all(), MIGRATIONS)
@@ -45,7 +46,7 @@ t.test('migrations are applied once, and the database runs in WAL mode with fore
 })
 
 t.test('every column a filter or sort may name is indexed', async t => {
-  const app = buildApi(testConfig(t.testdir()))
+  const app = checkContract(t, buildApi(testConfig(t.testdir())))
   await app.ready()
   t.teardown(() => app.close())
   const db = openDatabaseFile(app)

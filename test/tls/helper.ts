@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Test } from 'tap'
 import { buildApi } from '../../app.js'
 import { loadTls, type TlsMaterial } from '../../lib/tls.js'
+import { checkContract } from '../contract.js'
 import { BOOTSTRAP, basic, testConfig } from '../helper.js'
 import { portOf } from '../local/helper.js'
 
@@ -24,7 +25,7 @@ export interface HttpsApi {
 export async function listenHttps (t: Test, settings: Record<string, string> = {}): Promise<HttpsApi> {
   const config = testConfig(t.testdir(), settings)
   const tls = await loadTls(config)
-  const app = buildApi(config, { tls })
+  const app = checkContract(t, buildApi(config, { tls }))
   t.teardown(() => app.close())
   await app.listen({ host: '127.0.0.1', port: 0 })
   return { app, port: portOf(app), tls, dataDir: config.dataDir }

@@ -1,5 +1,6 @@
 import t, { type Test } from 'tap'
 import { buildApi } from '../../app.js'
+import { checkContract } from '../contract.js'
 import { BOOTSTRAP, basic, build, call, testConfig } from '../helper.js'
 import { portOf, send } from '../local/helper.js'
 import { HELMET } from './helper.js'
@@ -8,7 +9,7 @@ const REFUSED = { error: 'HTTPS required' }
 
 /** The API as server.ts builds it with TLS=proxy: plain HTTP on loopback, closed at teardown. */
 async function behindProxy (t: Test, settings: Record<string, string> = {}) {
-  const app = buildApi(testConfig(t.testdir(), { TLS: 'proxy', ...settings }))
+  const app = checkContract(t, buildApi(testConfig(t.testdir(), { TLS: 'proxy', ...settings })))
   t.teardown(() => app.close())
   await app.listen({ host: '127.0.0.1', port: 0 })
   const port = portOf(app)

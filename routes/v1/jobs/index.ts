@@ -3,8 +3,7 @@ import type { FastifyPluginAsync } from 'fastify'
 import type { Principal } from '../../../auth/tokens.js'
 import { HttpError } from '../../../lib/errors.js'
 import { allowOnly } from '../../../lib/method-not-allowed.js'
-import { ErrorSchema } from '../../../schemas/common.js'
-import { JobSchema } from '../../../schemas/job.js'
+import { BEARER, errors, GUARDED, JobRef, withHeaders } from '../../../schemas/responses.js'
 
 /**
  * A background job (SPEC §9): any valid token may ask, no scope needed, but only for its own
@@ -17,10 +16,11 @@ const jobs: FastifyPluginAsync = async function jobs (fastify) {
       operationId: 'getJob',
       summary: 'Read a background job: its state and, once finished, the answer its request got',
       tags: ['jobs'],
+      security: BEARER,
       // Any string: an id of another shape is answered like an unknown one.
       params: Type.Object({ id: Type.String({ description: 'Job identifier, from the Location of the 202 answer' }) }),
       querystring: Type.Object({}, { additionalProperties: false }),
-      response: { 200: JobSchema, ...Object.fromEntries([400, 401, 403, 404, 406, 500].map(code => [code, ErrorSchema])) }
+      response: { 200: withHeaders(JobRef, 'Retry-After'), ...errors(...GUARDED, 400, 404) }
     }
   }, async (request, reply) => {
     const { id } = request.params as { id: string }
