@@ -1,8 +1,9 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { IdSchema, OptionsSchema } from '../schemas/common.js'
+import { IdSchema, OptionsSchema, PAGE_SIZE } from '../schemas/common.js'
+import { RESOURCES } from '../schemas/index.js'
 import type { Resource, ResourceRecord } from '../schemas/resource.js'
-import { accepted, BODY_READ, empty, errors, GUARDED, recordRef, withHeaders } from '../schemas/responses.js'
+import { accepted, BODY_READ, empty, errors, GUARDED, recordRef, requestHeaders, withHeaders } from '../schemas/responses.js'
 import { mustBeLive, type Versioned } from '../store/types.js'
 import { etagOf, ifMatch, noneMatch } from './conditional.js'
 import { HttpError } from './errors.js'
@@ -37,6 +38,8 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
     const parentErrors = nesting === undefined ? [] : [404, 410]
     const tag = resource.name
     const of = nesting === undefined ? '' : `Of${title(nesting.parent.singular)}`
+    const within = nesting === undefined ? '' : ` of one ${nesting.parent.singular}`
+    const referrers = RESOURCES.filter(r => Object.values(r.references).includes(resource.name)).map(r => r.name)
     const scopeParams = nesting === undefined ? {} : { [nesting.field]: IdSchema }
     const CollectionParams = Type.Object(scopeParams)
     const ItemParams = Type.Object({ ...scopeParams, id: IdSchema })
@@ -78,7 +81,11 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
     fastify.get('/', {
       schema: {
         operationId: `list${title(resource.name)}${of}`,
-        summary: `List ${resource.name}`,
+        summary: `List ${resource.name}${within}`,
+        description: `${PAGE_SIZE.default} records a page unless limit or per_page says otherwise (at most ${PAGE_SIZE.max}). ` +
+          'Page with limit and offset, or page and per_page, or follow the next link of the Link header: its keyset cursor costs the same on every page. ' +
+          'Sort with sortby and order; filter any field by equality (<field>), range (<field>_gt, _gte, _lt, _lte), difference (_ne) or a comma list (_in). ' +
+          'X-Total-Count counts every record the filters match. An unknown or ill-typed parameter is 400, never ignored.',
         tags: [tag],
         params: CollectionParams,
         querystring: list,
@@ -102,9 +109,13 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
       schema: {
         operationId: `create${title(resource.singular)}${of}`,
         summary: `Create a ${resource.singular}, or several at once from an array (all or none)`,
+        description: `An object creates one ${resource.singular}: 201 with its Location and ETag. An array creates up to ${MAX_BATCH}, all or none: 201 with the array. ` +
+          `${nesting === undefined ? '' : `${nesting.field} is taken from the path. `}` +
+          'Idempotency-Key makes a retry safe; Prefer: respond-async queues the write as a background job (202).',
         tags: [tag],
         params: CollectionParams,
         querystring: NoQuery,
+        headers: requestHeaders('Idempotency-Key', 'Prefer'),
         body: Type.Union([CreateBody, Type.Array(CreateBody, { minItems: 1, maxItems: MAX_BATCH })]),
         response: {
           201: withHeaders({ ...Type.Union([RecordSchema, Type.Array(RecordSchema)]), description: 'Created: the record (with Location and ETag), or the array of records' }, 'Location', 'ETag', 'Idempotent-Replayed'),
@@ -126,9 +137,11 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
       schema: {
         operationId: `get${title(resource.singular)}${of}`,
         summary: `Read one ${resource.singular}`,
+        description: `With its ETag; If-None-Match naming it answers 304 without a body. 410 for a ${resource.singular} that was deleted.`,
         tags: [tag],
         params: ItemParams,
         querystring: NoQuery,
+        headers: requestHeaders('If-None-Match'),
         response: {
           200: withHeaders(RecordSchema, 'ETag'),
           304: empty('Not Modified: the If-None-Match tag is current', 'ETag'),
@@ -144,19 +157,38 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
 
     if (nesting === undefined) {
       const updates = [
-        { method: 'PUT', verb: 'replace', body: replace, write: store.replace.bind(store), summary: `Replace a ${resource.singular}: every writable field (read-only ones are ignored)` },
-        { method: 'PATCH', verb: 'update', body: patch, write: store.update.bind(store), summary: `Change some fields of a ${resource.singular}` }
+        {
+          method: 'PUT',
+          verb: 'replace',
+          body: replace,
+          write: store.replace.bind(store),
+          summary: `Replace a ${resource.singular}: every writable field (read-only ones are ignored)`,
+          description: 'The body holds every writable field; id, created_at and updated_at are ignored, so a body read with GET can be sent back. ',
+          headers: requestHeaders('If-Match', 'Prefer')
+        },
+        {
+          method: 'PATCH',
+          verb: 'update',
+          body: patch,
+          write: store.update.bind(store),
+          summary: `Change some fields of a ${resource.singular}`,
+          description: 'The body holds only the fields to change. Idempotency-Key makes a retry safe. ',
+          headers: requestHeaders('If-Match', 'Idempotency-Key', 'Prefer')
+        }
       ] as const
-      for (const { method, verb, body, write, summary } of updates) {
+      for (const { method, verb, body, write, summary, description, headers } of updates) {
         fastify.route({
           method,
           url: '/:id',
           schema: {
             operationId: `${verb}${title(resource.singular)}`,
             summary,
+            description: `${description}201 with the complete record and its new ETag. If-Match makes the write conditional (412 when the record changed); ` +
+              'Prefer: respond-async queues it as a background job (202).',
             tags: [tag],
             params: ItemParams,
             querystring: NoQuery,
+            headers,
             body,
             response: {
               201: withHeaders({ ...RecordSchema, description: 'Changed: the complete record' }, 'ETag', 'Location', ...(method === 'PATCH' ? ['Idempotent-Replayed' as const] : [])),
@@ -174,9 +206,12 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
       schema: {
         operationId: `delete${title(resource.singular)}${of}`,
         summary: `Delete a ${resource.singular}`,
+        description: `204; its id is never used again and answers 410 from then on.${referrers.length === 0 ? '' : ` A ${resource.singular} that ${referrers.join(' or ')} still name is 409, and nothing is deleted.`} ` +
+          'If-Match makes it conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).',
         tags: [tag],
         params: ItemParams,
         querystring: NoQuery,
+        headers: requestHeaders('If-Match', 'Prefer'),
         response: { 204: empty('Deleted'), ...accepted, ...errors(...GUARDED, ...BODY_READ, 404, 409, 410, 412) }
       }
     }, async (request, reply) => {
@@ -195,6 +230,8 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
     const optionsSchema = (suffix: string, params: TSchema) => ({
       operationId: `describe${title(resource.name)}${suffix}${of}`,
       summary: `Methods allowed here and the ${resource.singular} fields a client may write`,
+      description: 'The methods (also in Allow), the writable fields, and the JSON Schema a created record must match. ' +
+        'A CORS preflight on the same path is answered by the CORS layer instead, without a token.',
       tags: [tag],
       params,
       querystring: NoQuery,

@@ -8,6 +8,7 @@ import { allowOnly } from './method-not-allowed.js'
 export interface HypermediaOperation {
   operationId: string
   summary: string
+  description: string
   /** Served behind the bearer guard of /v1, which needs a token but no scope here. */
   bearer?: boolean
 }
@@ -17,7 +18,7 @@ export interface HypermediaOperation {
  * every collection and then `more`.
  */
 export function hypermediaDocument (
-  { operationId, summary, bearer = false }: HypermediaOperation,
+  { operationId, summary, description, bearer = false }: HypermediaOperation,
   link: (request: FastifyRequest) => Link,
   more: (request: FastifyRequest) => Link[] = () => []
 ): FastifyPluginAsync {
@@ -27,6 +28,7 @@ export function hypermediaDocument (
       schema: {
         operationId,
         summary,
+        description,
         tags: ['hypermedia'],
         ...(bearer ? { security: BEARER } : {}),
         response: { 200: RootSchema, ...errors(...(bearer ? GUARDED : [])) }

@@ -4,7 +4,8 @@ import { API_VERSION, originOf, versionRoot } from '../lib/links.js'
 /** The API root: where version 1 lives, every collection, where to get a token, and the OpenAPI document. */
 export default hypermediaDocument({
   operationId: 'getRoot',
-  summary: 'The API root: links to version 1, its collections, the token endpoint and the OpenAPI document'
+  summary: 'The API root: links to version 1, its collections, the token endpoint and the OpenAPI document',
+  description: 'Public. Every href is absolute, for the host the request named; a collection link\'s rel is "collection <href>".'
 }, request => ({
   rel: API_VERSION, href: versionRoot(request), title: 'Zoo API version 1', type: 'application/json'
 }), request => {

@@ -41,6 +41,18 @@ const HEADERS = {
 }
 type Header = keyof typeof HEADERS
 
+/** The request headers that change what a write or a read does (SPEC §7, §9). */
+const REQUEST_HEADERS = {
+  'If-None-Match': Type.String({ description: 'The ETag of the copy the client holds: 304 while it is current' }),
+  'If-Match': Type.String({ description: 'The ETag the client read: the write goes ahead only if the record is still at that version, else 412' }),
+  'Idempotency-Key': Type.String({ description: 'Up to 255 visible ASCII characters naming this request: a retry with the same key and body gets the first answer again (keys live 24 hours)' }),
+  Prefer: Type.String({ description: 'respond-async: queue the write as a background job and answer 202 at once' })
+}
+
+/** The optional request headers a route reads, for its `headers` schema. */
+export const requestHeaders = (...names: (keyof typeof REQUEST_HEADERS)[]) =>
+  Type.Object(Object.fromEntries(names.map(name => [name, Type.Optional(REQUEST_HEADERS[name])])))
+
 /** A response schema with headers, where @fastify/swagger looks for them. */
 export const withHeaders = <T extends TSchema>(schema: T, ...names: Header[]): T =>
   names.length === 0 ? schema : { ...schema, headers: Object.fromEntries(names.map(name => [name, HEADERS[name]])) }

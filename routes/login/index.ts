@@ -149,6 +149,7 @@ const login: FastifyPluginAsync = async (fastify) => {
     schema: {
       operationId: 'startSignIn',
       summary: `Sign in through ${provider}: redirects to its authorization endpoint`,
+      description: 'For a browser: authorization code flow with PKCE (S256) and state, kept in cookies until the callback.',
       tags: ['oauth'],
       response: {
         302: Type.Null({ description: 'Location: the provider\'s authorization endpoint, with state and a PKCE S256 challenge; both are kept in cookies for the callback' }),
@@ -161,6 +162,7 @@ const login: FastifyPluginAsync = async (fastify) => {
     schema: {
       operationId: 'finishSignIn',
       summary: `Where ${provider} sends the browser back: answers with API tokens for the signed-in user`,
+      description: 'Exchanges the code, verifies the ID token, and finds or creates the local user of that identity (with LOGIN_USER_SCOPE at first sign-in).',
       tags: ['oauth'],
       querystring: CallbackQuery,
       response: { 200: TokenSchema, ...errors(400, 403, 502) }

@@ -50,6 +50,9 @@ const oauthRoutes: FastifyPluginAsync = async (fastify) => {
     schema: {
       operationId: 'issueToken',
       summary: 'Issue an access token: client_credentials, password or refresh_token grant',
+      description: 'RFC 6749: parameters as application/x-www-form-urlencoded, the client authenticated by HTTP Basic or client_id and client_secret in the body. ' +
+        'Answers a JWT access token (RFC 9068, ES256) and, for the password and refresh_token grants, a refresh token, rotated on every use. ' +
+        'Errors carry an RFC 6749 code in error; a wrong client secret, user name or password is 401.',
       tags: ['oauth'],
       body: TokenBody,
       response: { 200: TokenSchema, ...ERRORS }
@@ -64,6 +67,7 @@ const oauthRoutes: FastifyPluginAsync = async (fastify) => {
     schema: {
       operationId: 'revokeToken',
       summary: 'Revoke an access or refresh token (RFC 7009)',
+      description: 'The client that holds the token authenticates as for the token endpoint; 200 whether or not the token was known.',
       tags: ['oauth'],
       body: RevokeBody,
       response: { 200: Type.Null(), ...ERRORS }

@@ -1,0 +1,176 @@
+import { execFile } from 'node:child_process'
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import SwaggerParser from '@apidevtools/swagger-parser'
+import t from 'tap'
+import { SCOPES, scopeFor } from '../auth/scopes.js'
+import { RESOURCES } from '../schemas/index.js'
+import type { OpenApiDocument } from './contract.js'
+import { build, call } from './helper.js'
+import { HELMET } from './tls/helper.js'
+
+const SPECTRAL = fileURLToPath(new URL('../node_modules/.bin/spectral', import.meta.url))
+const RULESET = fileURLToPath(new URL('../.spectral.yaml', import.meta.url))
+
+interface Operation {
+  operationId?: string
+  summary?: string
+  description?: string
+  tags?: string[]
+  security?: Record<string, string[]>[]
+  parameters?: { name: string, in: string }[]
+  responses: Record<string, { headers?: Record<string, unknown>, content?: unknown }>
+}
+type Document = OpenApiDocument & {
+  openapi: string
+  servers: { url: string }[]
+  tags: { name: string }[]
+  paths: Record<string, Record<string, Operation>>
+  components: { securitySchemes: Record<string, any>, schemas: Record<string, unknown> }
+}
+
+/** Spectral's JSON report, one entry per finding; severity 0 is an error, 1 a warning. */
+interface Finding { code: string, message: string, severity: number, path: string[] }
+
+t.test('the document and its UI are public: JSON, YAML and an HTML page with its own content policy', async t => {
+  const app = await build(t)
+  const json = await app.inject({ method: 'GET', url: '/documentation/json' })
+  t.equal(json.statusCode, 200)
+  t.match(json.headers['content-type'], /^application\/json/)
+  const document = json.json() as Document
+  t.equal(document.openapi, '3.1.0')
+  t.same(document.servers, [{ url: 'https://localhost:8443' }], 'PUBLIC_URL by default')
+
+  const yaml = await app.inject({ method: 'GET', url: '/documentation/yaml' })
+  t.equal(yaml.statusCode, 200)
+  t.match(yaml.headers['content-type'], /^application\/x-yaml/)
+  const file = join(t.testdir(), 'openapi.yaml')
+  await writeFile(file, yaml.body)
+  t.same(await SwaggerParser.parse(file), document, 'the YAML says what the JSON says')
+
+  const page = await app.inject({ method: 'GET', url: '/documentation/' })
+  t.equal(page.statusCode, 200)
+  t.match(page.headers['content-type'], /^text\/html/)
+  t.match(page.body, '<script src="./static/swagger-initializer.js"')
+  // helmet's `default-src 'none'` would leave the page blank; its other headers stay.
+  t.match(page.headers['content-security-policy'], /^default-src 'self';.*script-src 'self'/)
+  t.match(page.headers, { 'strict-transport-security': HELMET['strict-transport-security'], 'x-content-type-options': 'nosniff' })
+  const initializer = await app.inject({ method: 'GET', url: '/documentation/static/swagger-initializer.js' })
+  t.equal(initializer.statusCode, 200)
+  t.match(initializer.headers['content-type'], /^application\/javascript/)
+  t.match(initializer.body, "url: resolveUrl('./json')", 'the page loads the document beside it')
+  const bundle = await app.inject({ method: 'GET', url: '/documentation/static/swagger-ui-bundle.js' })
+  t.equal(bundle.statusCode, 200)
+  t.equal((await app.inject({ method: 'GET', url: '/documentation/static/nothing.js' })).statusCode, 404)
+})
+
+t.test('SwaggerParser validates the document and Spectral (spectral:oas) finds no error in it', async t => {
+  const app = await build(t)
+  const dir = t.testdir()
+  const json = join(dir, 'openapi.json')
+  const yaml = join(dir, 'openapi.yaml')
+  await writeFile(json, (await call(app, 'GET', '/documentation/json')).body)
+  await writeFile(yaml, (await call(app, 'GET', '/documentation/yaml')).body)
+  for (const file of [json, yaml]) {
+    const valid = await SwaggerParser.validate(file)
+    t.equal(valid.info.title, 'Zoo API', `${file} is valid`)
+  }
+
+  const report = join(dir, 'spectral.json')
+  // Exits 1 when it finds an error: the report says which.
+  await promisify(execFile)(SPECTRAL, ['lint', json, '--ruleset', RULESET, '--format', 'json', '--output', report, '--quiet']).catch(() => {})
+  const findings = JSON.parse(await readFile(report, 'utf8')) as Finding[]
+  const describe = (f: Finding) => `${f.code} at ${f.path.join('.')}: ${f.message}`
+  t.same(findings.filter(f => f.severity === 0).map(describe), [], 'no error')
+  // The document names no contact: whoever runs the service is it.
+  t.same(findings.filter(f => f.severity > 0).map(describe), ['info-contact at info: Info object must have "contact" object.'], 'no warning but the contact')
+})
+
+t.test('every operation has an id, a summary, a description, declared tags, its 500 and 406, and the security the guard checks', async t => {
+  const app = await build(t)
+  const document = (await call(app, 'GET', '/documentation/json')).json() as Document
+  const tags = new Set(document.tags.map(tag => tag.name))
+  const ids = new Set<string>()
+  const collections = new Set(RESOURCES.map(r => r.name))
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const name = `${method.toUpperCase()} ${path}`
+      t.ok(operation.operationId !== undefined && !ids.has(operation.operationId), `${name}: a unique operationId`)
+      ids.add(operation.operationId as string)
+      t.ok(operation.summary !== undefined && operation.description !== undefined, `${name}: summary and description`)
+      t.ok(operation.tags?.length === 1 && tags.has(operation.tags[0] as string), `${name}: a declared tag`)
+      t.ok(operation.responses['406'] !== undefined && operation.responses['500'] !== undefined, `${name}: 406 and 500`)
+      const segments = path.split('/')
+      if (segments[1] !== 'v1') {
+        t.equal(operation.security, undefined, `${name}: public`)
+        continue
+      }
+      // A nested route needs the scope of the collection it lists (SPEC §8).
+      const collection = segments.filter(s => collections.has(s)).at(-1)
+      const scopes = collection === undefined ? [] : [scopeFor(collection, method.toUpperCase())]
+      t.same(operation.security, [{ oauth2: scopes }], `${name}: ${scopes.join(' ') || 'a token'}`)
+      t.ok(['401', '403', '503'].every(status => operation.responses[status] !== undefined), `${name}: the guard's 401, 403 and 503`)
+    }
+  }
+  t.ok(ids.has('getRoot') && ids.has('listAnimalsOfZoo') && ids.has('getJob') && ids.has('issueToken'))
+
+  const { oauth2 } = document.components.securitySchemes
+  const scopes = Object.fromEntries(SCOPES.map(scope => [scope, String]))
+  t.match(oauth2, {
+    type: 'oauth2',
+    flows: {
+      clientCredentials: { tokenUrl: 'https://localhost:8443/oauth/token', scopes },
+      password: { tokenUrl: 'https://localhost:8443/oauth/token', refreshUrl: 'https://localhost:8443/oauth/token', scopes }
+    }
+  })
+  t.same(Object.keys(oauth2.flows.password.scopes), SCOPES)
+})
+
+t.test('the headers of every answer and the query parameters of collection reads are documented', async t => {
+  const app = await build(t)
+  const { paths } = (await call(app, 'GET', '/documentation/json')).json() as Document
+  const headers = (path: string, method: string, status: string) => Object.keys(paths[path]?.[method]?.responses[status]?.headers ?? {})
+  t.same(headers('/v1/zoos', 'get', '200'), ['Link', 'X-Total-Count'])
+  t.same(headers('/v1/zoos', 'post', '201'), ['Location', 'ETag', 'Idempotent-Replayed'])
+  t.same(headers('/v1/zoos', 'post', '202'), ['Location', 'Preference-Applied', 'Idempotent-Replayed'])
+  t.same(headers('/v1/zoos/{id}', 'get', '200'), ['ETag'])
+  t.same(headers('/v1/zoos/{id}', 'get', '304'), ['ETag'])
+  t.same(headers('/v1/zoos/{id}', 'patch', '201'), ['ETag', 'Location', 'Idempotent-Replayed'])
+  t.same(headers('/v1/zoos/{id}', 'put', '201'), ['ETag', 'Location'])
+  t.same(headers('/v1/zoos/{id}', 'delete', '202'), ['Location', 'Preference-Applied', 'Idempotent-Replayed'])
+  t.same(headers('/v1/zoos', 'options', '200'), ['Allow'])
+  t.same(headers('/v1/zoos', 'get', '401'), ['WWW-Authenticate'])
+  t.same(headers('/v1/zoos', 'get', '429'), ['Retry-After'])
+  t.equal(paths['/v1/zoos/{id}']?.delete?.responses['204']?.content, undefined, 'no body')
+  t.equal(paths['/v1/zoos/{id}']?.get?.responses['304']?.content, undefined, 'no body')
+
+  const parameters = (path: string, method: string, where: string) =>
+    (paths[path]?.[method]?.parameters ?? []).filter(p => p.in === where).map(p => p.name)
+  const query = parameters('/v1/animals', 'get', 'query')
+  t.same(query.slice(0, 7), ['limit', 'offset', 'page', 'per_page', 'sortby', 'order', 'cursor'])
+  for (const column of ['id', 'zoo_id', 'born_on', 'created_at']) {
+    t.same(query.filter(q => q === column || q.startsWith(`${column}_`)), ['', '_gt', '_gte', '_lt', '_lte', '_ne', '_in'].map(op => `${column}${op}`), column)
+  }
+  t.same(parameters('/v1/zoos/{zoo_id}/animals/{id}', 'get', 'path'), ['zoo_id', 'id'])
+  t.same(parameters('/v1/zoos/{id}', 'get', 'header'), ['If-None-Match'])
+  t.same(parameters('/v1/zoos/{id}', 'patch', 'header'), ['If-Match', 'Idempotency-Key', 'Prefer'])
+  t.same(parameters('/v1/zoos', 'post', 'header'), ['Idempotency-Key', 'Prefer'])
+})
+
+t.test('under API_PREFIX the document is there too, its paths relative to the server URL', async t => {
+  const app = await build(t, { API_PREFIX: '/api', PUBLIC_URL: 'https://zoo.example.com/api' })
+  t.equal((await call(app, 'GET', '/documentation/json')).statusCode, 404)
+  const json = await call(app, 'GET', '/api/documentation/json')
+  const document = json.json() as Document
+  t.same(document.servers, [{ url: 'https://zoo.example.com/api' }])
+  t.same(Object.keys(document.paths).filter(p => !p.startsWith('/v1/')), ['/', '/oauth/token', '/oauth/revoke', '/v1', '/.well-known/oauth-authorization-server', '/.well-known/jwks.json'])
+  t.equal(document.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl, 'https://zoo.example.com/api/oauth/token')
+  const page = await call(app, 'GET', '/api/documentation')
+  t.match(page.body, '<script src="/api/documentation/static/swagger-initializer.js"')
+  t.equal((await call(app, 'GET', '/api/documentation/static/swagger-initializer.js')).statusCode, 200)
+  const file = join(t.testdir(), 'openapi.json')
+  await writeFile(file, json.body)
+  t.equal((await SwaggerParser.validate(file)).info.title, 'Zoo API', 'valid')
+})
