@@ -89,7 +89,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
         tags: [tag],
         params: CollectionParams,
         querystring: list,
-        response: { 200: withHeaders(Type.Array(RecordSchema), 'Link', 'X-Total-Count'), ...errors(...GUARDED, 400, ...parentErrors) }
+        response: { 200: withHeaders(Type.Array(RecordSchema, { description: 'A page of records, [] past the end' }), 'Link', 'X-Total-Count'), ...errors(...GUARDED, 400, ...parentErrors) }
       }
     }, async (request, reply) => {
       const parentId = parentOf(request.params as Params)
@@ -143,7 +143,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
         querystring: NoQuery,
         headers: requestHeaders('If-None-Match'),
         response: {
-          200: withHeaders(RecordSchema, 'ETag'),
+          200: withHeaders({ ...RecordSchema, description: 'The record' }, 'ETag'),
           304: empty('Not Modified: the If-None-Match tag is current', 'ETag'),
           ...errors(...GUARDED, 400, 404, 410)
         }
@@ -236,7 +236,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
       params,
       querystring: NoQuery,
       response: {
-        200: withHeaders(OptionsSchema, 'Allow'),
+        200: withHeaders({ ...OptionsSchema, description: 'What a client may do here' }, 'Allow'),
         204: empty('A CORS preflight (Origin and Access-Control-Request-Method), answered for the origins in CORS_ORIGINS'),
         ...errors(...GUARDED, ...BODY_READ, 404, 410)
       }

@@ -31,7 +31,7 @@ export function hypermediaDocument (
         description,
         tags: ['hypermedia'],
         ...(bearer ? { security: BEARER } : {}),
-        response: { 200: RootSchema, ...errors(...(bearer ? GUARDED : [])) }
+        response: { 200: { ...RootSchema, description: 'Where to go from here' }, ...errors(...(bearer ? GUARDED : [])) }
       }
     }, async (request) => ({
       link: link(request),

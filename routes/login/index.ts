@@ -165,7 +165,7 @@ const login: FastifyPluginAsync = async (fastify) => {
       description: 'Exchanges the code, verifies the ID token, and finds or creates the local user of that identity (with LOGIN_USER_SCOPE at first sign-in).',
       tags: ['oauth'],
       querystring: CallbackQuery,
-      response: { 200: TokenSchema, ...errors(400, 403, 502) }
+      response: { 200: { ...TokenSchema, description: 'The tokens of the signed-in user' }, ...errors(400, 403, 502) }
     }
   }, async (request, reply) => {
     const query = request.query as Static<typeof CallbackQuery>

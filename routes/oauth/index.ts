@@ -54,8 +54,9 @@ const oauthRoutes: FastifyPluginAsync = async (fastify) => {
         'Answers a JWT access token (RFC 9068, ES256) and, for the password and refresh_token grants, a refresh token, rotated on every use. ' +
         'Errors carry an RFC 6749 code in error; a wrong client secret, user name or password is 401.',
       tags: ['oauth'],
+      consumes: ['application/x-www-form-urlencoded'],
       body: TokenBody,
-      response: { 200: TokenSchema, ...ERRORS }
+      response: { 200: { ...TokenSchema, description: 'The tokens, never to be cached' }, ...ERRORS }
     }
   }, async (request, reply) => {
     const body = request.body as TokenRequest
@@ -69,8 +70,9 @@ const oauthRoutes: FastifyPluginAsync = async (fastify) => {
       summary: 'Revoke an access or refresh token (RFC 7009)',
       description: 'The client that holds the token authenticates as for the token endpoint; 200 whether or not the token was known.',
       tags: ['oauth'],
+      consumes: ['application/x-www-form-urlencoded'],
       body: RevokeBody,
-      response: { 200: Type.Null(), ...ERRORS }
+      response: { 200: Type.Null({ description: 'Revoked, or nothing this client could revoke' }), ...ERRORS }
     }
   }, async (request, reply) => {
     await fastify.oauth.server.revoke({ ...(request.body as { token?: string }), authorization: request.headers.authorization })

@@ -14,7 +14,7 @@ const wellKnown: FastifyPluginAsync = async (fastify) => {
       summary: 'OAuth 2.0 authorization server metadata (RFC 8414)',
       description: 'The issuer, its endpoints, grants and scopes: what a client library needs to get tokens.',
       tags: ['oauth'],
-      response: { 200: Type.Object({}, { additionalProperties: true }), ...errors() }
+      response: { 200: Type.Object({}, { additionalProperties: true, description: 'The metadata' }), ...errors() }
     }
   }, async () => ({
     issuer: config.publicUrl,
@@ -34,7 +34,7 @@ const wellKnown: FastifyPluginAsync = async (fastify) => {
       summary: 'The public keys that verify access tokens',
       description: 'A JSON Web Key Set (RFC 7517) holding the ES256 key the access tokens are signed with.',
       tags: ['oauth'],
-      response: { 200: Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }), ...errors() }
+      response: { 200: Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }, { description: 'The key set' }), ...errors() }
     }
   }, async () => ({ keys: [fastify.oauth.key.publicJwk] }))
 }

@@ -21,7 +21,7 @@ const jobs: FastifyPluginAsync = async function jobs (fastify) {
       // Any string: an id of another shape is answered like an unknown one.
       params: Type.Object({ id: Type.String({ description: 'Job identifier, from the Location of the 202 answer' }) }),
       querystring: Type.Object({}, { additionalProperties: false }),
-      response: { 200: withHeaders(JobRef, 'Retry-After'), ...errors(...GUARDED, 400, 404) }
+      response: { 200: withHeaders({ ...JobRef, description: 'The job' }, 'Retry-After'), ...errors(...GUARDED, 400, 404) }
     }
   }, async (request, reply) => {
     const { id } = request.params as { id: string }
