@@ -37,6 +37,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
     // A nested route answers 404 or 410 for its parent too.
     const parentErrors = nesting === undefined ? [] : [404, 410]
     const tag = resource.name
+    const one = `${/^[aeiou]/.test(resource.singular) ? 'an' : 'a'} ${resource.singular}`
     const of = nesting === undefined ? '' : `Of${title(nesting.parent.singular)}`
     const within = nesting === undefined ? '' : ` of one ${nesting.parent.singular}`
     const referrers = RESOURCES.filter(r => Object.values(r.references).includes(resource.name)).map(r => r.name)
@@ -108,7 +109,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
     fastify.post('/', {
       schema: {
         operationId: `create${title(resource.singular)}${of}`,
-        summary: `Create a ${resource.singular}, or several at once from an array (all or none)`,
+        summary: `Create ${one}, or several at once from an array (all or none)`,
         description: `An object creates one ${resource.singular}: 201 with its Location and ETag. An array creates up to ${MAX_BATCH}, all or none: 201 with the array. ` +
           `${nesting === undefined ? '' : `${nesting.field} is taken from the path. `}` +
           'Idempotency-Key makes a retry safe; Prefer: respond-async queues the write as a background job (202).',
@@ -137,7 +138,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
       schema: {
         operationId: `get${title(resource.singular)}${of}`,
         summary: `Read one ${resource.singular}`,
-        description: `With its ETag; If-None-Match naming it answers 304 without a body. 410 for a ${resource.singular} that was deleted.`,
+        description: `With its ETag; If-None-Match naming it answers 304 without a body. 410 for ${one} that was deleted.`,
         tags: [tag],
         params: ItemParams,
         querystring: NoQuery,
@@ -162,7 +163,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
           verb: 'replace',
           body: replace,
           write: store.replace.bind(store),
-          summary: `Replace a ${resource.singular}: every writable field (read-only ones are ignored)`,
+          summary: `Replace ${one}: every writable field (read-only ones are ignored)`,
           description: 'The body holds every writable field; id, created_at and updated_at are ignored, so a body read with GET can be sent back. ',
           headers: requestHeaders('If-Match', 'Prefer')
         },
@@ -171,7 +172,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
           verb: 'update',
           body: patch,
           write: store.update.bind(store),
-          summary: `Change some fields of a ${resource.singular}`,
+          summary: `Change some fields of ${one}`,
           description: 'The body holds only the fields to change. Idempotency-Key makes a retry safe. ',
           headers: requestHeaders('If-Match', 'Idempotency-Key', 'Prefer')
         }
@@ -205,7 +206,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
     fastify.delete('/:id', {
       schema: {
         operationId: `delete${title(resource.singular)}${of}`,
-        summary: `Delete a ${resource.singular}`,
+        summary: `Delete ${one}`,
         description: `204; its id is never used again and answers 410 from then on.${referrers.length === 0 ? '' : ` A ${resource.singular} that ${referrers.join(' or ')} still name is 409, and nothing is deleted.`} ` +
           'If-Match makes it conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).',
         tags: [tag],

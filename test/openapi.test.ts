@@ -174,3 +174,15 @@ t.test('under API_PREFIX the document is there too, its paths relative to the se
   await writeFile(file, json.body)
   t.equal((await SwaggerParser.validate(file)).info.title, 'Zoo API', 'valid')
 })
+
+t.test('the documentation serves GET and HEAD only: 405 with Allow for the rest', async t => {
+  const app = await build(t)
+  for (const url of ['/documentation', '/documentation/json', '/documentation/yaml', '/documentation/static/swagger-ui.css']) {
+    const head = await app.inject({ method: 'HEAD', url })
+    t.equal(head.statusCode, 200, `HEAD ${url}`)
+    const res = await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: '{}' })
+    t.equal(res.statusCode, 405, `POST ${url}`)
+    t.equal(res.headers.allow, 'GET, HEAD')
+    t.same(res.json(), { error: 'POST is not allowed here; allowed: GET, HEAD' })
+  }
+})

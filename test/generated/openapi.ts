@@ -93,7 +93,7 @@ export interface paths {
         get: operations["listAnimals"];
         put?: never;
         /**
-         * Create a animal, or several at once from an array (all or none)
+         * Create an animal, or several at once from an array (all or none)
          * @description An object creates one animal: 201 with its Location and ETag. An array creates up to 1000, all or none: 201 with the array. Idempotency-Key makes a retry safe; Prefer: respond-async queues the write as a background job (202).
          */
         post: operations["createAnimal"];
@@ -116,17 +116,17 @@ export interface paths {
         };
         /**
          * Read one animal
-         * @description With its ETag; If-None-Match naming it answers 304 without a body. 410 for a animal that was deleted.
+         * @description With its ETag; If-None-Match naming it answers 304 without a body. 410 for an animal that was deleted.
          */
         get: operations["getAnimal"];
         /**
-         * Replace a animal: every writable field (read-only ones are ignored)
+         * Replace an animal: every writable field (read-only ones are ignored)
          * @description The body holds every writable field; id, created_at and updated_at are ignored, so a body read with GET can be sent back. 201 with the complete record and its new ETag. If-Match makes the write conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).
          */
         put: operations["replaceAnimal"];
         post?: never;
         /**
-         * Delete a animal
+         * Delete an animal
          * @description 204; its id is never used again and answers 410 from then on. If-Match makes it conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).
          */
         delete: operations["deleteAnimal"];
@@ -137,7 +137,7 @@ export interface paths {
         options: operations["describeAnimalsItem"];
         head?: never;
         /**
-         * Change some fields of a animal
+         * Change some fields of an animal
          * @description The body holds only the fields to change. Idempotency-Key makes a retry safe. 201 with the complete record and its new ETag. If-Match makes the write conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).
          */
         patch: operations["updateAnimal"];
@@ -157,7 +157,7 @@ export interface paths {
         get: operations["listEmployees"];
         put?: never;
         /**
-         * Create a employee, or several at once from an array (all or none)
+         * Create an employee, or several at once from an array (all or none)
          * @description An object creates one employee: 201 with its Location and ETag. An array creates up to 1000, all or none: 201 with the array. Idempotency-Key makes a retry safe; Prefer: respond-async queues the write as a background job (202).
          */
         post: operations["createEmployee"];
@@ -180,17 +180,17 @@ export interface paths {
         };
         /**
          * Read one employee
-         * @description With its ETag; If-None-Match naming it answers 304 without a body. 410 for a employee that was deleted.
+         * @description With its ETag; If-None-Match naming it answers 304 without a body. 410 for an employee that was deleted.
          */
         get: operations["getEmployee"];
         /**
-         * Replace a employee: every writable field (read-only ones are ignored)
+         * Replace an employee: every writable field (read-only ones are ignored)
          * @description The body holds every writable field; id, created_at and updated_at are ignored, so a body read with GET can be sent back. 201 with the complete record and its new ETag. If-Match makes the write conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).
          */
         put: operations["replaceEmployee"];
         post?: never;
         /**
-         * Delete a employee
+         * Delete an employee
          * @description 204; its id is never used again and answers 410 from then on. If-Match makes it conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).
          */
         delete: operations["deleteEmployee"];
@@ -201,7 +201,7 @@ export interface paths {
         options: operations["describeEmployeesItem"];
         head?: never;
         /**
-         * Change some fields of a employee
+         * Change some fields of an employee
          * @description The body holds only the fields to change. Idempotency-Key makes a retry safe. 201 with the complete record and its new ETag. If-Match makes the write conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).
          */
         patch: operations["updateEmployee"];
@@ -305,7 +305,7 @@ export interface paths {
         get: operations["listAnimalsOfZoo"];
         put?: never;
         /**
-         * Create a animal, or several at once from an array (all or none)
+         * Create an animal, or several at once from an array (all or none)
          * @description An object creates one animal: 201 with its Location and ETag. An array creates up to 1000, all or none: 201 with the array. zoo_id is taken from the path. Idempotency-Key makes a retry safe; Prefer: respond-async queues the write as a background job (202).
          */
         post: operations["createAnimalOfZoo"];
@@ -328,13 +328,13 @@ export interface paths {
         };
         /**
          * Read one animal
-         * @description With its ETag; If-None-Match naming it answers 304 without a body. 410 for a animal that was deleted.
+         * @description With its ETag; If-None-Match naming it answers 304 without a body. 410 for an animal that was deleted.
          */
         get: operations["getAnimalOfZoo"];
         put?: never;
         post?: never;
         /**
-         * Delete a animal
+         * Delete an animal
          * @description 204; its id is never used again and answers 410 from then on. If-Match makes it conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).
          */
         delete: operations["deleteAnimalOfZoo"];
@@ -361,7 +361,7 @@ export interface paths {
         get: operations["listEmployeesOfZoo"];
         put?: never;
         /**
-         * Create a employee, or several at once from an array (all or none)
+         * Create an employee, or several at once from an array (all or none)
          * @description An object creates one employee: 201 with its Location and ETag. An array creates up to 1000, all or none: 201 with the array. zoo_id is taken from the path. Idempotency-Key makes a retry safe; Prefer: respond-async queues the write as a background job (202).
          */
         post: operations["createEmployeeOfZoo"];
@@ -384,13 +384,13 @@ export interface paths {
         };
         /**
          * Read one employee
-         * @description With its ETag; If-None-Match naming it answers 304 without a body. 410 for a employee that was deleted.
+         * @description With its ETag; If-None-Match naming it answers 304 without a body. 410 for an employee that was deleted.
          */
         get: operations["getEmployeeOfZoo"];
         put?: never;
         post?: never;
         /**
-         * Delete a employee
+         * Delete an employee
          * @description 204; its id is never used again and answers 410 from then on. If-Match makes it conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).
          */
         delete: operations["deleteEmployeeOfZoo"];

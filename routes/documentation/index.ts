@@ -1,0 +1,10 @@
+import type { FastifyInstance } from 'fastify'
+import { allowOnly } from '../../lib/method-not-allowed.js'
+
+/**
+ * The documentation is served by @fastify/swagger-ui (plugins/external/swagger-ui.ts), GET only:
+ * here, as on every other path, another method is 405 with Allow.
+ */
+export default async function documentation (fastify: FastifyInstance) {
+  for (const url of ['/', '/json', '/yaml', '/static/*']) allowOnly(fastify, url, ['GET'])
+}
