@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, InjectOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Principal } from '../../auth/tokens.js'
+import { INTERNAL_ADDRESS } from '../../lib/internal.js'
 import { versionRoot } from '../../lib/links.js'
 import { JobStore, type ClaimedJob, type JobOwner, type JobResult, type JobView, type StoredRequest } from '../../store/jobs.js'
 
@@ -155,6 +156,8 @@ export default fp(async function jobs (fastify: FastifyInstance) {
     const response = await fastify.inject({
       method: method as InjectOptions['method'],
       url,
+      // Not counted by the rate limit: the request was counted when it was queued.
+      remoteAddress: INTERNAL_ADDRESS,
       headers: {
         ...headers,
         authorization: `Bearer ${token}`,

@@ -26,3 +26,30 @@ t.test('RATE_LIMIT=0 turns the limit off', async t => {
   for (let i = 0; i < 20; i++) t.equal((await app.inject({ method: 'GET', url: '/' })).statusCode, 200)
   t.notOk((await app.inject({ method: 'GET', url: '/' })).headers['x-ratelimit-limit'])
 })
+
+t.test('a background job is counted when it is queued, not again when it runs', async t => {
+  const app = await build(t, { RATE_LIMIT: '3' })
+  const token = (await tokenRequest(app, { grant_type: 'client_credentials' })).json().access_token
+  const authorization = `Bearer ${token}`
+  // Five jobs, each queued from an address of its own: more replays than one budget holds.
+  const locations: string[] = []
+  for (let i = 0; i < 5; i++) {
+    const queued = await app.inject({
+      method: 'POST',
+      url: '/v1/zoos',
+      headers: { authorization, prefer: 'respond-async', 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: `Zoo ${i}`, city: 'C' }),
+      remoteAddress: `127.0.2.${i}`
+    })
+    t.equal(queued.statusCode, 202)
+    locations.push(new URL(String(queued.headers.location)).pathname)
+  }
+  for (const [i, location] of locations.entries()) {
+    let job: { status: string, result: { status: number } | null } | undefined
+    for (let poll = 0; poll < 200 && !['succeeded', 'failed'].includes(job?.status ?? ''); poll++) {
+      if (poll > 0) await new Promise(resolve => setTimeout(resolve, 5))
+      job = (await app.inject({ method: 'GET', url: location, headers: { authorization }, remoteAddress: `127.0.3.${poll % 250}` })).json()
+    }
+    t.match(job, { status: 'succeeded', result: { status: 201 } }, `job ${i}`)
+  }
+})
