@@ -1,22 +1,14 @@
 import oauth2, { type OAuth2Namespace } from '@fastify/oauth2'
 import { Type, type Static } from '@sinclair/typebox'
-import { Value } from '@sinclair/typebox/value'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose'
 import { SCOPES } from '../../auth/scopes.js'
+import { discover, freeUsername, split } from '../../auth/sign-in.js'
 import { EXTERNAL_ALGORITHMS } from '../../auth/tokens.js'
 import { HttpError } from '../../lib/errors.js'
 import { errors } from '../../schemas/responses.js'
 import type { OAuthStore, User } from '../../store/oauth.js'
 import { noStore, TokenSchema } from '../oauth/index.js'
-
-const ProviderMetadataSchema = (issuer: string) => Type.Object({
-  issuer: Type.Literal(issuer),
-  authorization_endpoint: Type.String(),
-  token_endpoint: Type.String(),
-  jwks_uri: Type.String()
-})
-type ProviderMetadata = Static<ReturnType<typeof ProviderMetadataSchema>>
 
 const CallbackQuery = Type.Object({
   code: Type.Optional(Type.String()),
@@ -29,41 +21,6 @@ const CallbackQuery = Type.Object({
 interface ProviderRefusal {
   output?: { statusCode: number }
   data?: { isResponseError?: boolean, payload?: { error?: unknown } }
-}
-
-/**
- * OpenID Connect Discovery 1.0 §4: the provider's endpoints, read once at start-up. A document
- * that names another issuer is not this provider's (§4.3).
- */
-async function discover (issuer: string): Promise<ProviderMetadata> {
-  const where = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`
-  let metadata: unknown
-  try {
-    const response = await fetch(where, { headers: { accept: 'application/json' }, redirect: 'error', signal: AbortSignal.timeout(10_000) })
-    if (!response.ok) throw new Error(`HTTP status ${response.status}`)
-    metadata = await response.json()
-  } catch (err) {
-    throw new Error(`LOGIN_ISSUER: the provider's metadata cannot be read from ${where} (${(err as Error).message})`, { cause: err })
-  }
-  if (!Value.Check(ProviderMetadataSchema(issuer), metadata)) {
-    throw new Error(`LOGIN_ISSUER: ${where} is not the OpenID provider metadata of ${issuer}: it must name that issuer and give authorization_endpoint, token_endpoint and jwks_uri`)
-  }
-  return metadata
-}
-
-/** simple-oauth2 takes an endpoint as a host and a path. */
-const split = (endpoint: string) => {
-  const url = new URL(endpoint)
-  return { host: url.origin, path: `${url.pathname}${url.search}` }
-}
-
-/** A name for a new user, in the characters the CLI allows, unique among users: `-2`, `-3`... when taken. */
-function freeUsername (store: OAuthStore, claims: JWTPayload, fallback: string): string {
-  const wanted = [claims.preferred_username, claims.email].find(v => typeof v === 'string' && v !== '') ?? fallback
-  const base = String(wanted).replace(/[^A-Za-z0-9._@+-]/g, '-').slice(0, 90)
-  let name = base
-  for (let n = 2; store.user(name) !== undefined; n++) name = `${base}-${n}`
-  return name
 }
 
 /**
