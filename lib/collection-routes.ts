@@ -2,12 +2,12 @@ import { Type, type TSchema } from '@sinclair/typebox'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { IdSchema, OptionsSchema, PAGE_SIZE } from '../schemas/common.js'
 import { RESOURCES } from '../schemas/index.js'
-import type { Resource, ResourceRecord } from '../schemas/resource.js'
+import { capitalize, type Resource, type ResourceRecord } from '../schemas/resource.js'
 import { accepted, BODY_READ, empty, errors, GUARDED, recordRef, requestHeaders, withHeaders } from '../schemas/responses.js'
 import { mustBeLive, type Versioned } from '../store/types.js'
 import { etagOf, ifMatch, noneMatch } from './conditional.js'
 import { HttpError } from './errors.js'
-import { recordUrl } from './links.js'
+import { originOf, recordUrl } from './links.js'
 import { listLinks, parseListQuery } from './list-query.js'
 import { allowOnly, type Method } from './method-not-allowed.js'
 
@@ -38,7 +38,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
     const parentErrors = nesting === undefined ? [] : [404, 410]
     const tag = resource.name
     const one = `${/^[aeiou]/.test(resource.singular) ? 'an' : 'a'} ${resource.singular}`
-    const of = nesting === undefined ? '' : `Of${title(nesting.parent.singular)}`
+    const of = nesting === undefined ? '' : `Of${capitalize(nesting.parent.singular)}`
     const within = nesting === undefined ? '' : ` of one ${nesting.parent.singular}`
     const referrers = RESOURCES.filter(r => Object.values(r.references).includes(resource.name)).map(r => r.name)
     const scopeParams = nesting === undefined ? {} : { [nesting.field]: IdSchema }
@@ -81,7 +81,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
 
     fastify.get('/', {
       schema: {
-        operationId: `list${title(resource.name)}${of}`,
+        operationId: `list${capitalize(resource.name)}${of}`,
         summary: `List ${resource.name}${within}`,
         description: `${PAGE_SIZE.default} records a page unless limit or per_page says otherwise (at most ${PAGE_SIZE.max}). ` +
           'Page with limit and offset, or page and per_page, or follow the next link of the Link header: its keyset cursor costs the same on every page. ' +
@@ -99,7 +99,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
       // One record more than the page tells whether a next page exists.
       const page = store.list({ ...listing.query, limit: listing.size + 1 })
       const items = page.items.slice(0, listing.size)
-      const url = new URL(request.url, `${request.protocol}://${request.host}`)
+      const url = new URL(request.url, originOf(request))
       return reply
         .header('X-Total-Count', page.total)
         .header('Link', listLinks(url, listing, page.total, items.at(-1), page.items.length > listing.size))
@@ -108,7 +108,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
 
     fastify.post('/', {
       schema: {
-        operationId: `create${title(resource.singular)}${of}`,
+        operationId: `create${capitalize(resource.singular)}${of}`,
         summary: `Create ${one}, or several at once from an array (all or none)`,
         description: `An object creates one ${resource.singular}: 201 with its Location and ETag. An array creates up to ${MAX_BATCH}, all or none: 201 with the array. ` +
           `${nesting === undefined ? '' : `${nesting.field} is taken from the path. `}` +
@@ -136,7 +136,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
 
     fastify.get('/:id', {
       schema: {
-        operationId: `get${title(resource.singular)}${of}`,
+        operationId: `get${capitalize(resource.singular)}${of}`,
         summary: `Read one ${resource.singular}`,
         description: `With its ETag; If-None-Match naming it answers 304 without a body. 410 for ${one} that was deleted.`,
         tags: [tag],
@@ -182,7 +182,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
           method,
           url: '/:id',
           schema: {
-            operationId: `${verb}${title(resource.singular)}`,
+            operationId: `${verb}${capitalize(resource.singular)}`,
             summary,
             description: `${description}201 with the complete record and its new ETag. If-Match makes the write conditional (412 when the record changed); ` +
               'Prefer: respond-async queues it as a background job (202).',
@@ -205,7 +205,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
 
     fastify.delete('/:id', {
       schema: {
-        operationId: `delete${title(resource.singular)}${of}`,
+        operationId: `delete${capitalize(resource.singular)}${of}`,
         summary: `Delete ${one}`,
         description: `204; its id is never used again and answers 410 from then on.${referrers.length === 0 ? '' : ` A ${resource.singular} that ${referrers.join(' or ')} still name is 409, and nothing is deleted.`} ` +
           'If-Match makes it conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).',
@@ -229,7 +229,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
       return reply.header('Allow', allow).send({ methods: allow.split(', '), writable: resource.writable, schema: resource.schemas.create })
     }
     const optionsSchema = (suffix: string, params: TSchema) => ({
-      operationId: `describe${title(resource.name)}${suffix}${of}`,
+      operationId: `describe${capitalize(resource.name)}${suffix}${of}`,
       summary: `Methods allowed here and the ${resource.singular} fields a client may write`,
       description: 'The methods (also in Allow), the writable fields, and the JSON Schema a created record must match. ' +
         'A CORS preflight on the same path is answered by the CORS layer instead, without a token.',
@@ -246,5 +246,3 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
     fastify.options('/:id', { schema: optionsSchema('Item', ItemParams) }, describe(itemAllow))
   }
 }
-
-const title = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1)

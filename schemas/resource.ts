@@ -127,6 +127,9 @@ function listQuerySchema (columns: Column[]): TObject {
   })
 }
 
+/** `zoo` -> `Zoo`: operation ids and component names are built from resource names. */
+export const capitalize = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1)
+
 export function defineResource (spec: ResourceSpec): Resource {
   const writable = Object.keys(spec.fields)
   const recordFields: TProperties = {}

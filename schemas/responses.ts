@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox'
 import { ErrorSchema } from './common.js'
 import { RESOURCES } from './index.js'
 import { JobAcceptedSchema, JobSchema } from './job.js'
-import type { Resource } from './resource.js'
+import { capitalize, type Resource } from './resource.js'
 
 /**
  * The response side of every route schema: shared bodies, the statuses the layers in front of
@@ -11,7 +11,7 @@ import type { Resource } from './resource.js'
  * document says what the service answers.
  */
 
-const componentName = (resource: Resource): string => resource.singular.charAt(0).toUpperCase() + resource.singular.slice(1)
+const componentName = (resource: Resource): string => capitalize(resource.singular)
 
 /**
  * Bodies the document shows once, under components.schemas, by their $id: added with

@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger'
 import { Type } from '@sinclair/typebox'
 import fp from 'fastify-plugin'
+import { originOf } from '../../lib/links.js'
 import { allowOnly } from '../../lib/method-not-allowed.js'
 import { COMMON_ERRORS } from '../schemas.js'
 
@@ -34,5 +35,5 @@ export default fp<OpenApiOptions>(async function openapi (fastify, { apiKey }) {
       hide: true,
       response: { 200: Type.Unknown({ description: 'OpenAPI 3.1 document' }), 403: COMMON_ERRORS[403] }
     }
-  }, async (request) => ({ ...fastify.swagger(), servers: [{ url: `${request.protocol}://${request.host}` }] }))
+  }, async (request) => ({ ...fastify.swagger(), servers: [{ url: originOf(request) }] }))
 }, { name: 'local-openapi' })

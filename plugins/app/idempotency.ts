@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { HttpError } from '../../lib/errors.js'
+import { digest } from '../../lib/secrets.js'
 import { IdempotencyStore } from '../../store/idempotency.js'
 
 declare module 'fastify' {
@@ -46,7 +46,7 @@ export default fp(async function idempotency (fastify) {
     const principal = request.principal
     if (principal === null) return
     const owner = `${principal.issuer} ${principal.clientId}`
-    const fingerprint = createHash('sha256').update(canonical([request.method, request.url, request.body])).digest('base64url')
+    const fingerprint = digest(canonical([request.method, request.url, request.body]))
     const claim = store.claim(owner, key, fingerprint)
     switch (claim.outcome) {
       case 'claimed':
