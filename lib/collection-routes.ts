@@ -4,7 +4,7 @@ import { IdSchema, OptionsSchema, PAGE_SIZE } from '../schemas/common.js'
 import { RESOURCES } from '../schemas/index.js'
 import { capitalize, type Resource, type ResourceRecord } from '../schemas/resource.js'
 import { accepted, BODY_READ, empty, errors, GUARDED, recordRef, requestHeaders, withHeaders } from '../schemas/responses.js'
-import { mustBeLive, type Versioned } from '../store/types.js'
+import { mustBeLive, type Precondition, type Versioned } from '../store/types.js'
 import { etagOf, ifMatch, noneMatch } from './conditional.js'
 import { HttpError } from './errors.js'
 import { originOf, recordUrl } from './links.js'
@@ -61,16 +61,32 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
       return parentId
     }
 
+    /** In a nested collection, the record must belong to the parent of the path. */
+    const belongs = (parentId: number | undefined, { record }: Versioned): void => {
+      if (nesting !== undefined && record[nesting.field] !== parentId) {
+        throw new HttpError(404, `${resource.singular} ${record.id} is not in ${nesting.parent.singular} ${parentId}`)
+      }
+    }
+
     const read = (params: Params): Versioned => {
       const parentId = parentOf(params)
       const id = params.id as number
       const found = store.get(id)
       if (found === undefined) mustBeLive(store, id)
-      const versioned = found as Versioned
-      if (nesting !== undefined && versioned.record[nesting.field] !== parentId) {
-        throw new HttpError(404, `${resource.singular} ${id} is not in ${nesting.parent.singular} ${parentId}`)
+      belongs(parentId, found as Versioned)
+      return found as Versioned
+    }
+
+    /** What a write checks in its own transaction: the parent of a nested path, then If-Match. */
+    const preconditionOf = (request: FastifyRequest): Precondition | undefined => {
+      const params = request.params as Params
+      const matches = ifMatch(request.headers['if-match'], `${resource.singular} ${params.id}`)
+      if (nesting === undefined) return matches
+      const parentId = parentOf(params)
+      return current => {
+        belongs(parentId, current)
+        matches?.(current)
       }
-      return versioned
     }
 
     const answer = (request: FastifyRequest, reply: FastifyReply, status: 200 | 201, { record, version }: Versioned) => {
@@ -129,7 +145,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
       const body = request.body as ResourceRecord | ResourceRecord[]
       const inputs = (Array.isArray(body) ? body : [body])
         .map(input => nesting === undefined ? input : { ...input, [nesting.field]: parentId as number })
-      const created = store.create(inputs, Array.isArray(body))
+      const created = await store.create(inputs, Array.isArray(body))
       if (Array.isArray(body)) return reply.code(201).send(created.map(c => c.record))
       return answer(request, reply, 201, created[0] as Versioned)
     })
@@ -198,7 +214,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
             }
           },
           handler: async (request, reply) => answer(request, reply, 201,
-            write((request.params as Params).id as number, request.body as ResourceRecord, ifMatch(request.headers['if-match'])))
+            await write((request.params as Params).id as number, request.body as ResourceRecord, preconditionOf(request)))
         })
       }
     }
@@ -216,9 +232,7 @@ export function collectionRoutes (resource: Resource, nesting?: Nesting): Fastif
         response: { 204: empty('Deleted'), ...accepted, ...errors(...GUARDED, ...BODY_READ, 404, 409, 410, 412) }
       }
     }, async (request, reply) => {
-      const params = request.params as Params
-      if (nesting !== undefined) read(params)
-      store.delete(params.id as number, ifMatch(request.headers['if-match']))
+      await store.delete((request.params as Params).id as number, preconditionOf(request))
       return reply.code(204).send()
     })
 

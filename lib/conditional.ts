@@ -1,4 +1,5 @@
 import type { Precondition } from '../store/types.js'
+import { HttpError } from './errors.js'
 
 /** A record's entity tag: its version, which grows on every write. */
 export const etagOf = (version: number): string => `"${version}"`
@@ -10,12 +11,17 @@ function tags (header: string): { weak: boolean, tag: string }[] {
 
 /**
  * If-Match (RFC 9110 §13.1.1), strong comparison: the write goes ahead only if the record's
- * current tag is listed (or the list is `*`). Undefined when the request has no If-Match.
+ * current tag is listed (or the list is `*`), else 412 naming `record`. Undefined when the
+ * request has no If-Match.
  */
-export function ifMatch (header: string | undefined): Precondition | undefined {
+export function ifMatch (header: string | undefined, record: string): Precondition | undefined {
   if (header === undefined) return undefined
   const listed = tags(header)
-  return version => listed.some(t => t.tag === '*' || (!t.weak && t.tag === etagOf(version)))
+  return ({ version }) => {
+    if (!listed.some(t => t.tag === '*' || (!t.weak && t.tag === etagOf(version)))) {
+      throw new HttpError(412, `${record} has changed: its ETag is now "${version}"`)
+    }
+  }
 }
 
 /** If-None-Match (RFC 9110 §13.1.2), weak comparison: true when the client's copy is current. */

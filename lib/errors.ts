@@ -15,7 +15,7 @@ export class HttpError extends Error {
   }
 }
 
-const STORE_STATUS: Record<StoreError['kind'], number> = { not_found: 404, gone: 410, conflict: 409, invalid: 422, precondition: 412 }
+const STORE_STATUS: Record<StoreError['kind'], number> = { not_found: 404, gone: 410, conflict: 409, invalid: 422 }
 
 type AjvError = FastifySchemaValidationError & {
   schemaPath: string

@@ -1,11 +1,14 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import type { Column, Resource, ResourceRecord, Scalar } from '../schemas/resource.js'
 import type { FieldError } from '../schemas/common.js'
+import type { Column, Resource, ResourceRecord, Scalar } from '../schemas/resource.js'
+import { GroupCommit, type OnCommit } from './group-commit.js'
+import { ListQueries, quote, readIndexes } from './sqlite-list.js'
+import { compareAsciiCaseInsensitive, compareCodePoints, compareNumbers, Totals, type Comparator } from './totals.js'
 import {
-  mustMatch, StoreError,
-  type CollectionStore, type Filter, type ListQuery, type Page, type Precondition, type Presence, type SortKey, type Store, type Versioned
+  mustBeLive, StoreError,
+  type CollectionStore, type ListQuery, type Page, type Precondition, type Presence, type Store, type Versioned
 } from './types.js'
 
 export type SqliteDatabase = Database.Database
@@ -42,66 +45,93 @@ export function openDatabase (dataDir: string, migrationsDir: string): SqliteDat
   return db
 }
 
-const quote = (name: string): string => `"${name}"`
-const STATEMENT_CACHE_SIZE = 256
+const STATEMENT_CACHE_SIZE = 512
 
 /** Collections stored in SQLite tables named after them (migrations/). */
 export class SqliteStore implements Store {
   readonly #collections = new Map<string, SqliteCollection>()
   readonly #statements = new Map<string, Database.Statement>()
+  readonly #dataVersion: Database.Statement
+  #seenVersion: number
+  /** Every collection write goes through it: see store/group-commit.ts. */
+  readonly writes: GroupCommit
 
-  constructor (readonly db: SqliteDatabase, readonly resources: Resource[]) {}
+  constructor (readonly db: SqliteDatabase, readonly resources: Resource[]) {
+    this.writes = new GroupCommit(db)
+    this.#dataVersion = db.prepare('PRAGMA data_version').pluck()
+    this.#seenVersion = this.#dataVersion.get() as number
+    for (const resource of resources) this.#collections.set(resource.name, new SqliteCollection(this, resource))
+  }
 
   collection (resource: Resource): CollectionStore {
-    let collection = this.#collections.get(resource.name)
-    if (collection === undefined) {
-      collection = new SqliteCollection(this, resource)
-      this.#collections.set(resource.name, collection)
-    }
+    const collection = this.#collections.get(resource.name)
+    if (collection === undefined) throw new Error(`no collection ${resource.name}`)
     return collection
   }
 
-  /** Prepared statements are reused; list queries vary, so the cache is bounded. */
+  /** Prepared statements are reused; list queries vary, so the least recently used are dropped. */
   statement (sql: string): Database.Statement {
     let statement = this.#statements.get(sql)
     if (statement === undefined) {
-      if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.clear()
+      if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.delete(this.#statements.keys().next().value as string)
       statement = this.db.prepare(sql)
-      this.#statements.set(sql, statement)
+    } else {
+      this.#statements.delete(sql)
     }
+    this.#statements.set(sql, statement)
     return statement
   }
+
+  /**
+   * Forgets every kept total when another connection (another process on the same file) has
+   * committed since the last look: only this connection's writes keep them exact. `data_version`
+   * changes on exactly those commits, and reading it costs no I/O.
+   */
+  checkForeignWrites (): void {
+    const version = this.#dataVersion.get() as number
+    if (version === this.#seenVersion) return
+    this.#seenVersion = version
+    for (const collection of this.#collections.values()) collection.totals.clear()
+  }
 }
+
+const COMPARATORS: Record<string, Comparator> = { BINARY: compareCodePoints, NOCASE: compareAsciiCaseInsensitive }
 
 class SqliteCollection implements CollectionStore {
   readonly #table: string
   readonly #select: string
-  readonly #columns: Map<string, Column>
+  readonly #returning: string
+  readonly #queries: ListQueries
   /** Collections with a field that references this one: deleting a referenced record is refused. */
   readonly #referencedBy: { table: string, field: string, name: string }[]
+  readonly totals: Totals
 
   constructor (readonly store: SqliteStore, readonly resource: Resource) {
     this.#table = quote(resource.name)
-    this.#columns = new Map(resource.columns.map(c => [c.name, c]))
-    this.#select = `SELECT ${resource.columns.map(c => quote(c.name)).join(', ')}, version FROM ${this.#table}`
+    const columns = resource.columns.map(c => quote(c.name)).join(', ')
+    this.#select = `SELECT ${columns}, version FROM ${this.#table}`
+    this.#returning = `RETURNING ${columns}, version`
+    const { indexes, collations } = readIndexes(store.db, resource.name)
+    this.#queries = new ListQueries(resource.name, resource.columns, indexes)
+    this.totals = new Totals(field => comparatorOf(resource, field, collations))
     this.#referencedBy = store.resources.flatMap(r => Object.entries(r.references)
       .filter(([, target]) => target === resource.name)
       .map(([field]) => ({ table: quote(r.name), field: quote(field), name: r.name })))
   }
 
   list (query: ListQuery): Page {
-    const where: string[] = []
-    const params: Scalar[] = []
-    for (const filter of query.filters) where.push(this.#condition(filter, params))
-    const filtered = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''
-    const total = (this.store.statement(`SELECT count(*) FROM ${this.#table}${filtered}`).pluck().get(...params)) as number
-
-    const pageParams = [...params]
-    if (query.after !== undefined) where.push(this.#after(query.sort, query.after, pageParams))
-    const orderBy = query.sort.map(k => `${quote(k.field)} ${k.direction === 'asc' ? 'ASC' : 'DESC'}`).join(', ')
-    const sql = `${this.#select}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${orderBy} LIMIT ? OFFSET ?`
-    const rows = this.store.statement(sql).all(...pageParams, query.limit, query.offset) as Row[]
-    return { items: rows.map(row => toVersioned(row).record), total }
+    this.store.checkForeignWrites()
+    const total = this.#count(query)
+    // The total is exact: a page that starts past it is empty without reading anything.
+    if (total === 0 || (query.after === undefined && query.offset >= total)) return { items: [], total }
+    const size = this.#count({ ...query, filters: [] })
+    const items: ResourceRecord[] = []
+    for (const { sql, params } of this.#queries.page(query, total, size)) {
+      const wanted = query.limit - items.length
+      if (wanted <= 0) break
+      for (const row of this.store.statement(sql).all(...params, wanted, query.offset) as Row[]) items.push(toVersioned(row).record)
+    }
+    return { items, total }
   }
 
   get (id: number): Versioned | undefined {
@@ -115,40 +145,40 @@ class SqliteCollection implements CollectionStore {
     return tombstone === undefined ? 'absent' : 'deleted'
   }
 
-  create (inputs: ResourceRecord[], batch: boolean): Versioned[] {
+  create (inputs: ResourceRecord[], batch: boolean): Promise<Versioned[]> {
     const fields = this.resource.writable
-    const now = new Date().toISOString()
     const insert = this.store.statement(
       `INSERT INTO ${this.#table} (${[...fields, 'created_at', 'updated_at'].map(quote).join(', ')})
-       VALUES (${[...fields, 'created_at', 'updated_at'].map(() => '?').join(', ')})
-       RETURNING ${this.resource.columns.map(c => quote(c.name)).join(', ')}, version`)
-    return this.store.db.transaction(() => {
+       VALUES (${[...fields, 'created_at', 'updated_at'].map(() => '?').join(', ')}) ${this.#returning}`)
+    return this.store.writes.submit(onCommit => {
+      const now = new Date().toISOString()
       // Checked one by one after the earlier inserts, so a batch cannot repeat a unique value.
       const errors: FieldError[] = []
       const created: Versioned[] = []
       inputs.forEach((input, i) => {
         const problems = this.#check(input, undefined, batch ? `${i}.` : '')
         if (problems.length > 0) errors.push(...problems)
-        else created.push(toVersioned(insert.get(...fields.map(f => input[f] ?? null), now, now) as Row))
+        else created.push(toVersioned(insert.get(...fields.map(f => storable(input[f])), now, now) as Row))
       })
       if (errors.length > 0) throw invalid(errors)
+      for (const { record } of created) this.#counted(onCommit, undefined, record)
       return created
-    })()
+    })
   }
 
-  replace (id: number, input: ResourceRecord, precondition?: Precondition): Versioned {
+  replace (id: number, input: ResourceRecord, precondition?: Precondition): Promise<Versioned> {
     const complete = Object.fromEntries(this.resource.writable.map(f => [f, input[f] ?? null]))
     return this.#write(id, complete, precondition)
   }
 
-  update (id: number, changes: ResourceRecord, precondition?: Precondition): Versioned {
+  update (id: number, changes: ResourceRecord, precondition?: Precondition): Promise<Versioned> {
     const present = Object.fromEntries(this.resource.writable.filter(f => f in changes).map(f => [f, changes[f] ?? null]))
     return this.#write(id, present, precondition)
   }
 
-  delete (id: number, precondition?: Precondition): void {
-    this.store.db.transaction(() => {
-      mustMatch(this, id, precondition)
+  delete (id: number, precondition?: Precondition): Promise<void> {
+    return this.store.writes.submit(onCommit => {
+      const current = this.#current(id, precondition)
       for (const ref of this.#referencedBy) {
         if (this.store.statement(`SELECT 1 FROM ${ref.table} WHERE ${ref.field} = ? LIMIT 1`).get(id) !== undefined) {
           throw new StoreError('conflict', `${this.resource.singular} ${id} still has ${ref.name}; delete or move them first`)
@@ -157,21 +187,45 @@ class SqliteCollection implements CollectionStore {
       this.store.statement(`DELETE FROM ${this.#table} WHERE id = ?`).run(id)
       this.store.statement('INSERT INTO tombstones (collection, id, deleted_at) VALUES (?, ?, ?)')
         .run(this.resource.name, id, new Date().toISOString())
-    })()
+      this.#counted(onCommit, current.record, undefined)
+    })
   }
 
-  #write (id: number, values: ResourceRecord, precondition: Precondition | undefined): Versioned {
+  #write (id: number, values: ResourceRecord, precondition: Precondition | undefined): Promise<Versioned> {
     const fields = Object.keys(values)
     const assignments = [...fields.map(f => `${quote(f)} = ?`), 'updated_at = ?', 'version = version + 1'].join(', ')
-    const update = this.store.statement(
-      `UPDATE ${this.#table} SET ${assignments} WHERE id = ?
-       RETURNING ${this.resource.columns.map(c => quote(c.name)).join(', ')}, version`)
-    return this.store.db.transaction(() => {
-      mustMatch(this, id, precondition)
+    const update = this.store.statement(`UPDATE ${this.#table} SET ${assignments} WHERE id = ? ${this.#returning}`)
+    return this.store.writes.submit(onCommit => {
+      const current = this.#current(id, precondition)
       const errors = this.#check(values, id, '')
       if (errors.length > 0) throw invalid(errors)
-      return toVersioned(update.get(...fields.map(f => values[f] ?? null), new Date().toISOString(), id) as Row)
-    })()
+      const written = toVersioned(update.get(...fields.map(f => storable(values[f])), new Date().toISOString(), id) as Row)
+      this.#counted(onCommit, current.record, written.record)
+      return written
+    })
+  }
+
+  /** The live record, inside the write's transaction, once the precondition accepts it. */
+  #current (id: number, precondition: Precondition | undefined): Versioned {
+    const current = this.get(id)
+    if (current === undefined) {
+      mustBeLive(this, id)
+      throw new Error(`record ${id} is neither live nor gone`)
+    }
+    precondition?.(current)
+    return current
+  }
+
+  /** Totals change with the commit, not before: a write undone leaves them as they were. */
+  #counted (onCommit: OnCommit, before: ResourceRecord | undefined, after: ResourceRecord | undefined): void {
+    onCommit(() => this.totals.apply(before, after))
+  }
+
+  #count (query: ListQuery): number {
+    return this.totals.get(query.filters, () => {
+      const { sql, params } = this.#queries.count(query.filters)
+      return this.store.statement(sql).pluck().get(...params) as number
+    })
   }
 
   /** The rules a schema cannot state: references to live records and unique values. */
@@ -186,73 +240,29 @@ class SqliteCollection implements CollectionStore {
     for (const field of this.resource.unique) {
       const value = values[field]
       if (value === undefined || value === null) continue
-      const taken = this.store.statement(`SELECT 1 FROM ${this.#table} WHERE ${quote(field)} = ? AND id IS NOT ?`).get(value, ownId ?? null)
+      const taken = this.store.statement(`SELECT 1 FROM ${this.#table} WHERE ${quote(field)} = ? AND id IS NOT ?`).get(storable(value), ownId ?? null)
       if (taken !== undefined) errors.push({ field: `${prefix}${field}`, code: 'unique', message: `${field} "${value}" is already used by another ${this.resource.singular}` })
     }
     return errors
   }
+}
 
-  #condition (filter: Filter, params: Scalar[]): string {
-    const column = quote(this.#columnOf(filter.field).name)
-    const value = filter.value
-    if (Array.isArray(value)) {
-      params.push(...value)
-      return `${column} IN (${value.map(() => '?').join(', ')})`
-    }
-    if (value === null) return filter.op === 'ne' ? `${column} IS NOT NULL` : `${column} IS NULL`
-    params.push(value)
-    switch (filter.op) {
-      case 'eq': return `${column} = ?`
-      // "differs from" includes records that have no value at all.
-      case 'ne': return `${column} IS NOT ?`
-      case 'gt': return `${column} > ?`
-      case 'gte': return `${column} >= ?`
-      case 'lt': return `${column} < ?`
-      case 'lte': return `${column} <= ?`
-      default: throw new Error(`operator ${filter.op} takes a list`)
-    }
-  }
+function comparatorOf (resource: Resource, field: string, collations: Map<string, string>): Comparator {
+  const column = resource.columns.find(c => c.name === field) as Column
+  if (column.kind === 'integer') return compareNumbers
+  const collation = collations.get(field) ?? 'BINARY'
+  const comparator = COMPARATORS[collation]
+  if (comparator === undefined) throw new Error(`${resource.name}.${field}: collation ${collation} is not supported`)
+  return comparator
+}
 
-  /**
-   * The keyset condition "sorts after `after`". SQLite puts NULL first in ascending order and last
-   * in descending order; the expanded form below follows that, so nullable sort keys page exactly.
-   */
-  #after (sort: SortKey[], after: Scalar[], params: Scalar[]): string {
-    const simple = sort.every(k => k.direction === sort[0]?.direction && !this.#columnOf(k.field).nullable)
-    if (simple) {
-      params.push(...after)
-      return `(${sort.map(k => quote(k.field)).join(', ')}) ${sort[0]?.direction === 'desc' ? '<' : '>'} (${sort.map(() => '?').join(', ')})`
-    }
-    const alternatives: string[] = []
-    for (let i = 0; i < sort.length; i++) {
-      const terms: string[] = []
-      for (let j = 0; j < i; j++) {
-        const column = quote((sort[j] as SortKey).field)
-        const value = after[j] ?? null
-        if (value === null) terms.push(`${column} IS NULL`)
-        else { terms.push(`${column} = ?`); params.push(value) }
-      }
-      const key = sort[i] as SortKey
-      const column = quote(key.field)
-      const value = after[i] ?? null
-      if (key.direction === 'asc') {
-        if (value === null) terms.push(`${column} IS NOT NULL`)
-        else { terms.push(`${column} > ?`); params.push(value) }
-      } else {
-        if (value === null) continue
-        terms.push(`(${column} < ? OR ${column} IS NULL)`)
-        params.push(value)
-      }
-      alternatives.push(`(${terms.join(' AND ')})`)
-    }
-    return alternatives.length > 0 ? `(${alternatives.join(' OR ')})` : '0'
-  }
-
-  #columnOf (field: string): Column {
-    const column = this.#columns.get(field)
-    if (column === undefined) throw new Error(`${this.resource.name} has no field ${field}`)
-    return column
-  }
+/**
+ * Text as SQLite will hold it. A lone UTF-16 surrogate (JSON may carry one) has no UTF-8 form:
+ * stored as it is, it would read back as other characters than were compared. It becomes U+FFFD.
+ */
+function storable (value: Scalar | undefined): Scalar {
+  if (typeof value !== 'string') return value ?? null
+  return value.replace(/\p{Surrogate}/gu, '\uFFFD')
 }
 
 type Row = ResourceRecord & { version: number }

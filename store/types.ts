@@ -3,7 +3,8 @@ import type { FilterOperator, Resource, ResourceRecord, Scalar } from '../schema
 
 /**
  * The storage contract of the collections, free of any SQL: a second database engine implements
- * these two interfaces and nothing above them changes.
+ * these two interfaces and nothing above them changes. Reads answer at once; writes settle once
+ * they are durable, so an engine may group them into shared transactions.
  */
 export interface Store {
   collection (resource: Resource): CollectionStore
@@ -26,6 +27,7 @@ export interface ListQuery {
   /** A total order: the last key is `id`. */
   sort: SortKey[]
   limit: number
+  /** Records to skip; 0 when `after` is given. */
   offset: number
   /** Keyset position: the sort-key values of the last record already seen, in `sort` order. */
   after?: Scalar[]
@@ -52,39 +54,29 @@ export interface CollectionStore {
   /** Whether an id names a live record, a deleted one (410) or none ever (404). */
   presence (id: number): Presence
   /** Creates every input or none. Field errors of input i are reported under `i.` when `batch`. */
-  create (inputs: ResourceRecord[], batch: boolean): Versioned[]
+  create (inputs: ResourceRecord[], batch: boolean): Promise<Versioned[]>
   /** Sets every writable field: one missing from `input` becomes null. */
-  replace (id: number, input: ResourceRecord, precondition?: Precondition): Versioned
+  replace (id: number, input: ResourceRecord, precondition?: Precondition): Promise<Versioned>
   /** Sets only the fields present in `changes`. */
-  update (id: number, changes: ResourceRecord, precondition?: Precondition): Versioned
-  delete (id: number, precondition?: Precondition): void
+  update (id: number, changes: ResourceRecord, precondition?: Precondition): Promise<Versioned>
+  delete (id: number, precondition?: Precondition): Promise<void>
 }
 
 /**
- * Checked against the record's current version in the same transaction as the write (If-Match):
- * false refuses the write with a `precondition` error.
+ * Checked against the live record in the same transaction as the write, just before it (If-Match,
+ * or a nested route's parent): it throws to refuse the write.
  */
-export type Precondition = (version: number) => boolean
+export type Precondition = (current: Versioned) => void
 
 /** Why a store operation was refused; the HTTP layer maps each kind to its status. */
 export class StoreError extends Error {
   override name = 'StoreError'
   constructor (
-    readonly kind: 'not_found' | 'gone' | 'conflict' | 'invalid' | 'precondition',
+    readonly kind: 'not_found' | 'gone' | 'conflict' | 'invalid',
     message: string,
     readonly errors: FieldError[] = []
   ) {
     super(message)
-  }
-}
-
-/** The record must be live, then its version must satisfy the precondition, if any. */
-export function mustMatch (collection: CollectionStore, id: number, precondition: Precondition | undefined): void {
-  mustBeLive(collection, id)
-  if (precondition === undefined) return
-  const current = collection.get(id)
-  if (current !== undefined && !precondition(current.version)) {
-    throw new StoreError('precondition', `${collection.resource.singular} ${id} has changed: its ETag is now "${current.version}"`)
   }
 }
 
