@@ -86,7 +86,11 @@ export function buildApi (config: Config, options: ApiOptions = {}): FastifyInst
   fastify.decorate('announce', options.announce ?? ((message: string) => { process.stdout.write(`${message}\n`) }))
   fastify.decorate('runJobs', options.runJobs ?? true)
   fastify.setValidatorCompiler(validatorCompiler)
-  fastify.addHook('onSend', async (request, reply) => { reply.header('X-Request-Id', request.id) })
+  // Set before anything else runs, so that every answer carries it, refusals and errors included.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.header('X-Request-Id', request.id)
+    done()
+  })
   // Paths outside API_PREFIX answer like any other unknown path.
   if (config.apiPrefix !== '') fastify.setNotFoundHandler(notFoundHandler)
   fastify.register(app, { prefix: config.apiPrefix })

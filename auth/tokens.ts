@@ -90,13 +90,24 @@ export class TokenService {
     return { token, expiresIn: this.settings.ttl }
   }
 
-  async verify (token: string): Promise<Principal> {
+  /**
+   * The principal of a token verified before and not expired since, or undefined: no signature to
+   * check, so no promise either. Throws for a token revoked since.
+   */
+  cached (token: string): Principal | undefined {
     const cached = this.#cache.get(token)
-    if (cached !== undefined && cached.expiresAt > Date.now()) {
-      if (cached.jti !== undefined && this.#revoked.has(cached.jti)) throw new TokenError('the access token was revoked')
-      return cached
+    if (cached === undefined) return undefined
+    if (cached.expiresAt <= Date.now()) {
+      this.#cache.delete(token)
+      return undefined
     }
-    this.#cache.delete(token)
+    if (cached.jti !== undefined && this.#revoked.has(cached.jti)) throw new TokenError('the access token was revoked')
+    return cached
+  }
+
+  async verify (token: string): Promise<Principal> {
+    const cached = this.cached(token)
+    if (cached !== undefined) return cached
     const principal = await this.#verifyUncached(token)
     if (principal.jti !== undefined && this.#revoked.has(principal.jti)) throw new TokenError('the access token was revoked')
     if (this.#cache.size >= CACHE_SIZE) this.#cache.delete(this.#cache.keys().next().value as string)

@@ -99,9 +99,10 @@ const COMPARATORS: Record<string, Comparator> = { BINARY: compareCodePoints, NOC
 
 class SqliteCollection implements CollectionStore {
   readonly #table: string
-  readonly #select: string
   readonly #returning: string
   readonly #queries: ListQueries
+  /** The statements whose text never changes, prepared once. */
+  readonly #fixed: Record<'get' | 'live' | 'tombstone' | 'insert' | 'delete' | 'bury', Database.Statement>
   /** Collections with a field that references this one: deleting a referenced record is refused. */
   readonly #referencedBy: { table: string, field: string, name: string }[]
   readonly totals: Totals
@@ -109,8 +110,17 @@ class SqliteCollection implements CollectionStore {
   constructor (readonly store: SqliteStore, readonly resource: Resource) {
     this.#table = quote(resource.name)
     const columns = resource.columns.map(c => quote(c.name)).join(', ')
-    this.#select = `SELECT ${columns}, version FROM ${this.#table}`
     this.#returning = `RETURNING ${columns}, version`
+    const inserted = [...resource.writable, 'created_at', 'updated_at']
+    const prepare = (sql: string) => store.db.prepare(sql)
+    this.#fixed = {
+      get: prepare(`SELECT ${columns}, version FROM ${this.#table} WHERE id = ?`),
+      live: prepare(`SELECT 1 FROM ${this.#table} WHERE id = ?`),
+      tombstone: prepare('SELECT 1 FROM tombstones WHERE collection = ? AND id = ?'),
+      insert: prepare(`INSERT INTO ${this.#table} (${inserted.map(quote).join(', ')}) VALUES (${inserted.map(() => '?').join(', ')}) ${this.#returning}`),
+      delete: prepare(`DELETE FROM ${this.#table} WHERE id = ?`),
+      bury: prepare('INSERT INTO tombstones (collection, id, deleted_at) VALUES (?, ?, ?)')
+    }
     const { indexes, collations } = readIndexes(store.db, resource.name)
     this.#queries = new ListQueries(resource.name, resource.columns, indexes)
     this.totals = new Totals(field => comparatorOf(resource, field, collations))
@@ -135,21 +145,18 @@ class SqliteCollection implements CollectionStore {
   }
 
   get (id: number): Versioned | undefined {
-    const row = this.store.statement(`${this.#select} WHERE id = ?`).get(id) as Row | undefined
+    const row = this.#fixed.get.get(id) as Row | undefined
     return row === undefined ? undefined : toVersioned(row)
   }
 
   presence (id: number): Presence {
-    if (this.store.statement(`SELECT 1 FROM ${this.#table} WHERE id = ?`).get(id) !== undefined) return 'live'
-    const tombstone = this.store.statement('SELECT 1 FROM tombstones WHERE collection = ? AND id = ?').get(this.resource.name, id)
+    if (this.#fixed.live.get(id) !== undefined) return 'live'
+    const tombstone = this.#fixed.tombstone.get(this.resource.name, id)
     return tombstone === undefined ? 'absent' : 'deleted'
   }
 
   create (inputs: ResourceRecord[], batch: boolean): Promise<Versioned[]> {
     const fields = this.resource.writable
-    const insert = this.store.statement(
-      `INSERT INTO ${this.#table} (${[...fields, 'created_at', 'updated_at'].map(quote).join(', ')})
-       VALUES (${[...fields, 'created_at', 'updated_at'].map(() => '?').join(', ')}) ${this.#returning}`)
     return this.store.writes.submit(onCommit => {
       const now = new Date().toISOString()
       // Checked one by one after the earlier inserts, so a batch cannot repeat a unique value.
@@ -158,7 +165,7 @@ class SqliteCollection implements CollectionStore {
       inputs.forEach((input, i) => {
         const problems = this.#check(input, undefined, batch ? `${i}.` : '')
         if (problems.length > 0) errors.push(...problems)
-        else created.push(toVersioned(insert.get(...fields.map(f => storable(input[f])), now, now) as Row))
+        else created.push(toVersioned(this.#fixed.insert.get(...fields.map(f => storable(input[f])), now, now) as Row))
       })
       if (errors.length > 0) throw invalid(errors)
       for (const { record } of created) this.#counted(onCommit, undefined, record)
@@ -184,9 +191,8 @@ class SqliteCollection implements CollectionStore {
           throw new StoreError('conflict', `${this.resource.singular} ${id} still has ${ref.name}; delete or move them first`)
         }
       }
-      this.store.statement(`DELETE FROM ${this.#table} WHERE id = ?`).run(id)
-      this.store.statement('INSERT INTO tombstones (collection, id, deleted_at) VALUES (?, ?, ?)')
-        .run(this.resource.name, id, new Date().toISOString())
+      this.#fixed.delete.run(id)
+      this.#fixed.bury.run(this.resource.name, id, new Date().toISOString())
       this.#counted(onCommit, current.record, undefined)
     })
   }

@@ -8,6 +8,7 @@ import fp from 'fastify-plugin'
  */
 function forwardedOverHttps (request: FastifyRequest): boolean {
   const forwarded = request.headers['x-forwarded-proto']
+  if (forwarded === 'https') return true
   if (forwarded === undefined) return false
   return [forwarded].flat().join(',').split(',').every(scheme => scheme.trim() === 'https')
 }
@@ -23,7 +24,8 @@ const REFUSAL = JSON.stringify({ error: 'HTTPS required' })
  */
 export default fp(async function httpsOnly (fastify) {
   if (fastify.config.tls !== 'proxy') return
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (!forwardedOverHttps(request)) return reply.code(403).type('application/json; charset=utf-8').send(REFUSAL)
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (forwardedOverHttps(request)) return done()
+    reply.code(403).type('application/json; charset=utf-8').send(REFUSAL)
   })
 }, { name: 'https-only' })

@@ -39,33 +39,34 @@ export default fp(async function idempotency (fastify) {
   const store = new IdempotencyStore(fastify.db)
   fastify.decorateRequest('idempotencyKey', null)
 
-  fastify.addHook('preHandler', async (request, reply) => {
-    if (!keyed(request)) return
+  // Callback hooks: every request passes them, nearly all without a key, at no cost of a promise.
+  fastify.addHook('preHandler', (request, reply, done) => {
+    if (!keyed(request)) return done()
     const key = String(request.headers['idempotency-key'])
     if (!KEY.test(key)) throw new HttpError(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters')
     const principal = request.principal
-    if (principal === null) return
+    if (principal === null) return done()
     const owner = `${principal.issuer} ${principal.clientId}`
     const fingerprint = digest(canonical([request.method, request.url, request.body]))
     const claim = store.claim(owner, key, fingerprint)
     switch (claim.outcome) {
       case 'claimed':
         request.idempotencyKey = { owner, key }
-        return
+        return done()
       case 'in_flight':
         throw new HttpError(409, 'A request with this Idempotency-Key is still in progress; retry later')
       case 'mismatch':
         throw new HttpError(422, 'This Idempotency-Key was used with another request; use a new key for a new request')
       case 'replay':
-        return reply.code(claim.answer.status).headers(claim.answer.headers).header('Idempotent-Replayed', 'true').send(claim.answer.body)
+        reply.code(claim.answer.status).headers(claim.answer.headers).header('Idempotent-Replayed', 'true').send(claim.answer.body)
     }
   })
 
-  fastify.addHook('onSend', async (request, reply, payload) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     const held = request.idempotencyKey
     // undefined, not null, on routes whose context was made before this plugin decorated
     // requests: those of plugins/external (the documentation UI's).
-    if (held == null) return payload
+    if (held == null) return done(null, payload)
     request.idempotencyKey = null
     if (reply.statusCode >= 500) {
       store.release(held.owner, held.key)
@@ -75,7 +76,7 @@ export default fp(async function idempotency (fastify) {
         .map(name => [name, String(reply.getHeader(name))]))
       store.complete(held.owner, held.key, { status: reply.statusCode, headers, body: typeof payload === 'string' ? payload : '' })
     }
-    return payload
+    done(null, payload)
   })
 
   // A client gone before the answer: the key is free for its retry.

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, InjectOptions } from 'fastify'
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, InjectOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Principal } from '../../auth/tokens.js'
 import { INTERNAL_ADDRESS } from '../../lib/internal.js'
@@ -12,7 +12,7 @@ declare module 'fastify' {
      * preHandler of /v1 (routes/v1/autohooks.ts): a collection write sent with
      * `Prefer: respond-async` is queued and answered 202 instead of being run.
      */
-    respondAsync: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>
+    respondAsync: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void
   }
 }
 
@@ -172,10 +172,11 @@ export default fp(async function jobs (fastify: FastifyInstance) {
   const queue = new JobQueue(store, replay, fastify.log)
   fastify.decorate('jobs', queue)
 
-  fastify.decorate('respondAsync', async function respondAsync (request: FastifyRequest, reply: FastifyReply) {
+  // A callback hook: most requests pass it at once, at no cost of a promise.
+  fastify.decorate('respondAsync', function respondAsync (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
     const principal = request.principal
     if (!WRITES.has(request.method) || request.routeOptions.config.collection === undefined ||
-      principal === null || !prefersAsync(request.headers.prefer)) return
+      principal === null || !prefersAsync(request.headers.prefer)) return done()
     const headers = Object.fromEntries(REPLAYED_HEADERS.flatMap(name => {
       const value = request.headers[name]
       return value === undefined ? [] : [[name, String(value)]]
@@ -186,7 +187,7 @@ export default fp(async function jobs (fastify: FastifyInstance) {
       headers,
       body: request.body === undefined ? null : JSON.stringify(request.body)
     })
-    return reply.code(202)
+    reply.code(202)
       .header('Location', `${versionRoot(request)}/jobs/${job.id}`)
       .header('Preference-Applied', 'respond-async')
       .send({ id: job.id, status: 'queued' })

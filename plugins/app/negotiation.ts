@@ -3,9 +3,10 @@ import { HttpError } from '../../lib/errors.js'
 
 /** Every answer is JSON: a request whose Accept header rules JSON out gets 406 (seed §7). */
 export default fp(async function negotiation (fastify) {
-  fastify.addHook('onRequest', async (request) => {
+  fastify.addHook('onRequest', (request, _reply, done) => {
     if (request.headers.accept !== undefined && request.accepts().type(['application/json']) === false) {
       throw new HttpError(406, `This API answers only application/json; Accept was "${request.headers.accept}"`)
     }
+    done()
   })
 }, { name: 'negotiation', dependencies: ['@fastify/accepts'] })

@@ -10,7 +10,8 @@ export default async function v1Hooks (fastify: FastifyInstance) {
   // A preHandler runs after validation: a write refused for its token, scope or body is refused
   // at once, not queued to fail later.
   fastify.addHook('preHandler', fastify.respondAsync)
-  fastify.addHook('onSend', async (_request, reply) => {
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
     if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'private, no-cache')
+    done(null, payload)
   })
 }

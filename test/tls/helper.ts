@@ -116,7 +116,16 @@ export async function httpsBearer (port: number, ca: string): Promise<string> {
 
 /** Security headers @fastify/helmet sets (plugins/external/helmet.ts), as every answer must carry. */
 export const HELMET = {
+  'content-security-policy': "default-src 'none';frame-ancestors 'none'",
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'no-referrer',
   'strict-transport-security': 'max-age=31536000; includeSubDomains',
   'x-content-type-options': 'nosniff',
-  'content-security-policy': "default-src 'none';frame-ancestors 'none'"
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-frame-options': 'SAMEORIGIN',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0'
 }
