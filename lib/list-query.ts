@@ -82,7 +82,8 @@ function filterOf (columns: Map<string, Column>, name: string, value: unknown): 
   const [field, op] = columns.has(name) || match === null ? [name, 'eq' as FilterOperator] : [match[1] as string, match[2] as FilterOperator]
   const column = columns.get(field) as Column
   if (op === 'in') return { field, op, value: String(value).split(',').map(v => parseValue(column, v)) }
-  if (value === 'null' && column.nullable) return { field, op, value: null }
+  // "null" means "no value" to equality and difference; a range compares with the text "null".
+  if (value === 'null' && column.nullable && (op === 'eq' || op === 'ne')) return { field, op, value: null }
   return { field, op, value: parseValue(column, String(value)) }
 }
 
