@@ -114,25 +114,28 @@ export function parseListQuery (resource: Resource, params: Record<string, unkno
   return { query: { filters, sort, limit: size, offset }, size, mode, position: offset }
 }
 
+/** The parameters that say where a page starts: each link sets its own. */
+const POSITION = new Set(['offset', 'page', 'cursor'])
+
 /**
  * The RFC 8288 Link header of a list answer: first, prev, next (a keyset cursor), last, each
- * keeping the request's other parameters.
+ * keeping the request's other parameters. The query is read once and each distinct rest of it
+ * written once: URL objects rebuilt per link cost more than the rest of a small page's answer.
  */
 export function listLinks (url: URL, list: ListRequest, total: number, last: ResourceRecord | undefined, more: boolean): string {
+  const base = `${url.origin}${url.pathname}?`
+  const pairs = [...url.searchParams]
+  const kept = new URLSearchParams(pairs.filter(([name]) => !POSITION.has(name))).toString()
   const at = (position: number): string => {
-    const target = new URL(url)
-    for (const name of ['offset', 'page', 'cursor']) target.searchParams.delete(name)
-    if (list.mode === 'page') target.searchParams.set('page', String(Math.floor(position / list.size) + 1))
-    else target.searchParams.set('offset', String(position))
-    return target.href
+    const start = list.mode === 'page' ? `page=${Math.floor(position / list.size) + 1}` : `offset=${position}`
+    return `${base}${kept}${kept === '' ? '' : '&'}${start}`
   }
   const links = [`<${at(0)}>; rel="first"`]
   if (list.position > 0) links.push(`<${at(Math.max(0, list.position - list.size))}>; rel="prev"`)
   if (more && last !== undefined) {
-    const next = new URL(url)
-    for (const name of ['offset', 'page']) next.searchParams.delete(name)
-    next.searchParams.set('cursor', encodeCursor(list.query.sort, last, list.position + list.size))
-    links.push(`<${next.href}>; rel="next"`)
+    const next = new URLSearchParams(pairs.filter(([name]) => name !== 'offset' && name !== 'page'))
+    next.set('cursor', encodeCursor(list.query.sort, last, list.position + list.size))
+    links.push(`<${base}${next.toString()}>; rel="next"`)
   }
   links.push(`<${at(total === 0 ? 0 : Math.floor((total - 1) / list.size) * list.size)}>; rel="last"`)
   return links.join(', ')

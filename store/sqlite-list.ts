@@ -81,7 +81,7 @@ export class ListQueries {
   constructor (table: string, columns: Column[], indexes: TableIndex[]) {
     this.#columns = new Map(columns.map(c => [c.name, c]))
     this.#from = quote(table)
-    this.#select = `SELECT ${columns.map(c => quote(c.name)).join(', ')}, version FROM ${this.#from}`
+    this.#select = `SELECT ${columns.map(c => quote(c.name)).join(', ')} FROM ${this.#from}`
     for (const index of [...indexes].sort((a, b) => a.columns.length - b.columns.length)) {
       const lead = index.columns[0] as string
       if (!this.#leading.has(lead)) this.#leading.set(lead, index)
@@ -104,7 +104,7 @@ export class ListQueries {
   /**
    * The statements that read the page, in order: run each with two more parameters, the rows still
    * wanted (LIMIT) and the offset (0 with a cursor), until the page is full. One statement without
-   * a cursor; with one, a statement per keyset range.
+   * a cursor; with one, a statement per keyset range. Each row holds the columns in order.
    */
   page (query: ListQuery, matching: number, size: number): Statement[] {
     const access = this.#access(query, matching, size)
