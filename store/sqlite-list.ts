@@ -42,6 +42,28 @@ export function readIndexes (db: Database.Database, table: string): { indexes: T
 const SEEKABLE = new Set(['eq', 'gt', 'gte', 'lt', 'lte', 'in'])
 
 /**
+ * What SQLite spends on one row, in microseconds, measured on 100,000 zoos (2 cores, Node 20):
+ * only their ratios matter, they say which plan reads less. Skipping a row of the table in id
+ * order costs next to nothing, walking an index a little more, but fetching the row an index entry
+ * names (to test a filter, or for each match a filter's index finds) six times that; and SQLite's
+ * sorter keeps offset + limit rows, so a deep page sorts nearly every match.
+ */
+const COST = {
+  /** A row of the table skipped in id order. */
+  tableStep: 0.01,
+  /** A row of the table read and tested against the filters. */
+  tableRead: 0.04,
+  /** An index entry stepped over. */
+  indexStep: 0.05,
+  /** The row an index entry names, fetched. */
+  lookup: 0.3,
+  /** A match compared with the rows the sorter keeps. */
+  compared: 0.01,
+  /** A row the sorter keeps. */
+  kept: 0.2
+}
+
+/**
  * The SQL of a collection read over one table. Every list query over any filter and any sort must
  * stay cheap however large the table is, and SQLite's planner, which knows neither how many rows
  * a filter matches nor that only one page is wanted, cannot be relied on for that: given
@@ -53,9 +75,9 @@ const SEEKABLE = new Set(['eq', 'gt', 'gte', 'lt', 'lte', 'in'])
  *   the page is full. Rows read ≈ (offset + limit) × size / matching, if the filters do not
  *   correlate with the sort order.
  * - **filter first**: let SQLite fetch the matching rows through a filter's index and sort them.
- *   Rows read ≈ matching (the whole table when no filter can use an index).
+ *   Rows read ≈ matching (the whole table when no filter can use an index), all of them sorted.
  *
- * whichever reads fewer rows, and states it in the SQL (`INDEXED BY`, or a unary `+` on the first
+ * whichever costs less by the measured costs of COST, and states it in the SQL (`INDEXED BY`, or a unary `+` on the first
  * sort key, which keeps its collation but hides its index), so SQLite cannot choose otherwise.
  * Where a composite index leads with a column the filters fix by equality (`zoo_id` of the nested
  * routes, followed by each sortable field), walking it within that group is taken at once: it
@@ -132,9 +154,13 @@ export class ListQueries {
     const group = this.#grouped.find(index => fixed.has(index.columns[0] as string) &&
       (first === 'id' ? index.columns.length === 1 : index.columns[1] === first))
     if (group !== undefined) return { hint: `INDEXED BY ${quote(group.name)}`, walk: true }
-    const walked = (query.offset + query.limit) * size / Math.max(matching, 1)
-    const filtered = query.filters.some(f => SEEKABLE.has(f.op)) ? matching : size
-    if (walked > filtered) return { hint: '', walk: false }
+    const wanted = query.offset + query.limit
+    const walked = Math.min(size, wanted * size / Math.max(matching, 1))
+    const tested = query.filters.length > 0
+    const walk = walked * (first === 'id' ? (tested ? COST.tableRead : COST.tableStep) : COST.indexStep + (tested ? COST.lookup : 0))
+    const fetch = query.filters.some(f => SEEKABLE.has(f.op)) ? matching * COST.lookup : size * COST.tableRead
+    const filterFirst = fetch + matching * COST.compared + Math.min(matching, wanted) * COST.kept
+    if (walk > filterFirst) return { hint: '', walk: false }
     // The rowid is the table's own order: NOT INDEXED walks it.
     return { hint: first === 'id' ? 'NOT INDEXED' : `INDEXED BY ${quote((this.#leading.get(first) as TableIndex).name)}`, walk: true }
   }

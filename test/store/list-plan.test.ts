@@ -51,6 +51,14 @@ t.test('a deep offset makes walking dearer than filtering first', async t => {
   t.equal(plans(db, zoos, { ...query, offset: 100 }, 20_000, 100_000)[0], 'SCAN zoos USING INDEX zoos_name')
 })
 
+t.test('a deep offset without filters walks the table: sorting every row would cost far more than skipping them', async t => {
+  const db = setUp(t)
+  const zoos = queriesOf(db, Zoos)
+  const byId = [{ field: 'id', direction: 'asc' as const }]
+  t.same(plans(db, zoos, { filters: [], sort: byId, limit: 21, offset: 99_980 }, 100_000, 100_000), ['SCAN zoos'])
+  t.same(plans(db, zoos, { filters: [], sort: [{ field: 'name', direction: 'asc' }, ...byId], limit: 21, offset: 99_980 }, 100_000, 100_000), ['SCAN zoos USING INDEX zoos_name'])
+})
+
 t.test('no filter an index can serve: the sort index is walked unless scanning the table reads fewer rows', async t => {
   const db = setUp(t)
   const zoos = queriesOf(db, Zoos)
