@@ -1,100 +1,331 @@
-// Collection-read benchmark: `npm run bench` (builds first, then runs this against dist/).
+// `npm run bench -- [--rows N] [--duration S] [--connections C] [--tls proxy|on|both]
+//                    [--targets service,A,S,B] [--cases get-one,list-zoos,...] [--warmup S]`
 //
-// Seeds a real SQLite file with 100,000 zoos through the API, then times list requests in-process
-// (inject: no socket noise) and prints each case's median as a ratio of the baseline, the first
-// page, measured in the same run. The claim under test (SPEC §4): following `next` cursors costs
-// the same on every page, where a deep OFFSET grows with the depth.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+// Builds (npm script), seeds one SQLite file and one db.json with --rows records per collection,
+// then loads each target, a separate process on 127.0.0.1, with autocannon, case by case: the
+// service (dist/server.js) and three baselines (A: bare Fastify, S: hand-written Fastify +
+// SQLite, B: json-server). Prints one table per TLS mode and writes the run to
+// bench/results/<date>-<rows>.json. See bench/README.md.
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
-import { buildApi } from '../dist/app.js'
-import { loadConfig } from '../dist/config.js'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import autocannon from 'autocannon'
+import { generate } from 'selfsigned'
+import { CASES, casesFor } from './cases.js'
+import { describeErrors, ms, printTable } from './report.js'
+import { seed } from './seed.js'
+import { TARGETS, authorize, killAll, residentMemory, send, start, stop, tail } from './targets.js'
 
-const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000)
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200)
-const COUNTRIES = ['DE', 'FR', 'AT', 'IT', null]
+const HERE = fileURLToPath(new URL('.', import.meta.url))
 
-const dataDir = mkdtempSync(join(tmpdir(), 'zoo-bench-'))
-const bootstrap = { id: 'bench', secret: 'bench-secret-0123456789' }
-const app = buildApi(loadConfig({
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'silent',
-  RATE_LIMIT: '0',
-  BOOTSTRAP_CLIENT_ID: bootstrap.id,
-  BOOTSTRAP_CLIENT_SECRET: bootstrap.secret
-}, []))
-await app.ready()
+// 2 s measured after 1 s of warm-up per case: the whole default run (both TLS modes, four
+// targets, eleven cases: 87 runs of 3 s) at --rows 1000000, build, seeding, start-ups and the
+// slow targets' queues included, stays well under ten minutes on two cores (bench/README.md).
+const DEFAULTS = { rows: 100_000, duration: 2, warmup: 1, connections: 20, tls: 'both' }
+// How long a target may take, after a case, to work off the requests still queued when the load
+// stopped (the service's deep offset pages at a million rows take ~10 s), before the next case.
+const SETTLE_SECONDS = 30
+const MODES = { proxy: 'TLS=proxy: plain HTTP/1.1, the service behind a TLS-terminating proxy', on: 'TLS=on: HTTPS, HTTP/1.1' }
 
-// Every request carries a bearer token, as a client's would: its verification is part of the cost.
-const tokenAnswer = await app.inject({
-  method: 'POST',
-  url: '/oauth/token',
-  headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${bootstrap.id}:${bootstrap.secret}`).toString('base64')}` },
-  payload: 'grant_type=client_credentials'
-})
-const headers = { authorization: `Bearer ${tokenAnswer.json().access_token}` }
-
-async function get (url) {
-  const res = await app.inject({ method: 'GET', url, headers })
-  if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`)
-  return res
-}
-
-const seedStart = process.hrtime.bigint()
-for (let done = 0; done < RECORDS; done += 1000) {
-  const batch = Array.from({ length: Math.min(1000, RECORDS - done) }, (_, i) => ({
-    name: `zoo ${String(done + i).padStart(6, '0')}`,
-    city: `city ${(done + i) % 97}`,
-    country: COUNTRIES[(done + i) % COUNTRIES.length]
-  }))
-  const res = await app.inject({ method: 'POST', url: '/v1/zoos', payload: batch, headers })
-  if (res.statusCode !== 201) throw new Error(res.body)
-}
-const seedMs = Number(process.hrtime.bigint() - seedStart) / 1e6
-
-/** The `next` URL of a list answer. */
-const nextOf = res => {
-  const match = /<([^>]+)>; rel="next"/.exec(res.headers.link)
-  const url = new URL(match[1])
-  return `${url.pathname}${url.search}`
-}
-
-/** A cursor URL for the page that starts at `position`, found by walking with big pages. */
-async function cursorAt (query, position) {
-  let url = `/v1/zoos?limit=100&${query}`
-  for (let seen = 100; seen < position; seen += 100) url = nextOf(await get(url))
-  return url.replace('limit=100', 'limit=20')
-}
-
-async function median (url) {
-  for (let i = 0; i < 10; i++) await get(url)
-  const times = []
-  for (let i = 0; i < ROUNDS; i++) {
-    const start = process.hrtime.bigint()
-    await get(url)
-    times.push(Number(process.hrtime.bigint() - start) / 1e6)
+function options () {
+  const { values } = parseArgs({
+    options: {
+      rows: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      tls: { type: 'string' },
+      targets: { type: 'string' },
+      cases: { type: 'string' }
+    },
+    strict: true
+  })
+  const number = (name, min, integer) => {
+    const value = Number(values[name] ?? DEFAULTS[name])
+    if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) throw new Error(`--${name} must be ${integer ? 'a whole number' : 'a number'} of at least ${min}, got ${values[name]}`)
+    return value
   }
-  times.sort((a, b) => a - b)
-  return times[Math.floor(times.length / 2)]
+  const list = (name, known) => {
+    if (values[name] === undefined) return known
+    const given = values[name].split(',').map(s => s.trim()).filter(s => s !== '')
+    const unknown = given.filter(s => !known.includes(s))
+    if (unknown.length > 0 || given.length === 0) throw new Error(`--${name}: unknown ${unknown.join(', ') || '(empty)'}; known: ${known.join(',')}`)
+    // Always in the canonical order, whatever the order given.
+    return known.filter(s => given.includes(s))
+  }
+  const tls = values.tls ?? DEFAULTS.tls
+  if (!['proxy', 'on', 'both'].includes(tls)) throw new Error(`--tls must be proxy, on or both, got ${tls}`)
+  return {
+    rows: number('rows', 1, true),
+    duration: number('duration', 0.5, false),
+    warmup: number('warmup', 0, false),
+    connections: number('connections', 1, true),
+    tls,
+    modes: tls === 'both' ? ['proxy', 'on'] : [tls],
+    targets: list('targets', TARGETS),
+    cases: list('cases', CASES)
+  }
 }
 
-const deep = RECORDS - 20
-const cases = [
-  ['first page (baseline)', '/v1/zoos?limit=20'],
-  [`cursor page at ${deep}`, await cursorAt('', deep)],
-  [`offset page at ${deep}`, `/v1/zoos?limit=20&offset=${deep}`],
-  ['filtered + sorted first page', '/v1/zoos?limit=20&country=DE&sortby=name&order=desc'],
-  [`filtered + sorted cursor page near ${Math.floor(deep / 5)}`, await cursorAt('country=DE&sortby=name&order=desc', Math.floor(deep / 5) - 100)],
-  ['one record', `/v1/zoos/${Math.ceil(RECORDS / 2)}`]
-]
+/** The cursor-deep page of a target, taken from its own answers, and checked against offset. */
+async function deepCursor (target, rows) {
+  // Walking `next` links from the first page would take rows/100 requests (10,000 at a million
+  // rows, minutes of the time budget) and forging a cursor would test the bench, not the API.
+  // Instead: one offset page just before the end, whose Link header carries the target's own
+  // keyset cursor for the page after it (the service's `next` always carries a cursor; S's too).
+  // That is exactly the cursor a walk would reach. The page it gives is checked against the
+  // offset page at the same position.
+  const sorted = '/v1/zoos?sortby=name&limit=20'
+  const position = Math.max(0, rows - 20)
+  const before = Math.max(0, position - 20)
+  const answer = await send(target, 'GET', `${sorted}&offset=${before}`, { timeout: 120_000 })
+  const next = /<([^>]+)>;\s*rel="next"/.exec(answer.headers.link ?? '')
+  if (answer.status !== 200 || next === null) return { note: `no next link on ${sorted}&offset=${before}: ${answer.status} ${answer.body.slice(0, 200)}` }
+  const url = new URL(next[1], 'http://127.0.0.1')
+  const path = `${url.pathname}${url.search}`
+  const ids = async p => {
+    const page = await send(target, 'GET', p, { timeout: 120_000 })
+    return page.status === 200 ? JSON.parse(page.body).map(r => r.id).join(',') : `${page.status}`
+  }
+  const [byCursor, byOffset] = [await ids(path), await ids(`${sorted}&offset=${position}`)]
+  return { path, note: byCursor === byOffset ? undefined : `cursor page (${byCursor}) differs from offset page (${byOffset})` }
+}
 
-const results = []
-for (const [name, url] of cases) results.push([name, await median(url)])
-const baseline = results[0][1]
+const percentile = (sorted, p) => sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]
 
-console.log(`zoo-api bench: ${RECORDS} zoos seeded in ${(seedMs / 1000).toFixed(1)} s; median of ${ROUNDS} requests each (inject, in-process)`)
-console.log('case'.padEnd(48), 'median ms'.padStart(10), 'x baseline'.padStart(11))
-for (const [name, ms] of results) console.log(name.padEnd(48), ms.toFixed(3).padStart(10), (ms / baseline).toFixed(2).padStart(11))
+/**
+ * One case against one target: `warmup` seconds, then `duration` seconds measured, in one
+ * autocannon run (no gap in which the target would drain its queue). Only answers that arrive in
+ * the measured window count. Success means a 2xx status: req/s counts those only.
+ */
+async function load (target, next, { warmup, duration, connections }) {
+  const headers = target.headers
+  const setupRequest = request => {
+    const r = next()
+    return {
+      ...request,
+      method: r.method,
+      path: r.path,
+      // A fresh object each time: autocannon adds Content-Length to the one it is given.
+      headers: r.body === undefined ? { ...headers } : { ...headers, 'content-type': 'application/json' },
+      body: r.body ?? Buffer.alloc(0)
+    }
+  }
+  const latencies = []
+  const statuses = {}
+  let errors = 0
+  let timeouts = 0
+  const started = performance.now()
+  const measureFrom = started + warmup * 1000
+  const instance = autocannon({
+    url: `${target.https ? 'https' : 'http'}://127.0.0.1:${target.port}`,
+    connections,
+    duration: warmup + duration,
+    requests: [{ setupRequest }],
+    // autocannon checks for the end of the run once per sample: 1 s by default, rounding the run up.
+    sampleInt: 100,
+    // Trust the bench's own self-signed certificate, as a client configured for it would.
+    tlsOptions: target.https ? { ca: target.ca } : undefined
+  })
+  instance.on('response', (client, status, bytes, time) => {
+    if (performance.now() < measureFrom) return
+    statuses[status] = (statuses[status] ?? 0) + 1
+    latencies.push(time)
+  })
+  instance.on('reqError', error => {
+    if (performance.now() < measureFrom) return
+    errors++
+    if (/timed out/.test(error.message)) timeouts++
+  })
+  await instance
+  const seconds = (performance.now() - measureFrom) / 1000
+  latencies.sort((a, b) => a - b)
+  const answers = latencies.length
+  const ok = Object.entries(statuses).reduce((sum, [status, n]) => sum + (status >= 200 && status < 300 ? n : 0), 0)
+  const failed = answers - ok + errors
+  return {
+    reqPerSec: ok / seconds,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    max: latencies.at(-1) ?? null,
+    seconds,
+    answers,
+    ok,
+    non2xx: answers - ok,
+    statuses,
+    errors,
+    timeouts,
+    // Most answers wrong: the figure says nothing about the case.
+    failing: failed * 2 > answers + errors,
+    // Not one answer in the measured window: slower than the window, or stuck.
+    silent: answers + errors === 0
+  }
+}
 
-await app.close()
-rmSync(dataDir, { recursive: true, force: true })
+/** Up to three requests of the case, until one fails: its request, status and body. */
+async function diagnose (target, make) {
+  let probe
+  for (let i = 0; i < 3; i++) {
+    const sample = make()
+    probe = { request: `${sample.method} ${sample.path}` }
+    try {
+      const answer = await send(target, sample.method, sample.path, { body: sample.body, headers: sample.body === undefined ? {} : { 'content-type': 'application/json' }, timeout: 15_000 })
+      probe.status = answer.status
+      if (answer.status >= 300) {
+        probe.body = answer.body.slice(0, 300)
+        break
+      }
+    } catch (err) {
+      probe.error = err.message
+      break
+    }
+  }
+  return probe
+}
+
+/** Waits until the target answers again (its queue of this case's requests drained), at most `limit` ms. */
+async function settle (target, limit) {
+  const started = performance.now()
+  for (;;) {
+    const left = limit - (performance.now() - started)
+    if (left <= 0) return null
+    try {
+      await send(target, 'GET', target.ready, { timeout: left })
+      return (performance.now() - started) / 1000
+    } catch {}
+  }
+}
+
+async function runTarget (name, mode, ctx) {
+  const { opts, seedDir, tls, data } = ctx
+  const dataDir = join(ctx.tmp, `${mode}-${name}`)
+  mkdirSync(dataDir)
+  // Each target its own copy: writes of one never reach another.
+  if (name === 'service' || name === 'S') copyFileSync(join(seedDir, 'zoo.db'), join(dataDir, 'zoo.db'))
+  if (name === 'B') copyFileSync(join(seedDir, 'db.json'), join(dataDir, 'db.json'))
+  const result = { cases: {} }
+  let target
+  try {
+    target = await start(name, { dataDir, tls, mode, readyTimeout: 60_000 + opts.rows * 0.15 })
+  } catch (err) {
+    console.log(`  ${name}: could not start: ${err.message}`)
+    result.failed = err.message
+    rmSync(dataDir, { recursive: true, force: true })
+    return result
+  }
+  result.startSeconds = target.startSeconds
+  try {
+    if (name === 'service') await authorize(target)
+    if ((name === 'service' || name === 'S') && opts.cases.includes('cursor-deep')) {
+      const cursor = await deepCursor(target, opts.rows)
+      target.cursorPath = cursor.path
+      result.cursor = cursor
+      if (cursor.note !== undefined) console.log(`  ${name}: cursor-deep: ${cursor.note}`)
+    }
+    const cases = casesFor(target, data)
+    for (const caseName of opts.cases) {
+      const make = cases[caseName]
+      if (typeof make === 'string' || (caseName === 'cursor-deep' && target.cursorPath === undefined && name !== 'A')) {
+        result.cases[caseName] = { na: typeof make === 'string' ? make : 'no cursor' }
+        continue
+      }
+      const caseStarted = performance.now()
+      const figures = await load(target, make, opts)
+      // Errors: a few requests more, to show what the target answers (a wrong URL, a 500).
+      if (figures.non2xx + figures.errors > 0) figures.probe = await diagnose(target, make)
+      // Before the next case, the target works off what was still queued when the load stopped.
+      if (caseName !== opts.cases.at(-1)) figures.settleSeconds = await settle(target, SETTLE_SECONDS * 1000)
+      figures.wallSeconds = (performance.now() - caseStarted) / 1000
+      result.cases[caseName] = figures
+      console.log(`  ${name.padEnd(7)} ${caseName.padEnd(14)} ${figures.reqPerSec.toFixed(1).padStart(9)} req/s  p50 ${ms(figures.p50)} ms  p99 ${ms(figures.p99)} ms${figures.failing ? `  !! FAILING: ${describeErrors(figures)}` : figures.non2xx + figures.errors > 0 ? `  (errors: ${describeErrors(figures)})` : ''}${figures.silent ? '  (no answer within the measured window)' : ''}${figures.settleSeconds === null ? '  (still busy after the case)' : ''}`)
+      if (target.exited !== null) {
+        result.failed = `stopped during ${caseName} (${target.exited}):\n${tail(target.logFile)}`
+        console.log(`  ${name}: ${result.failed}`)
+        break
+      }
+    }
+  } catch (err) {
+    result.failed = err.message
+    console.log(`  ${name}: ${err.message}`)
+  } finally {
+    result.rss = residentMemory(target)
+    await stop(target)
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+  return result
+}
+
+async function main () {
+  const opts = options()
+  const began = performance.now()
+  const tmp = mkdtempSync(join(tmpdir(), 'zoo-bench-'))
+  const cleanup = () => {
+    killAll()
+    rmSync(tmp, { recursive: true, force: true })
+  }
+  process.on('exit', cleanup)
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      console.log(`\n${signal}: stopping the targets and removing ${tmp}`)
+      process.exit(130)
+    })
+  }
+
+  console.log(`zoo-api bench: ${opts.rows} rows per collection, ${opts.connections} connections, ${opts.warmup} s warm-up + ${opts.duration} s per case; TLS ${opts.modes.join(' and ')}; targets ${opts.targets.join(', ')}`)
+  const seedDir = join(tmp, 'seed')
+  const seedStarted = performance.now()
+  const data = await seed(seedDir, opts.rows, join(HERE, '../dist/migrations'))
+  const seedSeconds = (performance.now() - seedStarted) / 1000
+  const seedInfo = { seconds: seedSeconds, zooDbBytes: statSync(join(seedDir, 'zoo.db')).size, dbJsonBytes: statSync(join(seedDir, 'db.json')).size }
+  console.log(`seeded in ${seedSeconds.toFixed(1)} s: zoo.db ${(seedInfo.zooDbBytes / 2 ** 20).toFixed(0)} MiB, db.json ${(seedInfo.dbJsonBytes / 2 ** 20).toFixed(0)} MiB`)
+
+  let tls
+  if (opts.modes.includes('on')) {
+    // One certificate for every HTTPS target, trusted by the bench's clients through `ca`.
+    const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+      keyType: 'ec',
+      curve: 'P-256',
+      algorithm: 'sha256',
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }]
+    })
+    tls = { cert: pems.cert, certFile: join(tmp, 'cert.pem'), keyFile: join(tmp, 'key.pem') }
+    writeFileSync(tls.certFile, pems.cert)
+    writeFileSync(tls.keyFile, pems.private, { mode: 0o600 })
+  }
+
+  const ctx = { opts, tmp, seedDir, tls, data }
+  const modes = {}
+  for (const mode of opts.modes) {
+    console.log(`\n${MODES[mode]}`)
+    const targets = {}
+    for (const name of opts.targets) targets[name] = await runTarget(name, mode, ctx)
+    modes[mode] = { targets }
+    console.log()
+    printTable(mode, MODES[mode], targets, opts)
+  }
+
+  const wallSeconds = (performance.now() - began) / 1000
+  const date = new Date()
+  const run = {
+    settings: { rows: opts.rows, duration: opts.duration, warmup: opts.warmup, connections: opts.connections, tls: opts.tls, targets: opts.targets, cases: opts.cases },
+    machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryBytes: totalmem(), platform: process.platform, date: date.toISOString() },
+    seed: seedInfo,
+    modes,
+    wallSeconds
+  }
+  const dir = join(HERE, 'results')
+  mkdirSync(dir, { recursive: true })
+  const file = join(dir, `${date.toISOString().slice(0, 10)}-${opts.rows}.json`)
+  writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`)
+  console.log(`\nwhole run ${wallSeconds.toFixed(0)} s; results in ${file}`)
+}
+
+try {
+  await main()
+  process.exit(0)
+} catch (err) {
+  console.error(`bench: ${err.stack ?? err.message}`)
+  process.exit(1)
+}

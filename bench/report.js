@@ -1,0 +1,81 @@
+// The printed summary of one TLS mode: a table with one row per case, then what went wrong.
+
+const rate = r => r >= 100 ? r.toFixed(0) : r >= 10 ? r.toFixed(1) : r.toFixed(2)
+export const ms = v => v === null || v === undefined ? '-' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)
+
+/** What went wrong in a case: non-2xx statuses, socket errors, or silence. */
+export const describeErrors = f => [
+  ...Object.entries(f.statuses).filter(([s]) => s < 200 || s >= 300).map(([s, n]) => `${n}× ${s}`),
+  ...(f.errors > 0 ? [`${f.errors} socket errors${f.timeouts > 0 ? ` (${f.timeouts} timeouts)` : ''}`] : [])
+].join(', ')
+
+/** Aligned Markdown table: readable in a terminal, pasteable as it is. */
+export function table (header, rows, rightFrom = 1) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map(r => r[i].length)))
+  const line = cells => `| ${cells.map((c, i) => i >= rightFrom ? c.padStart(widths[i]) : c.padEnd(widths[i])).join(' | ')} |`
+  return [line(header), `|${widths.map((w, i) => i >= rightFrom ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n')
+}
+
+/**
+ * `targets`: name -> { cases: { case -> figures | { na } }, rss, failed }.
+ * A figure followed by `!` comes from a case where most answers were errors: it measures nothing.
+ */
+export function printTable (mode, title, targets, opts) {
+  const cell = (name, caseName) => {
+    const target = targets[name]
+    if (target === undefined) return null
+    const figures = target.cases[caseName]
+    if (figures === undefined) return { text: target.failed ? 'failed' : '-' }
+    if (figures.na !== undefined) return { text: 'n/a' }
+    if (figures.silent) return { figures, text: '0 (none)' }
+    return { figures, text: `${rate(figures.reqPerSec)}${figures.failing ? '!' : figures.non2xx + figures.errors > 0 ? '*' : ''}` }
+  }
+  const others = ['A', 'S', 'B'].filter(n => targets[n] !== undefined)
+  const header = ['case']
+  if (targets.service) header.push('service req/s', 'p50 ms', 'p99 ms')
+  for (const n of others) header.push(`${n} req/s`, `${n} p99 ms`)
+  if (targets.service) for (const n of others) header.push(`service/${n}`)
+  const rows = opts.cases.map(caseName => {
+    const row = [caseName]
+    const service = cell('service', caseName)
+    if (service) row.push(service.text, ms(service.figures?.p50), ms(service.figures?.p99))
+    for (const n of others) {
+      const c = cell(n, caseName)
+      row.push(c.text, ms(c.figures?.p99))
+    }
+    if (service) {
+      for (const n of others) {
+        const c = cell(n, caseName)
+        const usable = service.figures && c.figures && service.figures.reqPerSec > 0 && c.figures.reqPerSec > 0 && !service.figures.failing && !c.figures.failing
+        row.push(usable ? (service.figures.reqPerSec / c.figures.reqPerSec).toFixed(2) : service.figures && c.figures ? '-' : 'n/a')
+      }
+    }
+    return row
+  })
+  console.log(`${title}: ${opts.rows} rows per collection, ${opts.connections} connections, ${opts.duration} s measured per case`)
+  console.log(table(header, rows))
+
+  const notes = []
+  for (const [name, target] of Object.entries(targets)) {
+    if (target.failed) notes.push(`${name}: ${target.failed.split('\n')[0]}`)
+    if (target.cursor?.note) notes.push(`${name} cursor-deep: ${target.cursor.note}`)
+    for (const [caseName, f] of Object.entries(target.cases)) {
+      if (f.na !== undefined) continue
+      const errors = describeErrors(f)
+      if (errors !== '') {
+        const probe = f.probe?.status >= 300 ? `; ${f.probe.request} answers ${f.probe.status}: ${f.probe.body}` : f.probe?.error ? `; ${f.probe.request}: ${f.probe.error}` : ''
+        notes.push(`${f.failing ? '!! FAILING ' : ''}${name} ${caseName}: ${f.ok} ok, ${errors}${probe}`)
+      }
+      if (f.silent) notes.push(`${name} ${caseName}: no answer within the ${opts.duration} s measured (each request takes longer than that with ${opts.connections} queued)`)
+      if (f.settleSeconds === null) notes.push(`${name} ${caseName}: still busy with the requests queued when the load stopped (30 s later); the next case started anyway`)
+    }
+  }
+  const na = []
+  for (const [name, target] of Object.entries(targets)) {
+    for (const [caseName, f] of Object.entries(target.cases)) if (f.na !== undefined) na.push(`${name} ${caseName}: ${f.na}`)
+  }
+  if (notes.length > 0) console.log(`\nreq/s counts 2xx answers only; * some answers were errors, ! most were (the figure measures nothing):\n${notes.map(n => `  ${n}`).join('\n')}`)
+  if (na.length > 0) console.log(`n/a: ${na.join('; ')}`)
+  const rss = Object.entries(targets).filter(([, t]) => t.rss).map(([n, t]) => `${n} ${(t.rss / 2 ** 20).toFixed(0)} MiB`)
+  if (rss.length > 0) console.log(`resident memory (VmRSS) after the last case: ${rss.join(', ')}`)
+}

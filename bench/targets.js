@@ -1,0 +1,186 @@
+// The bench's targets: each a separate process on 127.0.0.1, started on a free port, polled until
+// it answers, stopped after its cases. Also the small HTTP client the bench uses outside the load.
+import { spawn } from 'node:child_process'
+import { closeSync, openSync, readFileSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+export const BOOTSTRAP = { id: 'bench', secret: 'bench-secret-0123456789' }
+
+/** Every target in table order: the service, then the baselines. */
+export const TARGETS = ['service', 'A', 'S', 'B']
+
+const children = new Set()
+
+/** Ends every target still running, at once (exit, Ctrl-C). */
+export function killAll () {
+  for (const child of children) child.kill('SIGKILL')
+}
+
+export function freePort () {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * One request outside the load (readiness, token, cursor, probes).
+ * Resolves { status, headers, body } or rejects on a socket error or after `timeout` ms.
+ */
+export function send (target, method, path, { headers = {}, body, timeout = 30_000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const request = (target.https ? httpsRequest : httpRequest)({
+      host: '127.0.0.1',
+      port: target.port,
+      method,
+      path,
+      headers: { ...target.headers, ...headers },
+      ca: target.ca,
+      agent: false,
+      timeout
+    }, response => {
+      const chunks = []
+      response.on('data', chunk => chunks.push(chunk))
+      response.on('end', () => resolve({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks).toString() }))
+      response.on('error', reject)
+    })
+    request.on('timeout', () => request.destroy(new Error(`no answer within ${timeout} ms`)))
+    request.on('error', reject)
+    request.end(body)
+  })
+}
+
+/** What each target runs and the path that answers once it is ready. */
+function command (name, { port, localPort, dataDir, tls, mode }) {
+  const tlsEnv = mode === 'on' ? { TLS_CERT: tls.certFile, TLS_KEY: tls.keyFile } : {}
+  switch (name) {
+    case 'service': return {
+      args: [join(ROOT, 'dist/server.js')],
+      env: {
+        DATA_DIR: dataDir,
+        TLS: mode === 'on' ? 'on' : 'proxy',
+        ...tlsEnv,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        LOCAL_HOST: '127.0.0.1',
+        LOCAL_PORT: String(localPort),
+        ALLOWED_DIRS: '',
+        RATE_LIMIT: '0',
+        LOG_LEVEL: 'warn',
+        BOOTSTRAP_CLIENT_ID: BOOTSTRAP.id,
+        BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP.secret,
+        ACCESS_TOKEN_TTL: '86400'
+      },
+      ready: '/'
+    }
+    case 'A': return { args: [join(ROOT, 'bench/baseline-bare.js')], env: { PORT: String(port), ...tlsEnv }, ready: '/' }
+    case 'S': return { args: [join(ROOT, 'bench/baseline-sqlite.js')], env: { PORT: String(port), DATA_DIR: dataDir, ...tlsEnv }, ready: '/v1/zoos/1' }
+    // A bigger heap than the default 4 GiB: json-server holds every record as a JS object, and
+    // its writes build the whole file as one string first.
+    case 'B': return { args: ['--max-old-space-size=12288', join(ROOT, 'bench/baseline-json-server.js')], env: { PORT: String(port), DB_FILE: join(dataDir, 'db.json'), ...tlsEnv }, ready: '/zoos/1' }
+    default: throw new Error(`unknown target ${name}`)
+  }
+}
+
+/**
+ * Starts `name` as a child process over the files in `dataDir` and waits until it answers.
+ * `mode`: 'proxy' (plain HTTP; the service then needs X-Forwarded-Proto) or 'on' (HTTPS/1.1).
+ */
+export async function start (name, { dataDir, tls, mode, readyTimeout }) {
+  const port = await freePort()
+  const localPort = name === 'service' ? await freePort() : undefined
+  const { args, env, ready } = command(name, { port, localPort, dataDir, tls, mode })
+  const logFile = join(dataDir, `${name}.log`)
+  const log = openSync(logFile, 'w')
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    // Only what the process needs: no setting of the caller's shell leaks into a target.
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', log, log]
+  })
+  closeSync(log)
+  children.add(child)
+  let exited = null
+  child.once('exit', (code, signal) => {
+    children.delete(child)
+    exited = signal ?? `exit code ${code}`
+  })
+  const target = {
+    name,
+    mode,
+    child,
+    port,
+    https: mode === 'on',
+    ca: mode === 'on' ? tls.cert : undefined,
+    // Behind a TLS-terminating proxy every request says it came over HTTPS (README, "HTTPS").
+    headers: name === 'service' && mode === 'proxy' ? { 'x-forwarded-proto': 'https' } : {},
+    ready,
+    logFile,
+    get exited () { return exited }
+  }
+  const started = performance.now()
+  for (;;) {
+    if (exited !== null) throw new Error(`${name} stopped during start-up (${exited}):\n${tail(logFile)}`)
+    try {
+      const answer = await send(target, 'GET', ready, { timeout: 2000 })
+      if (answer.status === 200) break
+    } catch {}
+    if (performance.now() - started > readyTimeout) {
+      await stop(target)
+      throw new Error(`${name} did not answer GET ${ready} within ${readyTimeout / 1000} s:\n${tail(logFile)}`)
+    }
+    await new Promise(resolve => setTimeout(resolve, 100))
+  }
+  target.startSeconds = (performance.now() - started) / 1000
+  return target
+}
+
+/** The service's access token: client credentials of the bootstrap client, HTTP Basic auth. */
+export async function authorize (target) {
+  const answer = await send(target, 'POST', '/oauth/token', {
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${BOOTSTRAP.id}:${BOOTSTRAP.secret}`).toString('base64')}`
+    },
+    body: 'grant_type=client_credentials'
+  })
+  if (answer.status !== 200) throw new Error(`POST /oauth/token: ${answer.status} ${answer.body}`)
+  target.headers = { ...target.headers, authorization: `Bearer ${JSON.parse(answer.body).access_token}` }
+}
+
+/** Resident memory of the target's process in bytes (VmRSS), or null when unknown. */
+export function residentMemory (target) {
+  try {
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${target.child.pid}/status`, 'utf8'))
+    return kb === null ? null : Number(kb[1]) * 1024
+  } catch {
+    return null
+  }
+}
+
+/** SIGTERM, then SIGKILL if it has not stopped within `grace` ms. */
+export async function stop (target, grace = 5000) {
+  if (target.child.exitCode !== null || target.child.signalCode !== null) return
+  const gone = new Promise(resolve => target.child.once('exit', resolve))
+  target.child.kill('SIGTERM')
+  const timer = setTimeout(() => target.child.kill('SIGKILL'), grace)
+  await gone
+  clearTimeout(timer)
+}
+
+export function tail (file, lines = 20) {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n')
+  } catch {
+    return ''
+  }
+}
