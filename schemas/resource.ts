@@ -127,6 +127,21 @@ function listQuerySchema (columns: Column[]): TObject {
   })
 }
 
+/**
+ * A field of the record as answers serialize it. `T | null` becomes one schema whose `type` lists
+ * both (the same values, JSON Schema 2020-12 and OpenAPI 3.1 alike): fast-json-stringify picks the
+ * branch of an `anyOf` by running the validator on the value, a format check per nullable field of
+ * every record of a page, where a list of types is one `typeof` test.
+ */
+function serializable (schema: TSchema): TSchema {
+  if (schema[Kind] !== 'Union') return schema
+  const { anyOf, ...options } = schema as TSchema & { anyOf: TSchema[] }
+  const inner = anyOf.find(s => s[Kind] !== 'Null') as TSchema
+  // Keywords of one type (format, pattern, minimum) let null through; an enum must list it.
+  const values = inner.enum === undefined ? {} : { enum: [...inner.enum, null] }
+  return Type.Unsafe({ ...inner, ...options, type: [inner.type, 'null'], ...values })
+}
+
 /** `zoo` -> `Zoo`: operation ids and component names are built from resource names. */
 export const capitalize = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1)
 
@@ -139,7 +154,7 @@ export function defineResource (spec: ResourceSpec): Resource {
       throw new Error(`field ${name}: an optional field must also be nullable`)
     }
     const { [OptionalKind]: _optional, ...required } = schema as TSchema & { [OptionalKind]?: string }
-    recordFields[name] = required as TSchema
+    recordFields[name] = serializable(required as TSchema)
   }
   const readOnlyInput = Object.fromEntries(
     Object.entries(READ_ONLY).map(([name, schema]) => [name, Type.Optional({ ...schema, readOnly: true })])
