@@ -6,7 +6,7 @@
 // service (dist/server.js) and three baselines (A: bare Fastify, S: hand-written Fastify +
 // SQLite, B: json-server). Prints one table per TLS mode and writes the run to
 // bench/results/<date>-<rows>.json. See bench/README.md.
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { closeSync, copyFileSync, fsyncSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -198,13 +198,29 @@ async function settle (target, limit) {
   }
 }
 
+/**
+ * Copies a file and waits until the copy is on disk. Left to the kernel's writeback, the hundreds
+ * of MiB of a large seed would be written while the target runs, and every fsync of its writes
+ * would wait behind them: the first target after a copy would measure the disk, not itself.
+ */
+function copyOnDisk (from, to) {
+  copyFileSync(from, to)
+  onDisk(to)
+}
+
+function onDisk (file) {
+  const fd = openSync(file, 'r')
+  fsyncSync(fd)
+  closeSync(fd)
+}
+
 async function runTarget (name, mode, ctx) {
   const { opts, seedDir, tls, data } = ctx
   const dataDir = join(ctx.tmp, `${mode}-${name}`)
   mkdirSync(dataDir)
   // Each target its own copy: writes of one never reach another.
-  if (name === 'service' || name === 'S') copyFileSync(join(seedDir, 'zoo.db'), join(dataDir, 'zoo.db'))
-  if (name === 'B') copyFileSync(join(seedDir, 'db.json'), join(dataDir, 'db.json'))
+  const file = { service: 'zoo.db', S: 'zoo.db', B: 'db.json' }[name]
+  if (file !== undefined) copyOnDisk(join(seedDir, file), join(dataDir, file))
   const result = { cases: {} }
   let target
   try {
@@ -277,6 +293,7 @@ async function main () {
   const seedDir = join(tmp, 'seed')
   const seedStarted = performance.now()
   const data = await seed(seedDir, opts.rows, join(HERE, '../dist/migrations'))
+  for (const file of ['zoo.db', 'db.json']) onDisk(join(seedDir, file))
   const seedSeconds = (performance.now() - seedStarted) / 1000
   const seedInfo = { seconds: seedSeconds, zooDbBytes: statSync(join(seedDir, 'zoo.db')).size, dbJsonBytes: statSync(join(seedDir, 'db.json')).size }
   console.log(`seeded in ${seedSeconds.toFixed(1)} s: zoo.db ${(seedInfo.zooDbBytes / 2 ** 20).toFixed(0)} MiB, db.json ${(seedInfo.dbJsonBytes / 2 ** 20).toFixed(0)} MiB`)
