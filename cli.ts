@@ -34,7 +34,7 @@ async function readAll (stream: NodeJS.ReadableStream): Promise<string> {
 }
 
 /**
- * Manages the authorization server's clients and users (SPEC §8). Answers JSON on stdout so that
+ * Manages the authorization server's clients and users. Answers JSON on stdout so that
  * scripts can use it; a failure is `{"error": ...}` on stderr, exit 1 (2 for a usage error).
  * Secrets are printed once, at creation, and stored only as scrypt hashes.
  */

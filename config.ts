@@ -30,7 +30,7 @@ interface ListSetting<T> {
   parse: (items: string[], source: string) => T
 }
 
-/** A directory the local tool server may list (SPEC §10). */
+/** A directory the local tool server may list. */
 export interface AllowedDirectory {
   /** Absolute and normalized, letter case as configured: requested paths are compared with it. */
   readonly path: string

@@ -14,7 +14,7 @@ const ORIGINS: Record<TlsMaterial['origin'], string> = {
 
 /**
  * `npm start`: configuration and certificate, then the API, the local tool server and the
- * optional redirect listener (SPEC §1) listening, then a clean stop of all on a signal.
+ * optional redirect listener listening, then a clean stop of all on a signal.
  */
 async function main (): Promise<void> {
   let config: Config
@@ -31,7 +31,7 @@ async function main (): Promise<void> {
   }
   const api = buildApi(config, tls === undefined ? {} : { tls })
   if (tls !== undefined) {
-    // Clients of a self-signed certificate check it against this (SPEC §1).
+    // Clients of a self-signed certificate check it against this.
     api.log.info({ certificate: tls.certFile, sha256: tls.fingerprint }, `TLS certificate ${ORIGINS[tls.origin]}: ${tls.certFile}, SHA-256 fingerprint ${tls.fingerprint}`)
   }
   const local = buildLocalServer(config)

@@ -1,6 +1,6 @@
 import { RESOURCES } from '../schemas/index.js'
 
-/** `<collection>:read` and `<collection>:write` for every collection (SPEC §8). */
+/** `<collection>:read` and `<collection>:write` for every collection. */
 export const SCOPES: readonly string[] = RESOURCES.flatMap(r => [`${r.name}:read`, `${r.name}:write`])
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])

@@ -48,7 +48,7 @@ const DECOY = hashSecret(randomToken())
 const invalidGrant = (why: string): OAuthError => new OAuthError(401, 'invalid_grant', why)
 
 /**
- * The built-in authorization server (SPEC §8): client authentication, the client_credentials,
+ * The built-in authorization server: client authentication, the client_credentials,
  * password and refresh_token grants with rotation and reuse detection, and revocation (RFC 7009).
  */
 export class AuthorizationServer {

@@ -14,7 +14,7 @@ export interface HypermediaOperation {
 }
 
 /**
- * A hypermedia document (SPEC §5): `link` names where the client stands or goes next, `links`
+ * A hypermedia document: `link` names where the client stands or goes next, `links`
  * every collection and then `more`.
  */
 export function hypermediaDocument (

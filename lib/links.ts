@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import type { Link } from '../schemas/common.js'
 import type { Resource } from '../schemas/resource.js'
 
-/** The version segment of every resource path (seed §9: the version is in the URL). */
+/** The version segment of every resource path (the version is in the URL). */
 export const API_VERSION = 'v1'
 
 /** `https://host:port` as the client addressed it. */

@@ -34,7 +34,7 @@ function pathOf (url: string): string {
 }
 
 /**
- * The listener of HTTP_REDIRECT_PORT (SPEC §1): plain HTTP that answers every request, whatever
+ * The listener of HTTP_REDIRECT_PORT: plain HTTP that answers every request, whatever
  * its method, path or body, with 308 to the same path and query on the HTTPS API, and serves
  * nothing else. 308 rather than 301: a client must repeat a POST as a POST, body included.
  */

@@ -47,7 +47,7 @@ export async function loadTls (config: Pick<Config, 'dataDir' | 'tlsCert' | 'tls
       { name: 'basicConstraints', cA: false, critical: true },
       { name: 'keyUsage', digitalSignature: true, critical: true },
       { name: 'extKeyUsage', serverAuth: true },
-      // The names the API is reached by on this machine (SPEC §1): DNS, then IPv4 and IPv6 loopback.
+      // The names the API is reached by on this machine: DNS, then IPv4 and IPv6 loopback.
       { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] }
     ]
   })

@@ -35,7 +35,7 @@ function describe (e: FastifySchemaValidationError): string {
 }
 
 /**
- * Every malformed request is a 400 here (SPEC §10), with one message per problem; an HttpError
+ * Every malformed request is a 400 here, with one message per problem; an HttpError
  * is rendered as such by the shared error handler.
  */
 function formatValidation (errors: FastifySchemaValidationError[]): Error {
@@ -49,7 +49,7 @@ function localErrorHandler (error: FastifyError, request: FastifyRequest, reply:
 }
 
 /**
- * The local tool server of SPEC §10: its own Fastify instance, separate from the API, for local
+ * The local tool server: its own Fastify instance, separate from the API, for local
  * programs and LLM tool clients. Plain HTTP; the caller chooses where it listens.
  */
 export function buildLocalServer (config: LocalConfig): FastifyInstance {

@@ -4,7 +4,7 @@ import type { AllowedDirectory } from '../config.js'
 import { HttpError } from '../lib/errors.js'
 
 /**
- * The access rule of the local tool server (SPEC §10), in two steps:
+ * The access rule of the local tool server, in two steps:
  *
  * 1. Lexical, no file system: the requested path must be absolute; it is normalized (`.` and `..`
  *    resolved, repeated and trailing separators folded) and must equal a configured directory or

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Nullable, TimestampSchema } from '../schemas/common.js'
 
-/** `limit` of list_directory (SPEC §10). */
+/** `limit` of list_directory. */
 export const LIST_LIMIT = { default: 1000, max: 10000 } as const
 
 export const ListAllowedDirectoriesBodySchema = Type.Object({}, {

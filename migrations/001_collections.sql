@@ -1,5 +1,5 @@
 -- The three collections, their tombstones and an index on every column a filter or sort may name.
--- AUTOINCREMENT: a deleted id is never handed out again (SPEC §2).
+-- AUTOINCREMENT: a deleted id is never handed out again.
 
 CREATE TABLE zoos (
   id INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -1,4 +1,4 @@
--- The built-in authorization server (SPEC §8): clients, users, refresh tokens and revoked access
+-- The built-in authorization server: clients, users, refresh tokens and revoked access
 -- tokens. Secrets and passwords are scrypt hashes; refresh tokens are stored as SHA-256 digests.
 
 CREATE TABLE oauth_clients (

@@ -1,4 +1,4 @@
--- Background jobs (SPEC §9): a write sent with `Prefer: respond-async`, kept until an in-process
+-- Background jobs: a write sent with `Prefer: respond-async`, kept until an in-process
 -- worker has replayed it through the API, then its answer. Survives restarts.
 CREATE TABLE jobs (
   -- Queue order: jobs run first in, first out.

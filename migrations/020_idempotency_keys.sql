@@ -1,4 +1,4 @@
--- Idempotency-Key (SPEC §7): the first answer to a keyed POST or PATCH, replayed to a retry with
+-- Idempotency-Key: the first answer to a keyed POST or PATCH, replayed to a retry with
 -- the same key and request for 24 hours.
 CREATE TABLE idempotency_keys (
   -- Who sent it: the token's issuer and client id, so keys of different clients never meet.

@@ -13,7 +13,7 @@ export const FieldErrorSchema = Type.Object({
 }, { additionalProperties: false })
 export type FieldError = Static<typeof FieldErrorSchema>
 
-/** The body of every 4xx and 5xx answer (SPEC §6). */
+/** The body of every 4xx and 5xx answer. */
 export const ErrorSchema = Type.Object({
   error: Type.String({ description: 'Human-readable message' }),
   errors: Type.Optional(Type.Array(FieldErrorSchema)),
@@ -23,7 +23,7 @@ export const ErrorSchema = Type.Object({
 }, { additionalProperties: false })
 export type ErrorBody = Static<typeof ErrorSchema>
 
-/** A hypermedia link (seed §2). */
+/** A hypermedia link. */
 export const LinkSchema = Type.Object({
   rel: Type.String(),
   href: Type.String({ format: 'uri' }),
@@ -43,5 +43,5 @@ export const OptionsSchema = Type.Object({
   schema: Type.Unknown({ description: 'JSON Schema of the writable fields' })
 }, { additionalProperties: false })
 
-/** Pagination and sorting parameters shared by every collection read (SPEC §4). */
+/** Pagination and sorting parameters shared by every collection read. */
 export const PAGE_SIZE = { default: 20, max: 100 } as const

@@ -3,13 +3,13 @@ import { Nullable, TimestampSchema } from './common.js'
 
 export const JobIdSchema = Type.String({ format: 'uuid', description: 'Job identifier, the last segment of the Location of the 202 answer' })
 
-/** The answer to a write sent with `Prefer: respond-async` (SPEC §9): the job is queued. */
+/** The answer to a write sent with `Prefer: respond-async`: the job is queued. */
 export const JobAcceptedSchema = Type.Object({
   id: JobIdSchema,
   status: Type.String({ enum: ['queued'] })
 }, { additionalProperties: false, description: 'Queued: follow Location to learn how it went' })
 
-/** A background job as its client sees it (SPEC §9). */
+/** A background job as its client sees it. */
 export const JobSchema = Type.Object({
   id: JobIdSchema,
   status: Type.String({ enum: ['queued', 'running', 'succeeded', 'failed'], description: 'succeeded when the request was answered with a 2xx, failed otherwise' }),

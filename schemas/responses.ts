@@ -41,7 +41,7 @@ const HEADERS = {
 }
 type Header = keyof typeof HEADERS
 
-/** The request headers that change what a write or a read does (SPEC §7, §9). */
+/** The request headers that change what a write or a read does. */
 const REQUEST_HEADERS = {
   'If-None-Match': Type.String({ description: 'The ETag of the copy the client holds: 304 while it is current' }),
   'If-Match': Type.String({ description: 'The ETag the client read: the write goes ahead only if the record is still at that version, else 412' }),
@@ -60,10 +60,10 @@ export const withHeaders = <T extends TSchema>(schema: T, ...names: Header[]): T
 /** An answer without a body. */
 export const empty = (description: string, ...headers: Header[]) => withHeaders(Type.Null({ description }), ...headers)
 
-/** The 202 of a write sent with `Prefer: respond-async` (SPEC §9, plugins/app/jobs.ts). */
+/** The 202 of a write sent with `Prefer: respond-async` (plugins/app/jobs.ts). */
 export const accepted = { 202: withHeaders({ ...Type.Ref('JobAccepted'), description: 'Queued as a background job: follow Location' }, 'Location', 'Preference-Applied', 'Idempotent-Replayed') }
 
-/** What each error status means, whichever route answers it (SPEC §6). */
+/** What each error status means, whichever route answers it. */
 const ERRORS: Record<number, { description: string, headers?: Header[] }> = {
   400: { description: 'Unparseable or empty JSON, a body of the wrong kind, or a bad query parameter or header: error says which, errors lists each' },
   401: { description: 'No bearer token, or one that is not valid', headers: ['WWW-Authenticate'] },

@@ -22,7 +22,7 @@ interface Row {
   created_at: string
 }
 
-/** Keys live this long (SPEC §7). */
+/** Keys live this long. */
 export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000
 /** A key in flight for longer belongs to a request that never finished (a crash): it is free again. */
 const ABANDONED_MS = 5 * 60 * 1000

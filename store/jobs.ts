@@ -26,7 +26,7 @@ export interface JobResult {
   body: unknown
 }
 
-/** A job as its owner sees it (SPEC §9). */
+/** A job as its owner sees it. */
 export interface JobView {
   id: string
   status: JobStatus

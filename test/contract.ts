@@ -44,7 +44,7 @@ function parsed (text: string, what: string): { value: unknown } | { problem: st
 }
 
 /**
- * What the document leaves out is checked against SPEC §6 only: an unknown path (404), a method
+ * What the document leaves out is checked against the general status rules only: an unknown path (404), a method
  * a known path does not serve (405, a hidden route) and the documentation UI itself answer no
  * documented operation, so an error of theirs must be an `Error` body, and nothing more is asked.
  */

@@ -107,7 +107,7 @@ t.test('every operation has an id, a summary, a description, declared tags, its 
         t.equal(operation.security, undefined, `${name}: public`)
         continue
       }
-      // A nested route needs the scope of the collection it lists (SPEC §8).
+      // A nested route needs the scope of the collection it lists.
       const collection = segments.filter(s => collections.has(s)).at(-1)
       const scopes = collection === undefined ? [] : [scopeFor(collection, method.toUpperCase())]
       t.same(operation.security, [{ oauth2: scopes }], `${name}: ${scopes.join(' ') || 'a token'}`)

@@ -8,7 +8,7 @@ const isPreflight = (request: FastifyRequest): boolean =>
 /**
  * CORS for browser clients of the origins in CORS_ORIGINS. A preflight is answered here, before
  * the bearer guard (a browser sends none with it); every other OPTIONS request reaches the
- * routes, where it describes a collection (SPEC §3). An app plugin rather than an external one:
+ * routes, where it describes a collection. An app plugin rather than an external one:
  * it must come after helmet and the HTTPS guard, so a preflight gets their headers and refusal.
  */
 export default fp(async function corsPolicy (fastify) {

@@ -14,11 +14,11 @@ function forwardedOverHttps (request: FastifyRequest): boolean {
 }
 
 // Serialized here: route error handlers with a format of their own (RFC 6749 at /oauth) must not
-// reshape it, since SPEC §1 gives every path this one body.
+// reshape it, since every path gets this one body.
 const REFUSAL = JSON.stringify({ error: 'HTTPS required' })
 
 /**
- * TLS=proxy (SPEC §1): the API listens in plain HTTP behind a TLS-terminating proxy and refuses
+ * TLS=proxy: the API listens in plain HTTP behind a TLS-terminating proxy and refuses
  * every request the proxy did not receive over HTTPS, before any other check: no resource, no
  * token error, no hint of what is there. With TLS=on the listener itself is HTTPS only.
  */

@@ -30,7 +30,7 @@ const keyed = (request: FastifyRequest): boolean =>
   request.routeOptions.config.collection !== undefined
 
 /**
- * Idempotency-Key on POST and PATCH (SPEC §7): a retry with the same key and request gets the
+ * Idempotency-Key on POST and PATCH: a retry with the same key and request gets the
  * first answer again (`Idempotent-Replayed: true`), the same key with another request 422, and
  * while the first is still in flight 409. Keys are per client and live 24 hours. Checked after
  * authentication and validation, so a refused request holds no key.

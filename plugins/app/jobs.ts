@@ -122,7 +122,7 @@ export class JobQueue {
 }
 
 /**
- * Background jobs (SPEC §9). A collection write sent with `Prefer: respond-async` is checked as
+ * Background jobs. A collection write sent with `Prefer: respond-async` is checked as
  * usual (token, scope, body) and then, instead of being run, stored in SQLite and answered 202
  * with the job's Location. The worker replays it through the API itself with inject(), so the
  * job's result is exactly the answer a synchronous request would have got. The replay carries

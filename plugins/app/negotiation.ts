@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import { HttpError } from '../../lib/errors.js'
 
-/** Every answer is JSON: a request whose Accept header rules JSON out gets 406 (seed §7). */
+/** Every answer is JSON: a request whose Accept header rules JSON out gets 406. */
 export default fp(async function negotiation (fastify) {
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (request.headers.accept !== undefined && request.accepts().type(['application/json']) === false) {

@@ -27,7 +27,7 @@ declare module 'fastify' {
 const REALM = 'Bearer realm="zoo-api"'
 
 /**
- * The built-in authorization server and the bearer-token guard (SPEC §8). A fresh data directory
+ * The built-in authorization server and the bearer-token guard. A fresh data directory
  * gets one bootstrap client with every scope; a generated secret is announced once, never logged.
  */
 export default fp(async function oauth (fastify) {

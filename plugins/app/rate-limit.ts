@@ -4,7 +4,7 @@ import { HttpError } from '../../lib/errors.js'
 import { INTERNAL_ADDRESS } from '../../lib/internal.js'
 
 /**
- * At most RATE_LIMIT requests a minute from one client address (SPEC §6: 429 with Retry-After):
+ * At most RATE_LIMIT requests a minute from one client address (429 with Retry-After):
  * every request to a public path (the token endpoint included, so guessing secrets is slow) and
  * every request that passed the bearer check. Behind a proxy (TLS=proxy) the address is the one
  * the proxy forwards. A background job's replay is not counted again.

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 
 /**
  * The interactive documentation at /documentation, the OpenAPI document at /documentation/json
- * and /documentation/yaml: public, like the root document (SPEC §8).
+ * and /documentation/yaml: public, like the root document.
  */
 export const autoConfig = (fastify: FastifyInstance): FastifySwaggerUiOptions => ({
   routePrefix: '/documentation',

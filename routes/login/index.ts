@@ -24,7 +24,7 @@ interface ProviderRefusal {
 }
 
 /**
- * Sign-in through an external OpenID provider (SPEC §8), when LOGIN_PROVIDER is set:
+ * Sign-in through an external OpenID provider, when LOGIN_PROVIDER is set:
  * `GET /login/<provider>` sends the browser to the provider (authorization code, PKCE S256, state
  * in a cookie), and the callback exchanges the code, verifies the ID token, finds or creates the
  * local user of that identity, and answers with API tokens issued to the public client

@@ -25,7 +25,7 @@ export function noStore (reply: FastifyReply): FastifyReply {
   return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache')
 }
 
-/** The built-in authorization server's endpoints (SPEC §8): token (RFC 6749) and revoke (RFC 7009). */
+/** The built-in authorization server's endpoints: token (RFC 6749) and revoke (RFC 7009). */
 const oauthRoutes: FastifyPluginAsync = async (fastify) => {
   await fastify.register(formbody)
   // Errors here speak RFC 6749: `error` is the code, `error_description` the reason.

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 
 /**
- * Hooks of every route under /v1: a valid bearer token with the route's scope (SPEC §8), writes
+ * Hooks of every route under /v1: a valid bearer token with the route's scope, writes
  * that ask for it queued as background jobs (§9), and records that a cache may keep only to
  * revalidate.
  */

@@ -54,7 +54,7 @@ t.test('the requested scope must be among the client\'s', async t => {
   }
 })
 
-t.test('wrong client credentials: 401 invalid_client (seed §5), with a Basic challenge when Basic was used', async t => {
+t.test('wrong client credentials: 401 invalid_client, with a Basic challenge when Basic was used', async t => {
   const app = await build(t)
   const cases: [string, string][] = [
     ['wrong secret', basic(BOOTSTRAP.id, 'not-the-secret')],

@@ -6,7 +6,7 @@ import { allowOnly } from '../../../lib/method-not-allowed.js'
 import { BEARER, errors, GUARDED, JobRef, withHeaders } from '../../../schemas/responses.js'
 
 /**
- * A background job (SPEC §9): any valid token may ask, no scope needed, but only for its own
+ * A background job: any valid token may ask, no scope needed, but only for its own
  * jobs; another client's job answers exactly as an id that never existed.
  */
 const jobs: FastifyPluginAsync = async function jobs (fastify) {
