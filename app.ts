@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url'
 import autoload from '@fastify/autoload'
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import type { Config } from './config.js'
-import { errorHandler, notFoundHandler } from './lib/errors.js'
-import { validatorCompiler } from './lib/validation.js'
+import { errorHandler, notFoundHandler } from './http/errors.js'
+import { validatorCompiler } from './http/validation.js'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -2,8 +2,8 @@ import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { buildApi } from './app.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
-import { buildRedirectServer } from './lib/redirect-server.js'
-import { loadTls, type TlsMaterial } from './lib/tls.js'
+import { buildRedirectServer } from './listeners/redirect.js'
+import { loadTls, type TlsMaterial } from './listeners/tls.js'
 import { buildLocalServer } from './local/app.js'
 
 const ORIGINS: Record<TlsMaterial['origin'], string> = {

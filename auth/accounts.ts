@@ -1,4 +1,4 @@
-import { hashSecret, randomToken } from '../lib/secrets.js'
+import { hashSecret, randomToken } from './secrets.js'
 import type { OAuthStore } from '../store/oauth.js'
 import { SCOPES, parseScope } from './scopes.js'
 

@@ -1,7 +1,7 @@
 import type { BigIntStats, Stats } from 'node:fs'
 import { lstat, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { HttpError } from '../lib/errors.js'
+import { HttpError } from '../http/errors.js'
 import { isMissing, refusalFor } from './path-guard.js'
 import type { Entry } from './schemas.js'
 

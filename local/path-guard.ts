@@ -1,7 +1,7 @@
 import { lstat, realpath } from 'node:fs/promises'
 import nodePath from 'node:path'
 import type { AllowedDirectory } from '../config.js'
-import { HttpError } from '../lib/errors.js'
+import { HttpError } from '../http/errors.js'
 
 /**
  * The access rule of the local tool server, in two steps:

@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox'
 import { ErrorSchema } from './common.js'
 import { RESOURCES } from './index.js'
 import { JobAcceptedSchema, JobSchema } from './job.js'
-import { capitalize, type Resource } from './resource.js'
+import { capitalize, type Resource } from '../collections/resource.js'
 
 /**
  * The response side of every route schema: shared bodies, the statuses the layers in front of

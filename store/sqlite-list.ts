@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3'
-import type { Column, Scalar } from '../schemas/resource.js'
-import type { Filter, ListQuery, SortKey } from './types.js'
+import type { Column, Scalar } from '../collections/resource.js'
+import type { Filter, ListQuery, SortKey } from '../collections/store.js'
 
 /** An index as the planner uses it: its key columns, each entry implicitly followed by the rowid (`id`). */
 export interface TableIndex {

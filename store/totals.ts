@@ -1,5 +1,5 @@
-import type { ResourceRecord, Scalar } from '../schemas/resource.js'
-import type { Filter } from './types.js'
+import type { ResourceRecord, Scalar } from '../collections/resource.js'
+import type { Filter } from '../collections/store.js'
 
 /** Orders two non-null values of one column the way the database compares them. */
 export type Comparator = (a: Scalar, b: Scalar) => number

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import fp from 'fastify-plugin'
-import { HttpError } from '../../lib/errors.js'
+import { HttpError } from '../../http/errors.js'
 
 export interface ApiKeyOptions {
   key: string

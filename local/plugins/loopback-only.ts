@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
-import { HttpError } from '../../lib/errors.js'
-import { isLoopback } from '../loopback.js'
+import { HttpError } from '../../http/errors.js'
+import { isLoopback } from '../../http/host.js'
 
 export interface LoopbackOnlyOptions {
   /** The address the server listens on: clients may use it as Host when it is not a wildcard. */

@@ -1,8 +1,8 @@
 import swagger from '@fastify/swagger'
 import { Type } from '@sinclair/typebox'
 import fp from 'fastify-plugin'
-import { originOf } from '../../lib/links.js'
-import { allowOnly } from '../../lib/method-not-allowed.js'
+import { originOf } from '../../http/links.js'
+import { allowOnly } from '../../http/method-not-allowed.js'
 import { COMMON_ERRORS } from '../schemas.js'
 
 export interface OpenApiOptions {

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyPluginAsync } from 'fastify'
 import type { AllowedDirectory } from '../../config.js'
-import { allowOnly } from '../../lib/method-not-allowed.js'
+import { allowOnly } from '../../http/method-not-allowed.js'
 import { AllowedDirectoriesSchema, COMMON_ERRORS, ListAllowedDirectoriesBodySchema } from '../schemas.js'
 
 export interface ListAllowedDirectoriesOptions {

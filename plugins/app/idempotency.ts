@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { HttpError } from '../../lib/errors.js'
-import { digest } from '../../lib/secrets.js'
+import { HttpError } from '../../http/errors.js'
+import { digest } from '../../auth/secrets.js'
 import { IdempotencyStore } from '../../store/idempotency.js'
 
 declare module 'fastify' {
@@ -84,4 +84,4 @@ export default fp(async function idempotency (fastify) {
     const held = request.idempotencyKey
     if (held != null) store.release(held.owner, held.key)
   })
-}, { name: 'idempotency', dependencies: ['sqlite', 'oauth'] })
+}, { name: 'idempotency', dependencies: ['sqlite', 'bearer-guard'] })

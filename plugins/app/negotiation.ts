@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import { HttpError } from '../../lib/errors.js'
+import { HttpError } from '../../http/errors.js'
 
 /** Every answer is JSON: a request whose Accept header rules JSON out gets 406. */
 export default fp(async function negotiation (fastify) {

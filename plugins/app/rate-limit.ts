@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit'
 import fp from 'fastify-plugin'
-import { HttpError } from '../../lib/errors.js'
-import { INTERNAL_ADDRESS } from '../../lib/internal.js'
+import { HttpError } from '../../http/errors.js'
+import { INTERNAL_ADDRESS } from '../../jobs/replay.js'
 
 /**
  * At most RATE_LIMIT requests a minute from one client address (429 with Retry-After):

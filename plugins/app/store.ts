@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import { RESOURCES } from '../../schemas/index.js'
 import { SqliteStore } from '../../store/sqlite.js'
-import type { Store } from '../../store/types.js'
+import type { Store } from '../../collections/store.js'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { allowOnly } from '../../lib/method-not-allowed.js'
+import { allowOnly } from '../../http/method-not-allowed.js'
 
 /**
  * The documentation is served by @fastify/swagger-ui (plugins/external/swagger-ui.ts), GET only:

@@ -5,10 +5,11 @@ import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose'
 import { SCOPES } from '../../auth/scopes.js'
 import { discover, freeUsername, split } from '../../auth/sign-in.js'
 import { EXTERNAL_ALGORITHMS } from '../../auth/tokens.js'
-import { HttpError } from '../../lib/errors.js'
+import { HttpError } from '../../http/errors.js'
 import { errors } from '../../schemas/responses.js'
 import type { OAuthStore, User } from '../../store/oauth.js'
-import { noStore, TokenSchema } from '../oauth/index.js'
+import { noStore } from '../../http/cache-control.js'
+import { TokenSchema } from '../../schemas/token.js'
 
 const CallbackQuery = Type.Object({
   code: Type.Optional(Type.String()),
@@ -131,10 +132,10 @@ const login: FastifyPluginAsync = async (fastify) => {
     }
     if (query.code === undefined || query.state === undefined) throw new HttpError(400, `The sign-in callback needs code and state: ${restart}`)
     const claims = await identify(request, await exchange(request, reply))
-    const { server, store } = fastify.oauth
+    const { authorizationServer, store } = fastify.oauth
     const user = localUser(store, claims)
-    const client = server.publicClient(`login-${provider}`, SCOPES.join(' '))
-    return noStore(reply).send(await server.issueForUser(client, user, undefined))
+    const client = authorizationServer.publicClient(`login-${provider}`, SCOPES.join(' '))
+    return noStore(reply).send(await authorizationServer.issueForUser(client, user, undefined))
   })
 }
 

@@ -1,8 +1,10 @@
 import formbody from '@fastify/formbody'
 import { Type } from '@sinclair/typebox'
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { OAuthError, type TokenRequest } from '../../auth/server.js'
+import { OAuthError, type TokenRequest } from '../../auth/authorization-server.js'
+import { noStore } from '../../http/cache-control.js'
 import { BODY_READ, errorResponses, errors } from '../../schemas/responses.js'
+import { TokenSchema } from '../../schemas/token.js'
 
 const Param = Type.Optional(Type.String())
 const TokenBody = Type.Object({
@@ -10,20 +12,8 @@ const TokenBody = Type.Object({
 }, { additionalProperties: true, description: 'application/x-www-form-urlencoded (RFC 6749 §4)' })
 const RevokeBody = Type.Object({ token: Param, token_type_hint: Param, client_id: Param, client_secret: Param }, { additionalProperties: true })
 const OAuthErrorSchema = Type.Object({ error: Type.String(), error_description: Type.String() })
-export const TokenSchema = Type.Object({
-  access_token: Type.String(),
-  token_type: Type.Literal('Bearer'),
-  expires_in: Type.Integer(),
-  scope: Type.String(),
-  refresh_token: Type.Optional(Type.String())
-})
 // Every failure the error handler below renders speaks RFC 6749; the HTTPS refusal of TLS=proxy does not.
 const ERRORS = { ...errors(), ...errorResponses(OAuthErrorSchema, [...BODY_READ, 401, 406, 429, 500]) }
-
-/** Token answers must never be cached (RFC 6749 §5.1). */
-export function noStore (reply: FastifyReply): FastifyReply {
-  return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache')
-}
 
 /** The built-in authorization server's endpoints: token (RFC 6749) and revoke (RFC 7009). */
 const oauthRoutes: FastifyPluginAsync = async (fastify) => {
@@ -60,7 +50,7 @@ const oauthRoutes: FastifyPluginAsync = async (fastify) => {
     }
   }, async (request, reply) => {
     const body = request.body as TokenRequest
-    const response = await fastify.oauth.server.token({ ...body, authorization: request.headers.authorization })
+    const response = await fastify.oauth.authorizationServer.token({ ...body, authorization: request.headers.authorization })
     return noStore(reply).send(response)
   })
 
@@ -75,7 +65,7 @@ const oauthRoutes: FastifyPluginAsync = async (fastify) => {
       response: { 200: Type.Null({ description: 'Revoked, or nothing this client could revoke' }), ...ERRORS }
     }
   }, async (request, reply) => {
-    await fastify.oauth.server.revoke({ ...(request.body as { token?: string }), authorization: request.headers.authorization })
+    await fastify.oauth.authorizationServer.revoke({ ...(request.body as { token?: string }), authorization: request.headers.authorization })
     return noStore(reply).code(200).send()
   })
 }

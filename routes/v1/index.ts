@@ -1,5 +1,5 @@
-import { hypermediaDocument } from '../../lib/hypermedia.js'
-import { versionRoot } from '../../lib/links.js'
+import { hypermediaDocument } from '../../http/hypermedia.js'
+import { versionRoot } from '../../http/links.js'
 
 /** The version-1 document: itself and its collections. */
 export default hypermediaDocument({

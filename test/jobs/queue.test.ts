@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import type { FastifyBaseLogger } from 'fastify'
 import t, { type Test } from 'tap'
 import type { Principal } from '../../auth/tokens.js'
-import { JobQueue } from '../../plugins/app/jobs.js'
+import { JobQueue } from '../../jobs/queue.js'
 import { JobStore, type ClaimedJob, type JobResult } from '../../store/jobs.js'
 import { openDatabase } from '../../store/sqlite.js'
 

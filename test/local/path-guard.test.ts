@@ -1,6 +1,6 @@
 import path from 'node:path'
 import t from 'tap'
-import { HttpError } from '../../lib/errors.js'
+import { HttpError } from '../../http/errors.js'
 import { allowedRootOf, isWithin, normalizeRequestedPath, PathGuard, type PathApi, type ResolvingFileSystem } from '../../local/path-guard.js'
 
 const OUTSIDE = 'Access denied - the path is outside the allowed directories'

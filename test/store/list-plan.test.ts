@@ -2,10 +2,10 @@ import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
 import t, { type Test } from 'tap'
 import { Animals, Employees, Zoos } from '../../schemas/index.js'
-import type { Resource } from '../../schemas/resource.js'
+import type { Resource } from '../../collections/resource.js'
 import { ListQueries, readIndexes } from '../../store/sqlite-list.js'
 import { openDatabase } from '../../store/sqlite.js'
-import type { ListQuery } from '../../store/types.js'
+import type { ListQuery } from '../../collections/store.js'
 
 const MIGRATIONS = fileURLToPath(new URL('../../migrations', import.meta.url))
 

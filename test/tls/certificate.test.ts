@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { generate } from 'selfsigned'
 import t from 'tap'
 import { ConfigError } from '../../config.js'
-import { loadTls, selfSignedFiles } from '../../lib/tls.js'
+import { loadTls, selfSignedFiles } from '../../listeners/tls.js'
 import { testConfig } from '../helper.js'
 
 const DAY = 86400_000

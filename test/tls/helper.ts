@@ -6,7 +6,7 @@ import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'n
 import type { FastifyInstance } from 'fastify'
 import type { Test } from 'tap'
 import { buildApi } from '../../app.js'
-import { loadTls, type TlsMaterial } from '../../lib/tls.js'
+import { loadTls, type TlsMaterial } from '../../listeners/tls.js'
 import { checkContract } from '../contract.js'
 import { BOOTSTRAP, basic, testConfig } from '../helper.js'
 import { portOf } from '../local/helper.js'

@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap'
-import { buildRedirectServer, hostNameOf } from '../../lib/redirect-server.js'
+import { buildRedirectServer, hostNameOf } from '../../listeners/redirect.js'
 import { portOf, send, sendRaw } from '../local/helper.js'
 
 async function listening (t: Test, httpsPort = 8443) {

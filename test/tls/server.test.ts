@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { loadTls, selfSignedFiles } from '../../lib/tls.js'
+import { loadTls, selfSignedFiles } from '../../listeners/tls.js'
 import { lineOf, makeTree, send, spawnTs } from '../local/helper.js'
 import { http2Request, http2Session, https1 } from './helper.js'
 

@@ -1,4 +1,4 @@
-import { collectionRoutes } from '../../../lib/collection-routes.js'
+import { collectionRoutes } from '../../../collections/routes.js'
 import { Animals } from '../../../schemas/index.js'
 
 export default collectionRoutes(Animals)

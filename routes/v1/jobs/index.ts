@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsync } from 'fastify'
 import type { Principal } from '../../../auth/tokens.js'
-import { HttpError } from '../../../lib/errors.js'
-import { allowOnly } from '../../../lib/method-not-allowed.js'
+import { HttpError } from '../../../http/errors.js'
+import { allowOnly } from '../../../http/method-not-allowed.js'
 import { BEARER, errors, GUARDED, JobRef, withHeaders } from '../../../schemas/responses.js'
 
 /**

@@ -1,5 +1,5 @@
-import type { Precondition } from '../store/types.js'
-import { HttpError } from './errors.js'
+import type { Precondition } from './store.js'
+import { HttpError } from '../http/errors.js'
 
 /** A record's entity tag: its version, which grows on every write. */
 export const etagOf = (version: number): string => `"${version}"`

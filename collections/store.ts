@@ -1,5 +1,5 @@
 import type { FieldError } from '../schemas/common.js'
-import type { FilterOperator, Resource, ResourceRecord, Scalar } from '../schemas/resource.js'
+import type { FilterOperator, Resource, ResourceRecord, Scalar } from './resource.js'
 
 /**
  * The storage contract of the collections, free of any SQL: a second database engine implements

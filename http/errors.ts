@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify'
 import type { ErrorBody, FieldError } from '../schemas/common.js'
-import { StoreError } from '../store/types.js'
+import { StoreError } from '../collections/store.js'
 
 /** An answer other than success, raised anywhere in a request and rendered by `errorHandler`. */
 export class HttpError extends Error {

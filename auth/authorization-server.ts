@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Client, OAuthStore, RefreshToken, User } from '../store/oauth.js'
-import { digest, hashSecret, randomToken, verifySecret } from '../lib/secrets.js'
+import { digest, hashSecret, randomToken, verifySecret } from './secrets.js'
 import { knownScope } from './accounts.js'
 import { parseScope } from './scopes.js'
 import type { TokenService } from './tokens.js'

@@ -1,0 +1,91 @@
+import type { FastifyBaseLogger, FastifyError } from 'fastify'
+import type { Principal } from '../auth/tokens.js'
+import type { ClaimedJob, JobOwner, JobResult, JobStore, JobView, StoredRequest } from '../store/jobs.js'
+
+/** Finished jobs are deleted after a week: their requests and answers hold records' data. */
+const RETENTION_MS = 7 * 24 * 60 * 60 * 1000
+
+/** Who a job belongs to: the token's issuer, client and subject. Nobody else may see it. */
+const ownerOf = (principal: Principal): JobOwner =>
+  ({ issuer: principal.issuer, clientId: principal.clientId, subject: principal.subject })
+
+/**
+ * The queue of background jobs and its worker, which runs them one at a time, oldest first, by
+ * handing each request to `replay`. It starts once the app is ready, with the jobs an earlier
+ * process left, and stops when the app closes, after the job in progress.
+ */
+export class JobQueue {
+  #state: 'waiting' | 'started' | 'stopped' = 'waiting'
+  #busy = false
+  #drained: Promise<void> = Promise.resolve()
+
+  constructor (
+    readonly store: JobStore,
+    /** Sends a job's request and returns the answer. */
+    readonly replay: (job: ClaimedJob) => Promise<JobResult>,
+    readonly log: FastifyBaseLogger
+  ) {}
+
+  enqueue (principal: Principal, request: StoredRequest): JobView {
+    const job = this.store.enqueue(ownerOf(principal), [...principal.scopes].join(' '), request)
+    this.wake()
+    return job
+  }
+
+  find (id: string, principal: Principal): JobView | undefined {
+    return this.store.find(id, ownerOf(principal))
+  }
+
+  start (): void {
+    if (this.#state !== 'waiting') return
+    this.#state = 'started'
+    this.store.prune(new Date(Date.now() - RETENTION_MS))
+    this.wake()
+  }
+
+  /** Runs the queued jobs, unless the worker is already at it or not running. */
+  wake (): void {
+    if (this.#state !== 'started' || this.#busy) return
+    this.#busy = true
+    this.#drained = this.#drain()
+  }
+
+  /** Takes no new job; resolves once the one in progress has finished. */
+  async stop (): Promise<void> {
+    this.#state = 'stopped'
+    await this.#drained
+  }
+
+  async #drain (): Promise<void> {
+    try {
+      while (this.#state === 'started') {
+        const job = this.store.claimNext()
+        if (job === undefined) return
+        await this.#run(job)
+      }
+    } finally {
+      this.#busy = false
+    }
+  }
+
+  async #run (job: ClaimedJob): Promise<void> {
+    let result: JobResult
+    try {
+      result = await this.replay(job)
+    } catch (err) {
+      // inject() refuses from the moment the app starts closing, which may come before the
+      // preClose hook stops the worker: the request was not sent, the next start sends it.
+      if ((err as FastifyError).code === 'FST_ERR_REOPENED_CLOSE_SERVER') {
+        this.#state = 'stopped'
+        this.store.requeue(job.id)
+        this.log.info({ job: job.id }, 'job left queued: the app is closing')
+        return
+      }
+      this.log.error({ err, job: job.id }, 'job failed')
+      result = { status: 500, body: { error: 'Internal server error' } }
+    }
+    this.store.finish(job.id, result)
+    this.log.info({ job: job.id, status: result.status }, 'job finished')
+    this.store.prune(new Date(Date.now() - RETENTION_MS))
+  }
+}

@@ -1,0 +1,54 @@
+import type { FastifyInstance, InjectOptions } from 'fastify'
+import type { TokenService } from '../auth/tokens.js'
+import type { ClaimedJob, JobResult } from '../store/jobs.js'
+import type { OAuthStore } from '../store/oauth.js'
+
+/**
+ * The remote address of the requests the API sends itself (the job worker's replays). Not an IP
+ * address, so no connection can have it; a forwarded header cannot fake it either, since it is
+ * compared with the socket's own address.
+ */
+export const INTERNAL_ADDRESS = 'internal'
+
+/**
+ * A job can outlive the token that queued it: one of our own clients runs it with the scopes
+ * it (and its user) still has, so deleting a client or taking a scope away applies to its
+ * queued jobs too. An external issuer's grants cannot be looked up: its token's scopes stand.
+ */
+export function grantedScope ({ owner, scope }: ClaimedJob, tokens: TokenService, accounts: OAuthStore): string {
+  if (owner.issuer !== tokens.settings.issuer) return scope
+  const allowed = new Set(accounts.client(owner.clientId)?.scope.split(' '))
+  const user = /^user:(\d+)$/.exec(owner.subject)
+  if (user !== null) {
+    const userScopes = new Set(accounts.userById(Number(user[1]))?.scope.split(' '))
+    for (const s of allowed) if (!userScopes.has(s)) allowed.delete(s)
+  }
+  return scope.split(' ').filter(s => allowed.has(s)).join(' ')
+}
+
+/**
+ * Sends a job's request through the API itself with inject(), so that its result is exactly the
+ * answer a synchronous request would have got. It carries an access token minted for the job's
+ * owner, with the scopes it still has.
+ */
+export function replayer (fastify: FastifyInstance): (job: ClaimedJob) => Promise<JobResult> {
+  const { tokens, store: accounts } = fastify.oauth
+  return async job => {
+    const { token } = await tokens.issue({ subject: job.owner.subject, clientId: job.owner.clientId, scope: grantedScope(job, tokens, accounts) })
+    const { method, url, headers, body } = job.request
+    const response = await fastify.inject({
+      method: method as InjectOptions['method'],
+      url,
+      // Not counted by the rate limit: the request was counted when it was queued.
+      remoteAddress: INTERNAL_ADDRESS,
+      headers: {
+        ...headers,
+        authorization: `Bearer ${token}`,
+        // The request was received over HTTPS (plugins/app/https-only.ts let it in).
+        ...(fastify.config.tls === 'proxy' ? { 'x-forwarded-proto': 'https' } : {})
+      },
+      ...(body === null ? {} : { payload: body })
+    })
+    return { status: response.statusCode, body: response.body === '' ? null : JSON.parse(response.body) }
+  }
+}

@@ -1,0 +1,40 @@
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
+import { versionRoot } from '../http/links.js'
+import { prefersAsync } from './prefer.js'
+import type { JobQueue } from './queue.js'
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+/**
+ * The request headers besides the body that shape a write's answer, kept for its replay.
+ * Not Idempotency-Key: it applies to the 202 (plugins/app/idempotency.ts runs first and records
+ * it), so a retry gets the same job; the replay carrying it would be answered that 202 again.
+ */
+const REPLAYED_HEADERS = ['content-type', 'if-match']
+
+/**
+ * The preHandler that queues a collection write sent with `Prefer: respond-async` and answers
+ * 202 with the job's Location. A preHandler runs after validation: a write refused for its token,
+ * scope or body is refused at once, not queued to fail later. A callback hook: most requests pass
+ * it at once, at no cost of a promise.
+ */
+export function respondAsync (queue: JobQueue) {
+  return function respondAsync (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    const principal = request.principal
+    if (!WRITES.has(request.method) || request.routeOptions.config.collection === undefined ||
+      principal === null || !prefersAsync(request.headers.prefer)) return done()
+    const headers = Object.fromEntries(REPLAYED_HEADERS.flatMap(name => {
+      const value = request.headers[name]
+      return value === undefined ? [] : [[name, String(value)]]
+    }))
+    const job = queue.enqueue(principal, {
+      method: request.method,
+      url: request.url,
+      headers,
+      body: request.body === undefined ? null : JSON.stringify(request.body)
+    })
+    reply.code(202)
+      .header('Location', `${versionRoot(request)}/jobs/${job.id}`)
+      .header('Preference-Applied', 'respond-async')
+      .send({ id: job.id, status: 'queued' })
+  }
+}

@@ -1,0 +1,81 @@
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
+import fp from 'fastify-plugin'
+import { scopeFor } from '../../auth/scopes.js'
+import { IssuerUnavailable, TokenError, type Principal } from '../../auth/tokens.js'
+import { HttpError } from '../../http/errors.js'
+import { originOf } from '../../http/links.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** onRequest guard of /v1 (routes/v1/autohooks.ts): a valid bearer token with the route's scope. */
+    requireToken: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void
+  }
+  interface FastifyRequest {
+    principal: Principal | null
+  }
+  interface FastifyContextConfig {
+    /** The collection whose read or write scope a route needs. */
+    collection?: string
+  }
+}
+
+const REALM = 'Bearer realm="zoo-api"'
+
+/**
+ * The bearer-token guard (RFC 6750): 401 without a valid access token, 403 without the scope the
+ * route needs. The token itself is verified by auth/tokens.ts.
+ */
+export default fp(async function bearerGuard (fastify) {
+  const { tokens } = fastify.oauth
+  fastify.decorateRequest('principal', null)
+  /** The members of a 401 or 403 body that tell what is needed and where to get a token. */
+  const documentation = (request: FastifyRequest, message: string) =>
+    ({ message, documentation_url: `${originOf(request)}${fastify.config.apiPrefix}/.well-known/oauth-authorization-server` })
+
+  const unauthenticated = (request: FastifyRequest, error: string, challenge: string): HttpError =>
+    new HttpError(401, error, documentation(request, 'Requires authentication'), { 'WWW-Authenticate': challenge })
+
+  /** Why a token was not accepted, as the answer to give; other errors pass unchanged. */
+  const refusal = (request: FastifyRequest, err: unknown): unknown => {
+    if (err instanceof IssuerUnavailable) {
+      request.log.error({ err }, 'external issuer unavailable')
+      return new HttpError(503, 'The access token cannot be checked now: the keys of its issuer are unavailable')
+    }
+    if (!(err instanceof TokenError)) return err
+    // RFC 6750 §3: error_description is a quoted string of printable ASCII without " or \.
+    return unauthenticated(request, `Invalid access token: ${err.message}`,
+      `${REALM}, error="invalid_token", error_description="${err.message.replace(/[^\x20-\x7e]|["\\]/g, "'")}"`)
+  }
+
+  const authorize = (request: FastifyRequest, principal: Principal): void => {
+    request.principal = principal
+    const collection = request.routeOptions.config.collection
+    const needed = collection === undefined ? undefined : scopeFor(collection, request.method)
+    if (needed !== undefined && !principal.scopes.has(needed)) {
+      throw new HttpError(403, `The access token lacks the scope ${needed}`, documentation(request, `Requires the scope ${needed}`),
+        { 'WWW-Authenticate': `${REALM}, error="insufficient_scope", scope="${needed}"` })
+    }
+  }
+
+  // A callback hook: a token verified before is accepted without waiting for a promise, which is
+  // what nearly every request carries.
+  fastify.decorate('requireToken', function requireToken (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) {
+    const header = request.headers.authorization
+    const bearer = header === undefined ? null : /^Bearer +([^ ]*) *$/i.exec(header)
+    if (bearer === null) throw unauthenticated(request, 'A bearer access token is required', REALM)
+    const token = bearer[1] as string
+    let known: Principal | undefined
+    try {
+      known = tokens.cached(token)
+    } catch (err) {
+      throw refusal(request, err)
+    }
+    if (known !== undefined) {
+      authorize(request, known)
+      return done()
+    }
+    tokens.verify(token)
+      .then(principal => authorize(request, principal))
+      .then(() => done(), err => done(refusal(request, err) as Error))
+  })
+}, { name: 'bearer-guard', dependencies: ['oauth'] })
