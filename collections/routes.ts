@@ -1,262 +1,348 @@
-import { Type, type TSchema } from '@sinclair/typebox'
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { IdSchema, OptionsSchema, PAGE_SIZE } from '../schemas/common.js'
-import { RESOURCES } from '../schemas/index.js'
-import { capitalize, type Resource, type ResourceRecord } from './resource.js'
-import { accepted, BODY_READ, empty, errors, GUARDED, recordRef, requestHeaders, withHeaders } from '../schemas/responses.js'
-import { mustBeLive, type Precondition, type Versioned } from './store.js'
-import { etagOf, ifMatch, noneMatch } from './conditional.js'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type, type TInteger, type TObject, type TSchema, type TUnsafe } from '@sinclair/typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError } from '../http/errors.js'
 import { originOf, recordUrl } from '../http/links.js'
-import { listLinks, parseListQuery } from './list-query.js'
 import { allowOnly, type Method } from '../http/method-not-allowed.js'
-
-/** A collection served under a record of another: `/zoos/:zoo_id/animals` holds `zoo_id`. */
-export interface Nesting {
-  parent: Resource
-  /** The child's field naming the parent, also the path parameter's name. */
-  field: string
-}
+import { IdSchema, OptionsSchema, PAGE_SIZE } from '../schemas/common.js'
+import { RESOURCES } from '../schemas/index.js'
+import { accepted, BODY_READ, empty, errors, GUARDED, recordRef, requestHeaders, withHeaders } from '../schemas/responses.js'
+import { etagOf, ifMatch, noneMatch } from './conditional.js'
+import { listLinks, parseListQuery } from './list-query.js'
+import { mustBeLive } from './refusals.js'
+import { capitalize, type Resource, type ResourceRecord } from './resource.js'
+import type { CollectionStore, Precondition, Versioned } from './store.js'
 
 const MAX_BATCH = 1000
 const NoQuery = Type.Object({}, { additionalProperties: false })
 
-type Params = { id?: number } & Record<string, number | undefined>
+/** A collection served under a record of another: `/zoos/:zoo_id/animals` holds `zoo_id`. */
+interface Nesting {
+  parent: Resource
+  parents: CollectionStore
+  /** The child's field naming the parent (from its `references`), also the path parameter's name. */
+  field: string
+}
+
+/** What every route of one collection shares: its resource, store, schemas and names. */
+interface Collection {
+  resource: Resource
+  store: CollectionStore
+  nesting: Nesting | undefined
+  /** The path parameters of the collection (`/`) and of one record (`/:id`). */
+  CollectionParams: TObject<Record<string, TInteger>>
+  ItemParams: TUnsafe<Params & { id: number }>
+  /** The record as answers serialize it (a $ref to its component). */
+  RecordSchema: TSchema
+  /** `a zoo`, `an animal`. */
+  one: string
+  /** Operation id suffix (`OfZoo`) and summary suffix (` of one zoo`) of a nested collection. */
+  of: string
+  within: string
+  /** A nested route answers 404 or 410 for its parent too. */
+  parentErrors: number[]
+}
+
+/** The path parameters of any route of a collection; the parent's field only when nested. */
+type Params = Record<string, number>
+
+/** The instance a route plugin gets, typed by the TypeBox schemas of its routes. */
+type Instance = Parameters<FastifyPluginAsyncTypebox>[0]
+
+/** A body schema as it is validated, typed as the record it holds. */
+const input = (schema: TObject) => Type.Unsafe<ResourceRecord>(schema)
 
 /**
  * Every route of one collection, generated from its Resource: list, create, read, replace,
- * update, delete and OPTIONS, with 405 for the rest. Nested, it serves list, create, read and
- * delete of the records that belong to one parent.
+ * update, delete and OPTIONS, with 405 for the rest. Given `within`, the collection is nested
+ * under one record of that parent (`/zoos/:zoo_id/animals`) and serves list, create, read and
+ * delete of the records that belong to it; the parent's field is the one of `references` that
+ * names the parent collection.
  */
-export function collectionRoutes (resource: Resource, nesting?: Nesting): FastifyPluginAsync {
+export function collectionRoutes (resource: Resource, options: { within?: Resource } = {}): FastifyPluginAsyncTypebox {
+  const field = options.within === undefined ? undefined : parentField(resource, options.within)
   return async function routes (fastify) {
-    const store = fastify.store.collection(resource)
-    const parents = nesting === undefined ? undefined : fastify.store.collection(nesting.parent)
-    const { create, replace, patch, list } = resource.schemas
-    const RecordSchema = recordRef(resource)
-    // A nested route answers 404 or 410 for its parent too.
-    const parentErrors = nesting === undefined ? [] : [404, 410]
-    const tag = resource.name
-    const one = `${/^[aeiou]/.test(resource.singular) ? 'an' : 'a'} ${resource.singular}`
-    const of = nesting === undefined ? '' : `Of${capitalize(nesting.parent.singular)}`
-    const within = nesting === undefined ? '' : ` of one ${nesting.parent.singular}`
-    const referrers = RESOURCES.filter(r => Object.values(r.references).includes(resource.name)).map(r => r.name)
+    if (field !== undefined && !fastify.prefix.endsWith(`/:${field}/${resource.name}`)) {
+      throw new Error(`${resource.name} nested in ${fastify.prefix}: the path parameter must be :${field}`)
+    }
+    const nesting = options.within === undefined || field === undefined
+      ? undefined
+      : { parent: options.within, parents: fastify.store.collection(options.within), field }
     const scopeParams = nesting === undefined ? {} : { [nesting.field]: IdSchema }
-    const CollectionParams = Type.Object(scopeParams)
-    const ItemParams = Type.Object({ ...scopeParams, id: IdSchema })
-    const CreateBody = nesting === undefined ? create : Type.Omit(create, [nesting.field], { additionalProperties: false })
-
-    const collectionMethods: Method[] = ['GET', 'POST', 'OPTIONS']
+    const collection: Collection = {
+      resource,
+      store: fastify.store.collection(resource),
+      nesting,
+      CollectionParams: Type.Object(scopeParams),
+      ItemParams: Type.Unsafe<Params & { id: number }>(Type.Object({ ...scopeParams, id: IdSchema })),
+      RecordSchema: recordRef(resource),
+      one: `${/^[aeiou]/.test(resource.singular) ? 'an' : 'a'} ${resource.singular}`,
+      of: nesting === undefined ? '' : `Of${capitalize(nesting.parent.singular)}`,
+      within: nesting === undefined ? '' : ` of one ${nesting.parent.singular}`,
+      parentErrors: nesting === undefined ? [] : [404, 410]
+    }
+    const collectionAllow = allowOnly(fastify, '/', ['GET', 'POST', 'OPTIONS'])
     const itemMethods: Method[] = nesting === undefined ? ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] : ['GET', 'DELETE', 'OPTIONS']
-    const collectionAllow = allowOnly(fastify, '/', collectionMethods)
     const itemAllow = allowOnly(fastify, '/:id', itemMethods)
     // Every route added from here on needs this collection's scope (the 405s above need none).
     fastify.addHook('onRoute', route => { route.config = { ...route.config, collection: resource.name } })
 
-    /** In a nested collection, the parent must be live: 404 if it never was, 410 if deleted. */
-    const parentOf = (params: Params): number | undefined => {
-      if (nesting === undefined || parents === undefined) return undefined
-      const parentId = params[nesting.field] as number
-      mustBeLive(parents, parentId)
-      return parentId
-    }
+    listRoute(fastify, collection)
+    createRoute(fastify, collection)
+    readRoute(fastify, collection)
+    if (nesting === undefined) updateRoutes(fastify, collection)
+    deleteRoute(fastify, collection)
+    optionsRoute(fastify, collection, '/', collectionAllow)
+    optionsRoute(fastify, collection, '/:id', itemAllow)
+  }
+}
 
-    /** In a nested collection, the record must belong to the parent of the path. */
-    const belongs = (parentId: number | undefined, { record }: Versioned): void => {
-      if (nesting !== undefined && record[nesting.field] !== parentId) {
-        throw new HttpError(404, `${resource.singular} ${record.id} is not in ${nesting.parent.singular} ${parentId}`)
+function parentField (resource: Resource, parent: Resource): string {
+  const fields = Object.entries(resource.references).filter(([, name]) => name === parent.name).map(([field]) => field)
+  if (fields.length !== 1) throw new Error(`${resource.name} must have exactly one field referencing ${parent.name} to be nested in it`)
+  return fields[0] as string
+}
+
+/** In a nested collection, the parent must be live: 404 if it never was, 410 if deleted. */
+function parentOf ({ nesting }: Collection, params: Params): number | undefined {
+  if (nesting === undefined) return undefined
+  const parentId = params[nesting.field] as number
+  mustBeLive(nesting.parents, parentId)
+  return parentId
+}
+
+/** In a nested collection, the record must belong to the parent of the path. */
+function mustBelong ({ nesting, resource }: Collection, parentId: number | undefined, { record }: Versioned): void {
+  if (nesting !== undefined && record[nesting.field] !== parentId) {
+    throw new HttpError(404, `${resource.singular} ${record.id} is not in ${nesting.parent.singular} ${parentId}`)
+  }
+}
+
+/** The live record a path names: 404 if it never existed (or is not in the parent), 410 if deleted. */
+function read (collection: Collection, params: Params): Versioned {
+  const parentId = parentOf(collection, params)
+  const id = params.id as number
+  const found = collection.store.get(id)
+  if (found === undefined) mustBeLive(collection.store, id)
+  mustBelong(collection, parentId, found as Versioned)
+  return found as Versioned
+}
+
+/** What a write checks in its own transaction: the parent of a nested path, then If-Match. */
+function preconditionOf (collection: Collection, params: Params, ifMatchHeader: string | undefined): Precondition | undefined {
+  const matches = ifMatch(ifMatchHeader, `${collection.resource.singular} ${params.id}`)
+  if (collection.nesting === undefined) return matches
+  const parentId = parentOf(collection, params)
+  return current => {
+    mustBelong(collection, parentId, current)
+    matches?.(current)
+  }
+}
+
+function answer (request: FastifyRequest, reply: FastifyReply, status: 200 | 201, resource: Resource, { record, version }: Versioned) {
+  reply.code(status).header('ETag', etagOf(version))
+  if (status === 201) reply.header('Location', recordUrl(request, resource, record.id as number))
+  return reply.send(record)
+}
+
+function listRoute (fastify: Instance, collection: Collection): void {
+  const { resource, nesting, of, within, RecordSchema } = collection
+  const page = Type.Array(RecordSchema, { description: 'A page of records, [] past the end' })
+  fastify.get('/', {
+    schema: {
+      operationId: `list${capitalize(resource.name)}${of}`,
+      summary: `List ${resource.name}${within}`,
+      description: `${PAGE_SIZE.default} records a page unless limit or per_page says otherwise (at most ${PAGE_SIZE.max}). ` +
+        'Page with limit and offset, or page and per_page, or follow the next link of the Link header: ' +
+        'its keyset cursor costs the same on every page. Sort with sortby and order; filter any field by equality (<field>), ' +
+        'range (<field>_gt, _gte, _lt, _lte), difference (_ne) or a comma list (_in). ' +
+        'X-Total-Count counts every record the filters match. An unknown or ill-typed parameter is 400, never ignored.',
+      tags: [resource.name],
+      params: collection.CollectionParams,
+      querystring: resource.schemas.list,
+      response: { 200: withHeaders(page, 'Link', 'X-Total-Count'), ...errors(...GUARDED, 400, ...collection.parentErrors) }
+    }
+  }, async (request, reply) => {
+    const parentId = parentOf(collection, request.params)
+    const listing = parseListQuery(resource, request.query)
+    if (nesting !== undefined) listing.query.filters.push({ field: nesting.field, op: 'eq', value: parentId as number })
+    // One record more than the page tells whether a next page exists.
+    const found = collection.store.list({ ...listing.query, limit: listing.size + 1 })
+    const items = found.items.slice(0, listing.size)
+    const url = new URL(request.url, originOf(request))
+    return reply
+      .header('X-Total-Count', found.total)
+      .header('Link', listLinks(url, listing, found.total, items.at(-1), found.items.length > listing.size))
+      .send(items)
+  })
+}
+
+function createRoute (fastify: Instance, collection: Collection): void {
+  const { resource, nesting, of, RecordSchema } = collection
+  const create = input(nesting === undefined
+    ? resource.schemas.create
+    : Type.Omit(resource.schemas.create, [nesting.field], { additionalProperties: false }))
+  const created = Type.Union([RecordSchema, Type.Array(RecordSchema)])
+  fastify.post('/', {
+    schema: {
+      operationId: `create${capitalize(resource.singular)}${of}`,
+      summary: `Create ${collection.one}, or several at once from an array (all or none)`,
+      description: `An object creates one ${resource.singular}: 201 with its Location and ETag. ` +
+        `An array creates up to ${MAX_BATCH}, all or none: 201 with the array. ` +
+        `${nesting === undefined ? '' : `${nesting.field} is taken from the path. `}` +
+        'Idempotency-Key makes a retry safe; Prefer: respond-async queues the write as a background job (202).',
+      tags: [resource.name],
+      params: collection.CollectionParams,
+      querystring: NoQuery,
+      headers: requestHeaders('Idempotency-Key', 'Prefer'),
+      body: Type.Union([create, Type.Array(create, { minItems: 1, maxItems: MAX_BATCH })]),
+      response: {
+        201: withHeaders({ ...created, description: 'Created: the record (with Location and ETag), or the array of records' },
+          'Location', 'ETag', 'Idempotent-Replayed'),
+        ...accepted,
+        ...errors(...GUARDED, ...BODY_READ, 409, 422, ...collection.parentErrors)
       }
     }
+  }, async (request, reply) => {
+    const parentId = parentOf(collection, request.params)
+    const body = request.body
+    const inputs = (Array.isArray(body) ? body : [body])
+      .map(record => nesting === undefined ? record : { ...record, [nesting.field]: parentId as number })
+    const versions = await collection.store.create(inputs, Array.isArray(body))
+    if (Array.isArray(body)) return reply.code(201).send(versions.map(c => c.record))
+    return answer(request, reply, 201, resource, versions[0] as Versioned)
+  })
+}
 
-    const read = (params: Params): Versioned => {
-      const parentId = parentOf(params)
-      const id = params.id as number
-      const found = store.get(id)
-      if (found === undefined) mustBeLive(store, id)
-      belongs(parentId, found as Versioned)
-      return found as Versioned
-    }
-
-    /** What a write checks in its own transaction: the parent of a nested path, then If-Match. */
-    const preconditionOf = (request: FastifyRequest): Precondition | undefined => {
-      const params = request.params as Params
-      const matches = ifMatch(request.headers['if-match'], `${resource.singular} ${params.id}`)
-      if (nesting === undefined) return matches
-      const parentId = parentOf(params)
-      return current => {
-        belongs(parentId, current)
-        matches?.(current)
+function readRoute (fastify: Instance, collection: Collection): void {
+  const { resource, of, RecordSchema } = collection
+  fastify.get('/:id', {
+    schema: {
+      operationId: `get${capitalize(resource.singular)}${of}`,
+      summary: `Read one ${resource.singular}`,
+      description: `With its ETag; If-None-Match naming it answers 304 without a body. 410 for ${collection.one} that was deleted.`,
+      tags: [resource.name],
+      params: collection.ItemParams,
+      querystring: NoQuery,
+      headers: requestHeaders('If-None-Match'),
+      response: {
+        200: withHeaders({ ...RecordSchema, description: 'The record' }, 'ETag'),
+        304: empty('Not Modified: the If-None-Match tag is current', 'ETag'),
+        ...errors(...GUARDED, 400, 404, 410)
       }
     }
-
-    const answer = (request: FastifyRequest, reply: FastifyReply, status: 200 | 201, { record, version }: Versioned) => {
-      reply.code(status).header('ETag', etagOf(version))
-      if (status === 201) reply.header('Location', recordUrl(request, resource, record.id as number))
-      return reply.send(record)
+  }, async (request, reply) => {
+    const versioned = read(collection, request.params)
+    // The client's copy is current: it may keep using it (RFC 9110 §15.4.5).
+    if (noneMatch(request.headers['if-none-match'], versioned.version)) {
+      return reply.code(304).header('ETag', etagOf(versioned.version)).send()
     }
+    return answer(request, reply, 200, resource, versioned)
+  })
+}
 
-    fastify.get('/', {
+/** PUT replaces every writable field, PATCH changes some; both answer 201 with the record. */
+function updateRoutes (fastify: Instance, collection: Collection): void {
+  const { resource, store, RecordSchema } = collection
+  const updates = [
+    {
+      method: 'PUT',
+      verb: 'replace',
+      body: resource.schemas.replace,
+      write: store.replace.bind(store),
+      summary: `Replace ${collection.one}: every writable field (read-only ones are ignored)`,
+      description: 'The body holds every writable field; id, created_at and updated_at are ignored, ' +
+        'so a body read with GET can be sent back. ',
+      headers: requestHeaders('If-Match', 'Prefer')
+    },
+    {
+      method: 'PATCH',
+      verb: 'update',
+      body: resource.schemas.patch,
+      write: store.update.bind(store),
+      summary: `Change some fields of ${collection.one}`,
+      description: 'The body holds only the fields to change. Idempotency-Key makes a retry safe. ',
+      headers: requestHeaders('If-Match', 'Idempotency-Key', 'Prefer')
+    }
+  ] as const
+  for (const { method, verb, body, write, summary, description, headers } of updates) {
+    const replayed = method === 'PATCH' ? ['Idempotent-Replayed' as const] : []
+    fastify.route({
+      method,
+      url: '/:id',
       schema: {
-        operationId: `list${capitalize(resource.name)}${of}`,
-        summary: `List ${resource.name}${within}`,
-        description: `${PAGE_SIZE.default} records a page unless limit or per_page says otherwise (at most ${PAGE_SIZE.max}). ` +
-          'Page with limit and offset, or page and per_page, or follow the next link of the Link header: its keyset cursor costs the same on every page. ' +
-          'Sort with sortby and order; filter any field by equality (<field>), range (<field>_gt, _gte, _lt, _lte), difference (_ne) or a comma list (_in). ' +
-          'X-Total-Count counts every record the filters match. An unknown or ill-typed parameter is 400, never ignored.',
-        tags: [tag],
-        params: CollectionParams,
-        querystring: list,
-        response: { 200: withHeaders(Type.Array(RecordSchema, { description: 'A page of records, [] past the end' }), 'Link', 'X-Total-Count'), ...errors(...GUARDED, 400, ...parentErrors) }
-      }
-    }, async (request, reply) => {
-      const parentId = parentOf(request.params as Params)
-      const listing = parseListQuery(resource, request.query as Record<string, unknown>)
-      if (nesting !== undefined) listing.query.filters.push({ field: nesting.field, op: 'eq', value: parentId as number })
-      // One record more than the page tells whether a next page exists.
-      const page = store.list({ ...listing.query, limit: listing.size + 1 })
-      const items = page.items.slice(0, listing.size)
-      const url = new URL(request.url, originOf(request))
-      return reply
-        .header('X-Total-Count', page.total)
-        .header('Link', listLinks(url, listing, page.total, items.at(-1), page.items.length > listing.size))
-        .send(items)
-    })
-
-    fastify.post('/', {
-      schema: {
-        operationId: `create${capitalize(resource.singular)}${of}`,
-        summary: `Create ${one}, or several at once from an array (all or none)`,
-        description: `An object creates one ${resource.singular}: 201 with its Location and ETag. An array creates up to ${MAX_BATCH}, all or none: 201 with the array. ` +
-          `${nesting === undefined ? '' : `${nesting.field} is taken from the path. `}` +
-          'Idempotency-Key makes a retry safe; Prefer: respond-async queues the write as a background job (202).',
-        tags: [tag],
-        params: CollectionParams,
+        operationId: `${verb}${capitalize(resource.singular)}`,
+        summary,
+        description: `${description}201 with the complete record and its new ETag. ` +
+          'If-Match makes the write conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).',
+        tags: [resource.name],
+        params: collection.ItemParams,
         querystring: NoQuery,
-        headers: requestHeaders('Idempotency-Key', 'Prefer'),
-        body: Type.Union([CreateBody, Type.Array(CreateBody, { minItems: 1, maxItems: MAX_BATCH })]),
+        headers,
+        body: input(body),
         response: {
-          201: withHeaders({ ...Type.Union([RecordSchema, Type.Array(RecordSchema)]), description: 'Created: the record (with Location and ETag), or the array of records' }, 'Location', 'ETag', 'Idempotent-Replayed'),
+          201: withHeaders({ ...RecordSchema, description: 'Changed: the complete record' }, 'ETag', 'Location', ...replayed),
           ...accepted,
-          ...errors(...GUARDED, ...BODY_READ, 409, 422, ...parentErrors)
+          ...errors(...GUARDED, ...BODY_READ, 404, 409, 410, 412, 422)
         }
+      },
+      handler: async (request, reply) => {
+        const precondition = preconditionOf(collection, request.params, request.headers['if-match'])
+        return answer(request, reply, 201, resource, await write(request.params.id, request.body, precondition))
       }
-    }, async (request, reply) => {
-      const parentId = parentOf(request.params as Params)
-      const body = request.body as ResourceRecord | ResourceRecord[]
-      const inputs = (Array.isArray(body) ? body : [body])
-        .map(input => nesting === undefined ? input : { ...input, [nesting.field]: parentId as number })
-      const created = await store.create(inputs, Array.isArray(body))
-      if (Array.isArray(body)) return reply.code(201).send(created.map(c => c.record))
-      return answer(request, reply, 201, created[0] as Versioned)
     })
+  }
+}
 
-    fastify.get('/:id', {
-      schema: {
-        operationId: `get${capitalize(resource.singular)}${of}`,
-        summary: `Read one ${resource.singular}`,
-        description: `With its ETag; If-None-Match naming it answers 304 without a body. 410 for ${one} that was deleted.`,
-        tags: [tag],
-        params: ItemParams,
-        querystring: NoQuery,
-        headers: requestHeaders('If-None-Match'),
-        response: {
-          200: withHeaders({ ...RecordSchema, description: 'The record' }, 'ETag'),
-          304: empty('Not Modified: the If-None-Match tag is current', 'ETag'),
-          ...errors(...GUARDED, 400, 404, 410)
-        }
-      }
-    }, async (request, reply) => {
-      const versioned = read(request.params as Params)
-      // The client's copy is current: it may keep using it (RFC 9110 §15.4.5).
-      if (noneMatch(request.headers['if-none-match'], versioned.version)) return reply.code(304).header('ETag', etagOf(versioned.version)).send()
-      return answer(request, reply, 200, versioned)
-    })
-
-    if (nesting === undefined) {
-      const updates = [
-        {
-          method: 'PUT',
-          verb: 'replace',
-          body: replace,
-          write: store.replace.bind(store),
-          summary: `Replace ${one}: every writable field (read-only ones are ignored)`,
-          description: 'The body holds every writable field; id, created_at and updated_at are ignored, so a body read with GET can be sent back. ',
-          headers: requestHeaders('If-Match', 'Prefer')
-        },
-        {
-          method: 'PATCH',
-          verb: 'update',
-          body: patch,
-          write: store.update.bind(store),
-          summary: `Change some fields of ${one}`,
-          description: 'The body holds only the fields to change. Idempotency-Key makes a retry safe. ',
-          headers: requestHeaders('If-Match', 'Idempotency-Key', 'Prefer')
-        }
-      ] as const
-      for (const { method, verb, body, write, summary, description, headers } of updates) {
-        fastify.route({
-          method,
-          url: '/:id',
-          schema: {
-            operationId: `${verb}${capitalize(resource.singular)}`,
-            summary,
-            description: `${description}201 with the complete record and its new ETag. If-Match makes the write conditional (412 when the record changed); ` +
-              'Prefer: respond-async queues it as a background job (202).',
-            tags: [tag],
-            params: ItemParams,
-            querystring: NoQuery,
-            headers,
-            body,
-            response: {
-              201: withHeaders({ ...RecordSchema, description: 'Changed: the complete record' }, 'ETag', 'Location', ...(method === 'PATCH' ? ['Idempotent-Replayed' as const] : [])),
-              ...accepted,
-              ...errors(...GUARDED, ...BODY_READ, 404, 409, 410, 412, 422)
-            }
-          },
-          handler: async (request, reply) => answer(request, reply, 201,
-            await write((request.params as Params).id as number, request.body as ResourceRecord, preconditionOf(request)))
-        })
-      }
+function deleteRoute (fastify: Instance, collection: Collection): void {
+  const { resource, of } = collection
+  const referrers = RESOURCES.filter(r => Object.values(r.references).includes(resource.name)).map(r => r.name)
+  const conflict = referrers.length === 0
+    ? ''
+    : ` A ${resource.singular} that ${referrers.join(' or ')} still name is 409, and nothing is deleted.`
+  fastify.delete('/:id', {
+    schema: {
+      operationId: `delete${capitalize(resource.singular)}${of}`,
+      summary: `Delete ${collection.one}`,
+      description: `204; its id is never used again and answers 410 from then on.${conflict} ` +
+        'If-Match makes it conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).',
+      tags: [resource.name],
+      params: collection.ItemParams,
+      querystring: NoQuery,
+      headers: requestHeaders('If-Match', 'Prefer'),
+      response: { 204: empty('Deleted'), ...accepted, ...errors(...GUARDED, ...BODY_READ, 404, 409, 410, 412) }
     }
+  }, async (request, reply) => {
+    await collection.store.delete(request.params.id, preconditionOf(collection, request.params, request.headers['if-match']))
+    return reply.code(204).send()
+  })
+}
 
-    fastify.delete('/:id', {
-      schema: {
-        operationId: `delete${capitalize(resource.singular)}${of}`,
-        summary: `Delete ${one}`,
-        description: `204; its id is never used again and answers 410 from then on.${referrers.length === 0 ? '' : ` A ${resource.singular} that ${referrers.join(' or ')} still name is 409, and nothing is deleted.`} ` +
-          'If-Match makes it conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).',
-        tags: [tag],
-        params: ItemParams,
-        querystring: NoQuery,
-        headers: requestHeaders('If-Match', 'Prefer'),
-        response: { 204: empty('Deleted'), ...accepted, ...errors(...GUARDED, ...BODY_READ, 404, 409, 410, 412) }
-      }
-    }, async (request, reply) => {
-      await store.delete((request.params as Params).id as number, preconditionOf(request))
-      return reply.code(204).send()
-    })
-
-    const describe = (allow: string) => async (request: FastifyRequest, reply: FastifyReply) => {
-      const params = request.params as Params
-      if (params.id !== undefined) read(params)
-      else parentOf(params)
-      return reply.header('Allow', allow).send({ methods: allow.split(', '), writable: resource.writable, schema: resource.schemas.create })
-    }
-    const optionsSchema = (suffix: string, params: TSchema) => ({
-      operationId: `describe${capitalize(resource.name)}${suffix}${of}`,
+/**
+ * OPTIONS of the collection or of one record: the methods (also in Allow), the writable fields
+ * and the JSON Schema a created record must match. The record or parent must exist, as for GET.
+ */
+function optionsRoute (fastify: Instance, collection: Collection, url: '/' | '/:id', allow: string): void {
+  const { resource, of } = collection
+  fastify.options(url, {
+    schema: {
+      operationId: `describe${capitalize(resource.name)}${url === '/' ? '' : 'Item'}${of}`,
       summary: `Methods allowed here and the ${resource.singular} fields a client may write`,
       description: 'The methods (also in Allow), the writable fields, and the JSON Schema a created record must match. ' +
         'A CORS preflight on the same path is answered by the CORS layer instead, without a token.',
-      tags: [tag],
-      params,
+      tags: [resource.name],
+      params: url === '/' ? collection.CollectionParams : collection.ItemParams,
       querystring: NoQuery,
       response: {
         200: withHeaders({ ...OptionsSchema, description: 'What a client may do here' }, 'Allow'),
         204: empty('A CORS preflight (Origin and Access-Control-Request-Method), answered for the origins in CORS_ORIGINS'),
         ...errors(...GUARDED, ...BODY_READ, 404, 410)
       }
-    })
-    fastify.options('/', { schema: optionsSchema('', CollectionParams) }, describe(collectionAllow))
-    fastify.options('/:id', { schema: optionsSchema('Item', ItemParams) }, describe(itemAllow))
-  }
+    }
+  }, async (request, reply) => {
+    const params: Params = request.params
+    if (params.id !== undefined) read(collection, params)
+    else parentOf(collection, params)
+    return reply.header('Allow', allow).send({ methods: allow.split(', '), writable: resource.writable, schema: resource.schemas.create })
+  })
 }

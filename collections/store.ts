@@ -1,4 +1,3 @@
-import type { FieldError } from '../schemas/common.js'
 import type { FilterOperator, Resource, ResourceRecord, Scalar } from './resource.js'
 
 /**
@@ -67,22 +66,3 @@ export interface CollectionStore {
  * or a nested route's parent): it throws to refuse the write.
  */
 export type Precondition = (current: Versioned) => void
-
-/** Why a store operation was refused; the HTTP layer maps each kind to its status. */
-export class StoreError extends Error {
-  override name = 'StoreError'
-  constructor (
-    readonly kind: 'not_found' | 'gone' | 'conflict' | 'invalid',
-    message: string,
-    readonly errors: FieldError[] = []
-  ) {
-    super(message)
-  }
-}
-
-/** Refuses an id that names no live record: not_found if it never did, gone if it was deleted. */
-export function mustBeLive (collection: CollectionStore, id: number): void {
-  const presence = collection.presence(id)
-  if (presence === 'absent') throw new StoreError('not_found', `no ${collection.resource.singular} with id ${id}`)
-  if (presence === 'deleted') throw new StoreError('gone', `${collection.resource.singular} ${id} was deleted`)
-}

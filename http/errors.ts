@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify'
 import type { ErrorBody, FieldError } from '../schemas/common.js'
-import { StoreError } from '../collections/store.js'
+import { StoreError } from '../collections/refusals.js'
 
 /** An answer other than success, raised anywhere in a request and rendered by `errorHandler`. */
 export class HttpError extends Error {
@@ -14,8 +14,6 @@ export class HttpError extends Error {
     super(message)
   }
 }
-
-const STORE_STATUS: Record<StoreError['kind'], number> = { not_found: 404, gone: 410, conflict: 409, invalid: 422 }
 
 type AjvError = FastifySchemaValidationError & {
   schemaPath: string
@@ -107,7 +105,7 @@ function validationError (request: FastifyRequest, error: FastifyError): HttpErr
 export function errorHandler (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   let failure: HttpError
   if (error instanceof HttpError) failure = error
-  else if (error instanceof StoreError) failure = new HttpError(STORE_STATUS[error.kind], error.message, error.errors.length > 0 ? { errors: error.errors } : {})
+  else if (error instanceof StoreError) failure = new HttpError(error.status, error.message, error.errors.length > 0 ? { errors: error.errors } : {})
   else if (error.validation !== undefined) failure = validationError(request, error)
   else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) failure = new HttpError(error.statusCode, error.message)
   else {

@@ -58,9 +58,10 @@ export const withHeaders = <T extends TSchema>(schema: T, ...names: Header[]): T
   names.length === 0 ? schema : { ...schema, headers: Object.fromEntries(names.map(name => [name, HEADERS[name]])) }
 
 /** An answer without a body. */
-export const empty = (description: string, ...headers: Header[]) => withHeaders(Type.Null({ description }), ...headers)
+export const empty = (description: string, ...headers: Header[]) =>
+  withHeaders(Type.Unsafe<undefined>(Type.Null({ description })), ...headers)
 
-/** The 202 of a write sent with `Prefer: respond-async` (plugins/app/jobs.ts). */
+/** The 202 of a write sent with `Prefer: respond-async` (jobs/respond-async.ts). */
 export const accepted = { 202: withHeaders({ ...Type.Ref('JobAccepted'), description: 'Queued as a background job: follow Location' }, 'Location', 'Preference-Applied', 'Idempotent-Replayed') }
 
 /** What each error status means, whichever route answers it. */

@@ -1,15 +1,15 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import type { FieldError } from '../schemas/common.js'
+import { mustBeLive, StoreError } from '../collections/refusals.js'
 import type { Column, Resource, ResourceRecord, Scalar } from '../collections/resource.js'
+import type {
+  CollectionStore, ListQuery, Page, Precondition, Presence, Store, Versioned
+} from '../collections/store.js'
+import type { FieldError } from '../schemas/common.js'
 import { GroupCommit, type OnCommit } from './group-commit.js'
 import { ListQueries, quote, readIndexes } from './sqlite-list.js'
 import { compareAsciiCaseInsensitive, compareCodePoints, compareNumbers, Totals, type Comparator } from './totals.js'
-import {
-  mustBeLive, StoreError,
-  type CollectionStore, type ListQuery, type Page, type Precondition, type Presence, type Store, type Versioned
-} from '../collections/store.js'
 
 export type SqliteDatabase = Database.Database
 

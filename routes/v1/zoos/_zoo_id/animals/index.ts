@@ -1,4 +1,4 @@
 import { collectionRoutes } from '../../../../../collections/routes.js'
 import { Animals, Zoos } from '../../../../../schemas/index.js'
 
-export default collectionRoutes(Animals, { parent: Zoos, field: 'zoo_id' })
+export default collectionRoutes(Animals, { within: Zoos })

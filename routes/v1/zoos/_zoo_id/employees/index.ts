@@ -1,4 +1,4 @@
 import { collectionRoutes } from '../../../../../collections/routes.js'
 import { Employees, Zoos } from '../../../../../schemas/index.js'
 
-export default collectionRoutes(Employees, { parent: Zoos, field: 'zoo_id' })
+export default collectionRoutes(Employees, { within: Zoos })

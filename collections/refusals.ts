@@ -1,0 +1,31 @@
+import type { FieldError } from '../schemas/common.js'
+import type { CollectionStore } from './store.js'
+
+/** The status each kind of refusal answers. */
+const STATUS = { not_found: 404, gone: 410, conflict: 409, invalid: 422 } as const
+
+/** Why a store operation was refused, and the HTTP status that says so. */
+export class StoreError extends Error {
+  override name = 'StoreError'
+  constructor (
+    readonly kind: 'not_found' | 'gone' | 'conflict' | 'invalid',
+    message: string,
+    readonly errors: FieldError[] = []
+  ) {
+    super(message)
+  }
+
+  get status (): number {
+    return STATUS[this.kind]
+  }
+}
+
+/**
+ * Refuses an id that names no live record: 404 if it never did, 410 if it was deleted (ids are
+ * never reused, so a deleted one stays gone).
+ */
+export function mustBeLive (collection: CollectionStore, id: number): void {
+  const presence = collection.presence(id)
+  if (presence === 'absent') throw new StoreError('not_found', `no ${collection.resource.singular} with id ${id}`)
+  if (presence === 'deleted') throw new StoreError('gone', `${collection.resource.singular} ${id} was deleted`)
+}
