@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import type { ServerHttp2Session } from 'node:http2'
 import { join } from 'node:path'
 import type { Writable } from 'node:stream'
@@ -7,6 +6,7 @@ import autoload from '@fastify/autoload'
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import type { Config } from './config.js'
 import { errorHandler, notFoundHandler } from './http/errors.js'
+import { instanceOptions } from './listeners/instance-options.js'
 import { validatorCompiler } from './http/validation.js'
 
 declare module 'fastify' {
@@ -66,12 +66,7 @@ export default app
  */
 export function buildApi (config: Config, options: ApiOptions = {}): FastifyInstance {
   const common = {
-    logger: config.logLevel === 'silent'
-      ? false
-      : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], ...(options.logStream ? { stream: options.logStream } : {}) },
-    genReqId: () => randomUUID(),
-    // A client-chosen id could impersonate another request in the logs.
-    requestIdHeader: false as const,
+    ...instanceOptions(config.logLevel, undefined, options.logStream),
     // The proxy's X-Forwarded-Proto and -Host make request.protocol and request.host, and so the
     // hrefs, what the client used. Only the proxy should reach the API's port in that mode.
     trustProxy: config.tls === 'proxy'

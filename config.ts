@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from 'node:fs'
 import { delimiter, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { knownScope } from './auth/accounts.js'
+import { knownScope } from './auth/scopes.js'
 import { isLoopback } from './http/host.js'
 
 /** A setting that cannot be used: start-up stops with this one line. */

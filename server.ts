@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { buildApi } from './app.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
-import { buildRedirectServer } from './listeners/redirect.js'
+import { buildRedirectListener } from './listeners/redirect.js'
 import { loadTls, type TlsMaterial } from './listeners/tls.js'
 import { buildLocalServer } from './local/app.js'
 
@@ -42,7 +42,7 @@ async function main (): Promise<void> {
     await local.listen({ host: config.localHost, port: config.localPort })
     if (config.httpRedirectPort !== undefined) {
       // Built once the API listens: with PORT=0 only then is the port to redirect to known.
-      const redirect = buildRedirectServer({
+      const redirect = buildRedirectListener({
         logLevel: config.logLevel,
         httpsPort: (api.server.address() as AddressInfo).port,
         fallbackHost: new URL(config.publicUrl).hostname

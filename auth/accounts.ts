@@ -1,14 +1,6 @@
 import { hashSecret, randomToken } from './secrets.js'
 import type { OAuthStore } from '../store/oauth.js'
-import { SCOPES, parseScope } from './scopes.js'
-
-/** A space-separated list of known scopes, normalized; an unknown one is refused. */
-export function knownScope (scope: string): string {
-  const scopes = parseScope(scope) ?? []
-  const unknown = scopes.filter(s => !SCOPES.includes(s))
-  if (unknown.length > 0) throw new Error(`unknown scope ${unknown.join(', ')}; known: ${SCOPES.join(' ')}`)
-  return [...new Set(scopes)].join(' ')
-}
+import { knownScope } from './scopes.js'
 
 /** A new confidential client; the secret is returned once and only its hash is kept. */
 export async function createClient (store: OAuthStore, options: { clientId?: string | undefined, secret?: string | undefined, name?: string | undefined, scope: string }): Promise<{ client_id: string, client_secret: string, scope: string }> {

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Client, OAuthStore, RefreshToken, User } from '../store/oauth.js'
 import { digest, hashSecret, randomToken, verifySecret } from './secrets.js'
-import { knownScope } from './accounts.js'
-import { parseScope } from './scopes.js'
+import { knownScope, parseScope } from './scopes.js'
 import type { TokenService } from './tokens.js'
 
 /** An RFC 6749 error answer: `error` is the RFC code, `error_description` says why. */

@@ -14,3 +14,11 @@ export function parseScope (scope: string | undefined): string[] | undefined {
   if (scope === undefined) return undefined
   return scope.split(' ').filter(s => s !== '')
 }
+
+/** A space-separated list of known scopes, normalized; an unknown one is refused. */
+export function knownScope (scope: string): string {
+  const scopes = parseScope(scope) ?? []
+  const unknown = scopes.filter(s => !SCOPES.includes(s))
+  if (unknown.length > 0) throw new Error(`unknown scope ${unknown.join(', ')}; known: ${SCOPES.join(' ')}`)
+  return [...new Set(scopes)].join(' ')
+}

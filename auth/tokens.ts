@@ -45,7 +45,8 @@ const OWN_ALGORITHMS = ['ES256']
 /** What an external issuer may sign with: never HS* (a public key used as an HMAC secret) nor "none". */
 export const EXTERNAL_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA']
 
-function describe (err: unknown): TokenError {
+/** Why jose refused a token, in words a client can act on. */
+function tokenErrorOf (err: unknown): TokenError {
   if (err instanceof errors.JWTExpired) return new TokenError('the access token expired')
   if (err instanceof errors.JWTClaimValidationFailed) {
     if (err.claim === 'nbf') return new TokenError('the access token is not valid yet')
@@ -136,7 +137,7 @@ export class TokenService {
     try {
       issuer = decodeJwt(token).iss
     } catch (err) {
-      throw describe(err)
+      throw tokenErrorOf(err)
     }
     // The unverified `iss` only chooses the keys; the verification then checks it.
     if (this.#external !== undefined && issuer === this.#external.issuer.issuer) return this.#verifyExternal(token, this.#external)
@@ -151,7 +152,7 @@ export class TokenService {
       })
       return principalOf(payload)
     } catch (err) {
-      throw describe(err)
+      throw tokenErrorOf(err)
     }
   }
 
@@ -167,7 +168,7 @@ export class TokenService {
       const keySetFailed = !(err instanceof errors.JOSEError) || err instanceof errors.JWKSTimeout ||
         err instanceof errors.JWKSInvalid || err.code === errors.JOSEError.code
       if (keySetFailed) throw new IssuerUnavailable(`the keys of ${issuer} cannot be fetched from ${jwksUri}`, { cause: err })
-      throw describe(err)
+      throw tokenErrorOf(err)
     }
   }
 }

@@ -65,7 +65,7 @@ const IN_LIST_PATTERNS: Record<ColumnKind, string | undefined> = {
 }
 
 /** Strips the Optional marker and a `| null` union: what remains names the stored kind. */
-function describe (name: string, schema: TSchema, readOnly: boolean): Column {
+function columnOf (name: string, schema: TSchema, readOnly: boolean): Column {
   let inner = schema
   let nullable = false
   if (inner[Kind] === 'Union') {
@@ -150,7 +150,7 @@ export function defineResource (spec: ResourceSpec): Resource {
   const recordFields: TProperties = {}
   for (const [name, schema] of Object.entries(spec.fields)) {
     // A stored record always has every field: one left out on input is null, so it must be nullable.
-    if (TypeGuard.IsOptional(schema) && !describe(name, schema, false).nullable) {
+    if (TypeGuard.IsOptional(schema) && !columnOf(name, schema, false).nullable) {
       throw new Error(`field ${name}: an optional field must also be nullable`)
     }
     const { [OptionalKind]: _optional, ...required } = schema as TSchema & { [OptionalKind]?: string }
@@ -160,10 +160,10 @@ export function defineResource (spec: ResourceSpec): Resource {
     Object.entries(READ_ONLY).map(([name, schema]) => [name, Type.Optional({ ...schema, readOnly: true })])
   )
   const columns = [
-    describe('id', IdSchema, true),
-    ...Object.entries(spec.fields).map(([name, schema]) => describe(name, schema, false)),
-    describe('created_at', TimestampSchema, true),
-    describe('updated_at', TimestampSchema, true)
+    columnOf('id', IdSchema, true),
+    ...Object.entries(spec.fields).map(([name, schema]) => columnOf(name, schema, false)),
+    columnOf('created_at', TimestampSchema, true),
+    columnOf('updated_at', TimestampSchema, true)
   ]
   const strict = { additionalProperties: false }
   return {

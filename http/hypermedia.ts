@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
 import { RootSchema, type Link } from '../schemas/common.js'
 import { RESOURCES } from '../schemas/index.js'
 import { BEARER, errors, GUARDED } from '../schemas/responses.js'
@@ -21,7 +22,7 @@ export function hypermediaDocument (
   { operationId, summary, description, bearer = false }: HypermediaOperation,
   link: (request: FastifyRequest) => Link,
   more: (request: FastifyRequest) => Link[] = () => []
-): FastifyPluginAsync {
+): FastifyPluginAsyncTypebox {
   return async (fastify) => {
     allowOnly(fastify, '/', ['GET'])
     fastify.get('/', {

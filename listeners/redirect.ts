@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto'
-import { isIPv6 } from 'node:net'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { Config } from '../config.js'
+import { hostNameOf } from '../http/host.js'
+import { instanceOptions } from './instance-options.js'
 
 export interface RedirectOptions {
   logLevel: Config['logLevel']
@@ -9,17 +9,6 @@ export interface RedirectOptions {
   httpsPort: number
   /** For a request whose Host header names no usable host (HTTP/1.0 without one, or garbage). */
   fallbackHost: string
-}
-
-const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?'
-const HOST_HEADER = new RegExp(`^(?<name>\\[[0-9a-f:.]+\\]|${LABEL}(?:\\.${LABEL})*\\.?)(?::\\d{1,5})?$`, 'i')
-
-/** The host name of a Host header, without its port; undefined unless it is a DNS name or an IP address. */
-export function hostNameOf (header: string | undefined): string | undefined {
-  const name = HOST_HEADER.exec(header ?? '')?.groups?.name?.toLowerCase()
-  if (name === undefined || name.length > 255) return undefined
-  if (name.startsWith('[') && !isIPv6(name.slice(1, -1))) return undefined
-  return name
 }
 
 /** The request target as a path: absolute-form (`GET http://host/x`) and `*` keep only their path. */
@@ -38,11 +27,9 @@ function pathOf (url: string): string {
  * its method, path or body, with 308 to the same path and query on the HTTPS API, and serves
  * nothing else. 308 rather than 301: a client must repeat a POST as a POST, body included.
  */
-export function buildRedirectServer (options: RedirectOptions): FastifyInstance {
+export function buildRedirectListener (options: RedirectOptions): FastifyInstance {
   const fastify = Fastify({
-    logger: options.logLevel === 'silent' ? false : { level: options.logLevel, name: 'redirect' },
-    genReqId: () => randomUUID(),
-    requestIdHeader: false,
+    ...instanceOptions(options.logLevel, 'redirect'),
     frameworkErrors: (_error, request, reply) => { redirect(request, reply) }
   })
   const port = options.httpsPort === 443 ? '' : `:${options.httpsPort}`

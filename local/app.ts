@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifySchemaValidationError } from 'fastify'
 import type { Config } from '../config.js'
 import { errorHandler, HttpError, notFoundHandler } from '../http/errors.js'
 import { validatorCompiler } from '../http/validation.js'
+import { instanceOptions } from '../listeners/instance-options.js'
 import { DirectoryLister } from './directory-listing.js'
 import { PathGuard } from './path-guard.js'
 import apiKey from './plugins/api-key.js'
@@ -54,11 +54,7 @@ function localErrorHandler (error: FastifyError, request: FastifyRequest, reply:
  */
 export function buildLocalServer (config: LocalConfig): FastifyInstance {
   const fastify = Fastify({
-    logger: config.logLevel === 'silent'
-      ? false
-      : { level: config.logLevel, name: 'local', redact: ['req.headers.authorization'] },
-    genReqId: () => randomUUID(),
-    requestIdHeader: false,
+    ...instanceOptions(config.logLevel, 'local'),
     // Requests are a path and two small members.
     bodyLimit: 64 * 1024,
     schemaErrorFormatter: formatValidation

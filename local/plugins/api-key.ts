@@ -1,24 +1,23 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { timingSafeEqual } from 'node:crypto'
 import fp from 'fastify-plugin'
+import { digest } from '../../auth/secrets.js'
 import { HttpError } from '../../http/errors.js'
 
 export interface ApiKeyOptions {
   key: string
 }
 
-const digest = (value: string): Buffer => createHash('sha256').update(value).digest()
-
 /** `Authorization: Bearer <LOCAL_API_KEY>` on every request of the scope it is registered in. */
 export default fp<ApiKeyOptions>(async function apiKey (fastify, { key }) {
   // Digests have one length, so the comparison takes the same time whatever was sent.
-  const expected = digest(key)
+  const expected = Buffer.from(digest(key))
   fastify.addHook('onRequest', async (request) => {
     const authorization = request.headers.authorization
     if (authorization === undefined) {
       throw new HttpError(401, 'Authorization required: send Authorization: Bearer <LOCAL_API_KEY>', {}, { 'WWW-Authenticate': 'Bearer realm="zoo-local"' })
     }
     const match = /^Bearer ([^\s]+)$/i.exec(authorization)
-    if (match === null || !timingSafeEqual(digest(match[1] as string), expected)) {
+    if (match === null || !timingSafeEqual(Buffer.from(digest(match[1] as string)), expected)) {
       throw new HttpError(401, 'Wrong API key', {}, { 'WWW-Authenticate': 'Bearer realm="zoo-local", error="invalid_token"' })
     }
   })

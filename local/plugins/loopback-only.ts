@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import { HttpError } from '../../http/errors.js'
-import { isLoopback } from '../../http/host.js'
+import { hostNameOf, isLoopback } from '../../http/host.js'
 
 export interface LoopbackOnlyOptions {
   /** The address the server listens on: clients may use it as Host when it is not a wildcard. */
@@ -8,13 +8,6 @@ export interface LoopbackOnlyOptions {
 }
 
 const WILDCARDS = new Set(['0.0.0.0', '::', '[::]'])
-
-/** The host name of a Host header or an Origin, or undefined when it is not one. */
-function hostNameOf (authority: string): string | undefined {
-  if (!/^(?:\[[0-9A-Fa-f:.]+\]|[^\s:/?#@[\]]+)(?::\d{1,5})?$/.test(authority)) return undefined
-  // URL turns every spelling of an address (0x7f.1, [0::1]) into one.
-  return URL.canParse(`http://${authority}`) ? new URL(`http://${authority}`).hostname : undefined
-}
 
 function originHostName (origin: string): string | undefined {
   if (!URL.canParse(origin)) return undefined
@@ -31,7 +24,7 @@ export default fp<LoopbackOnlyOptions>(async function loopbackOnly (fastify, { l
   const listenName = WILDCARDS.has(listenHost) ? undefined : hostNameOf(listenHost.includes(':') ? `[${listenHost}]` : listenHost)
   const trusted = (name: string | undefined): boolean => name !== undefined && (isLoopback(name) || name === listenName)
   fastify.addHook('onRequest', async (request) => {
-    if (!trusted(hostNameOf(request.headers.host ?? ''))) {
+    if (!trusted(hostNameOf(request.headers.host))) {
       throw new HttpError(403, 'Access denied - this server answers only requests addressed to a loopback name such as localhost or 127.0.0.1')
     }
     const origin = request.headers.origin

@@ -1,15 +1,16 @@
 import oauth2, { type OAuth2Namespace } from '@fastify/oauth2'
-import { Type, type Static } from '@sinclair/typebox'
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose'
 import { SCOPES } from '../../auth/scopes.js'
 import { discover, freeUsername, split } from '../../auth/sign-in.js'
 import { EXTERNAL_ALGORITHMS } from '../../auth/tokens.js'
+import { noStore } from '../../http/cache-control.js'
 import { HttpError } from '../../http/errors.js'
 import { errors } from '../../schemas/responses.js'
-import type { OAuthStore, User } from '../../store/oauth.js'
-import { noStore } from '../../http/cache-control.js'
 import { TokenSchema } from '../../schemas/token.js'
+import type { OAuthStore, User } from '../../store/oauth.js'
 
 const CallbackQuery = Type.Object({
   code: Type.Optional(Type.String()),
@@ -31,7 +32,7 @@ interface ProviderRefusal {
  * local user of that identity, and answers with API tokens issued to the public client
  * `login-<provider>`, which can refresh them without a secret.
  */
-const login: FastifyPluginAsync = async (fastify) => {
+const login: FastifyPluginAsyncTypebox = async (fastify) => {
   const { config } = fastify
   const { loginProvider: provider, loginIssuer: issuer, loginClientId: clientId, loginClientSecret: clientSecret } = config
   if (provider === undefined || issuer === undefined || clientId === undefined || clientSecret === undefined) return
@@ -126,7 +127,7 @@ const login: FastifyPluginAsync = async (fastify) => {
       response: { 200: { ...TokenSchema, description: 'The tokens of the signed-in user' }, ...errors(400, 403, 502) }
     }
   }, async (request, reply) => {
-    const query = request.query as Static<typeof CallbackQuery>
+    const query = request.query
     if (query.error !== undefined) {
       throw new HttpError(403, `${provider} refused the sign-in (${query.error}${query.error_description === undefined ? '' : `: ${query.error_description}`}): ${restart}`)
     }

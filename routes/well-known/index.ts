@@ -1,12 +1,12 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { FastifyPluginAsync } from 'fastify'
 import { SCOPES } from '../../auth/scopes.js'
 import { errors } from '../../schemas/responses.js'
 
 export const autoPrefix = '/.well-known'
 
 /** Authorization-server metadata (RFC 8414) and the keys that sign access tokens. */
-const wellKnown: FastifyPluginAsync = async (fastify) => {
+const wellKnown: FastifyPluginAsyncTypebox = async (fastify) => {
   const { config } = fastify
   fastify.get('/oauth-authorization-server', {
     schema: {
