@@ -9,6 +9,7 @@ import type {
 import type { FieldError } from '../schemas/common.js'
 import { GroupCommit, type OnCommit } from './group-commit.js'
 import { ListQueries, quote, readIndexes } from './sqlite-list.js'
+import { checkTables } from './sqlite-schema.js'
 import { compareAsciiCaseInsensitive, compareCodePoints, compareNumbers, Totals, type Comparator } from './totals.js'
 
 export type SqliteDatabase = Database.Database
@@ -59,6 +60,7 @@ export class SqliteStore implements Store {
   readonly writes: GroupCommit
 
   constructor (readonly db: SqliteDatabase, readonly resources: Resource[]) {
+    checkTables(db, resources)
     this.writes = new GroupCommit(db)
     this.#dataVersion = db.prepare('PRAGMA data_version').pluck()
     this.#seenVersion = this.#dataVersion.get() as number
