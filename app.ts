@@ -23,7 +23,7 @@ export interface ApiOptions {
   logStream?: Writable
   announce?: (message: string) => void
   /**
-   * With TLS=on, the certificate the API serves HTTPS with (lib/tls.ts). Without it the instance
+   * With TLS=on, the certificate the API serves HTTPS with (listeners/tls.ts). Without it the instance
    * is plain HTTP, which is what inject() tests want: server.ts always passes it.
    */
   tls?: { key: string, cert: string }

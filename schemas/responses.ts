@@ -85,7 +85,7 @@ const ERRORS: Record<number, { description: string, headers?: Header[] }> = {
 
 /** Answered by the layers in front of every route: HTTPS (TLS=proxy), Accept, the rate limit, faults. */
 const ANYWHERE = [403, 406, 429, 500]
-/** What the bearer guard of /v1 answers (plugins/app/oauth.ts). */
+/** What the bearer guard of /v1 answers (plugins/app/bearer-guard.ts). */
 export const GUARDED = [401, 403, 503]
 /**
  * What Fastify may answer before the handler of a method it reads a body for (POST, PUT, PATCH,

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin'
 /**
  * Every proxy on the way appends the scheme it was reached by: all of them must say `https`, or a
  * client could have spoken plain HTTP to the first. Exact and lower-case, as the hrefs built
- * from it (lib/links.ts) must be.
+ * from it (http/links.ts) must be.
  */
 function forwardedOverHttps (request: FastifyRequest): boolean {
   const forwarded = request.headers['x-forwarded-proto']

@@ -47,7 +47,7 @@ export const autoConfig = (fastify: FastifyInstance): FastifyDynamicSwaggerOptio
       // A collection's route is `/` under the collection's prefix: Fastify serves it with and
       // without the trailing slash, and the hrefs name it without.
       url: url === `${fastify.config.apiPrefix}/` ? url : url.replace(/\/$/, ''),
-      // What the bearer guard checks (plugins/app/oauth.ts): the route's collection gives the scope.
+      // What the bearer guard checks (plugins/app/bearer-guard.ts): the route's collection gives the scope.
       schema: route.config?.collection === undefined
         ? schema
         : { ...schema, security: [{ oauth2: [scopeFor(route.config.collection, String(route.method))] }] }

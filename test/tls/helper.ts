@@ -19,7 +19,7 @@ export interface HttpsApi {
 }
 
 /**
- * The API as server.ts builds it (certificate from lib/tls.ts, then buildApi), listening on
+ * The API as server.ts builds it (certificate from listeners/tls.ts, then buildApi), listening on
  * loopback at a free port, closed at teardown.
  */
 export async function listenHttps (t: Test, settings: Record<string, string> = {}): Promise<HttpsApi> {
