@@ -215,36 +215,36 @@ function logLevel (raw: string, env: string): typeof LOG_LEVELS[number] {
   return level
 }
 
-/** Every setting of the service, with its documented default (README, "Configuration"). */
+/** Every setting of the service, with its default: docs/configuration.md is generated from it (npm run docs). */
 export const SETTINGS = {
   host: { env: 'HOST', description: 'address the API listens on', default: '127.0.0.1', parse: host },
   port: { env: 'PORT', description: 'port the API listens on', default: '8443', parse: port },
-  dataDir: { env: 'DATA_DIR', description: 'directory of the SQLite database (created if missing)', default: './data', parse: directory },
-  apiPrefix: { env: 'API_PREFIX', description: 'path prefix the whole API is mounted under, such as /api', default: '', parse: pathPrefix },
-  logLevel: { env: 'LOG_LEVEL', description: 'pino log level', default: 'info', parse: logLevel },
-  rateLimit: { env: 'RATE_LIMIT', description: 'requests a minute one client address may make (429 beyond, with Retry-After); 0 turns the limit off', default: '1200', parse: count },
-  corsOrigins: { env: 'CORS_ORIGINS', description: 'browser origins allowed to call the API (CORS), comma-separated, or *; none by default', default: '', parse: origins },
-  localHost: { env: 'LOCAL_HOST', description: 'address the local tool server listens on (plain HTTP); a non-loopback one needs LOCAL_API_KEY', default: '127.0.0.1', parse: host },
+  dataDir: { env: 'DATA_DIR', description: 'directory of the SQLite database `zoo.db`, the token signing key and the self-signed certificate (`tls/`); created if missing', default: './data', parse: directory },
+  apiPrefix: { env: 'API_PREFIX', description: 'path prefix the whole API is mounted under, such as `/api`; hrefs and the documentation include it', default: '', parse: pathPrefix },
+  logLevel: { env: 'LOG_LEVEL', description: 'pino log level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`', default: 'info', parse: logLevel },
+  rateLimit: { env: 'RATE_LIMIT', description: 'requests a minute one client address may make (429 beyond, with `Retry-After`); `0` turns the limit off', default: '1200', parse: count },
+  corsOrigins: { env: 'CORS_ORIGINS', description: 'browser origins allowed to call the API (CORS), comma-separated (`https://app.example.com`), or `*`; preflights are answered before the bearer check', default: '', parse: origins },
+  localHost: { env: 'LOCAL_HOST', description: 'address the local tool server listens on (plain HTTP); anything but `localhost`, 127.0.0.0/8 or `::1` also needs LOCAL_API_KEY, else start-up stops', default: '127.0.0.1', parse: host },
   localPort: { env: 'LOCAL_PORT', description: 'port the local tool server listens on', default: '8000', parse: port },
-  localApiKey: { env: 'LOCAL_API_KEY', description: 'when set, the local tool server requires `Authorization: Bearer <key>`', default: '', parse: apiKey },
-  allowedDirs: { env: 'ALLOWED_DIRS', flag: 'allow', description: 'directories the local tool server may list, separated by the path delimiter; `--allow DIR` repeated replaces the variable', default: '', parse: allowedDirectories },
-  tls: { env: 'TLS', description: '"on": the API serves HTTPS (HTTP/2 and HTTP/1.1); "proxy": plain HTTP behind a TLS-terminating proxy, refusing requests whose X-Forwarded-Proto is not https', default: 'on', parse: tlsMode },
-  tlsCert: { env: 'TLS_CERT', description: 'PEM certificate (chain) file; without it and TLS_KEY a self-signed certificate is made in DATA_DIR', default: '', parse: optional(readableFile) },
-  tlsKey: { env: 'TLS_KEY', description: 'PEM private key file of TLS_CERT', default: '', parse: optional(readableFile) },
-  httpRedirectPort: { env: 'HTTP_REDIRECT_PORT', description: 'when set, a plain-HTTP listener on this port answers every request with 308 to the https:// URL', default: '', parse: optional(port) },
-  publicUrl: { env: 'PUBLIC_URL', description: 'the URL clients use to reach the API, the issuer of its tokens; default https://localhost:PORT plus API_PREFIX', default: '', parse: optional(url) },
-  accessTokenTtl: { env: 'ACCESS_TOKEN_TTL', description: 'access-token lifetime in seconds', default: '900', parse: seconds(30, 86400) },
-  refreshTokenTtl: { env: 'REFRESH_TOKEN_TTL', description: 'refresh-token lifetime in seconds (each rotation starts it again)', default: '2592000', parse: seconds(60, 31536000) },
-  bootstrapClientId: { env: 'BOOTSTRAP_CLIENT_ID', description: 'id of the client a fresh data directory gets (every scope); generated when not set', default: '', parse: optional(clientId) },
-  bootstrapClientSecret: { env: 'BOOTSTRAP_CLIENT_SECRET', description: 'its secret; generated and printed once at first start when not set', default: '', parse: optional(secret) },
-  oauthIssuer: { env: 'OAUTH_ISSUER', description: 'an external authorization server whose JWTs the API also accepts, exactly as their `iss` says; needs OAUTH_JWKS_URI and OAUTH_AUDIENCE', default: '', parse: optional(secureUrl) },
-  oauthJwksUri: { env: 'OAUTH_JWKS_URI', description: 'where the external issuer publishes its keys (fetched and cached)', default: '', parse: optional(secureUrl) },
-  oauthAudience: { env: 'OAUTH_AUDIENCE', description: 'the `aud` the external tokens must carry', default: '', parse: optional((raw: string) => raw) },
-  loginProvider: { env: 'LOGIN_PROVIDER', description: 'name of the external OpenID provider users sign in with at /login/<name>; needs LOGIN_ISSUER, LOGIN_CLIENT_ID, LOGIN_CLIENT_SECRET', default: '', parse: optional(providerName) },
-  loginIssuer: { env: 'LOGIN_ISSUER', description: 'the provider\'s issuer URL, exactly as its ID tokens say; its endpoints are discovered from it at start-up', default: '', parse: optional(secureUrl) },
+  localApiKey: { env: 'LOCAL_API_KEY', description: 'when set, both operations of the local tool server need `Authorization: Bearer <key>`; at least 16 characters among letters, digits and `- . _ ~ + /` (`=` padding allowed)', default: '', parse: apiKey },
+  allowedDirs: { env: 'ALLOWED_DIRS', flag: 'allow', description: 'directories the local tool server may list, separated by `:` (`;` on Windows), made absolute; each must exist and be a directory. The `--allow` flags, one directory each, replace the variable', default: '', parse: allowedDirectories },
+  tls: { env: 'TLS', description: '`on`: the API serves HTTPS only (HTTP/2, and HTTP/1.1 through ALPN); `proxy`: plain HTTP behind a TLS-terminating proxy, refusing requests whose `X-Forwarded-Proto` is not `https`', default: 'on', parse: tlsMode },
+  tlsCert: { env: 'TLS_CERT', description: 'PEM certificate file (leaf first, then the chain); without it and TLS_KEY, a self-signed certificate is made in `DATA_DIR/tls/`', default: '', parse: optional(readableFile) },
+  tlsKey: { env: 'TLS_KEY', description: 'PEM private key file of TLS_CERT, unencrypted; set both or neither', default: '', parse: optional(readableFile) },
+  httpRedirectPort: { env: 'HTTP_REDIRECT_PORT', description: 'when set, a plain-HTTP listener on this port (same HOST) answers every request with 308 to the `https://` URL', default: '', parse: optional(port) },
+  publicUrl: { env: 'PUBLIC_URL', description: 'the URL clients use to reach the API: the `iss` of its tokens and the base of the OAuth metadata; when not set, `https://localhost:PORT` plus API_PREFIX. Set it behind a proxy or on another host name', default: '', parse: optional(url) },
+  accessTokenTtl: { env: 'ACCESS_TOKEN_TTL', description: 'access-token lifetime in seconds, 30 to 86400', default: '900', parse: seconds(30, 86400) },
+  refreshTokenTtl: { env: 'REFRESH_TOKEN_TTL', description: 'refresh-token lifetime in seconds, 60 to 31536000 (each rotation starts it again)', default: '2592000', parse: seconds(60, 31536000) },
+  bootstrapClientId: { env: 'BOOTSTRAP_CLIENT_ID', description: 'id of the client with every scope that a fresh data directory gets (3 to 100 characters among letters, digits and `- . _ ~`); generated when not set', default: '', parse: optional(clientId) },
+  bootstrapClientSecret: { env: 'BOOTSTRAP_CLIENT_SECRET', description: 'its secret, 16 characters or more; when not set, generated and printed once at first start', default: '', parse: optional(secret) },
+  oauthIssuer: { env: 'OAUTH_ISSUER', description: 'an external authorization server (Keycloak, Auth0, Entra ID, ...) whose JWT access tokens the API also accepts: exactly the `iss` of its tokens, trailing slash included when it has one. Needs OAUTH_JWKS_URI and OAUTH_AUDIENCE', default: '', parse: optional(secureUrl) },
+  oauthJwksUri: { env: 'OAUTH_JWKS_URI', description: 'where the external issuer publishes its public keys (its metadata\'s `jwks_uri`); fetched and cached', default: '', parse: optional(secureUrl) },
+  oauthAudience: { env: 'OAUTH_AUDIENCE', description: 'the `aud` the external tokens must carry to be accepted here', default: '', parse: optional((raw: string) => raw) },
+  loginProvider: { env: 'LOGIN_PROVIDER', description: 'a short name (lower-case letters, digits and `-`) for the OpenID Connect provider users sign in with at `/login/<name>`; needs LOGIN_ISSUER, LOGIN_CLIENT_ID and LOGIN_CLIENT_SECRET', default: '', parse: optional(providerName) },
+  loginIssuer: { env: 'LOGIN_ISSUER', description: 'the provider\'s issuer URL, exactly as its ID tokens say; its endpoints are read from `<issuer>/.well-known/openid-configuration` at start-up', default: '', parse: optional(secureUrl) },
   loginClientId: { env: 'LOGIN_CLIENT_ID', description: 'this API\'s client id at the provider', default: '', parse: optional((raw: string) => raw) },
   loginClientSecret: { env: 'LOGIN_CLIENT_SECRET', description: 'this API\'s client secret at the provider', default: '', parse: optional((raw: string) => raw) },
-  loginUserScope: { env: 'LOGIN_USER_SCOPE', description: 'API scopes of a user created at first sign-in', default: 'zoos:read animals:read employees:read', parse: userScope }
+  loginUserScope: { env: 'LOGIN_USER_SCOPE', description: 'the API scopes a user gets when first signing in', default: 'zoos:read animals:read employees:read', parse: userScope }
 } satisfies Record<string, Setting<unknown> | ListSetting<unknown>>
 
 type Settings = typeof SETTINGS

@@ -121,7 +121,7 @@ export async function start (name, { dataDir, tls, mode, readyTimeout }) {
     port,
     https: mode === 'on',
     ca: mode === 'on' ? tls.cert : undefined,
-    // Behind a TLS-terminating proxy every request says it came over HTTPS (README, "HTTPS").
+    // Behind a TLS-terminating proxy every request says it came over HTTPS (docs/https.md).
     headers: name === 'service' && mode === 'proxy' ? { 'x-forwarded-proto': 'https' } : {},
     ready,
     logFile,

@@ -64,8 +64,8 @@ export const empty = (description: string, ...headers: Header[]) =>
 /** The 202 of a write sent with `Prefer: respond-async` (jobs/respond-async.ts). */
 export const accepted = { 202: withHeaders({ ...Type.Ref('JobAccepted'), description: 'Queued as a background job: follow Location' }, 'Location', 'Preference-Applied', 'Idempotent-Replayed') }
 
-/** What each error status means, whichever route answers it. */
-const ERRORS: Record<number, { description: string, headers?: Header[] }> = {
+/** What each error status means, whichever route answers it (also the status table of docs/resources.md). */
+export const ERRORS: Record<number, { description: string, headers?: Header[] }> = {
   400: { description: 'Unparseable or empty JSON, a body of the wrong kind, or a bad query parameter or header: error says which, errors lists each' },
   401: { description: 'No bearer token, or one that is not valid', headers: ['WWW-Authenticate'] },
   403: { description: 'The token lacks the scope the request needs; or, behind a proxy (TLS=proxy), the request did not reach it over HTTPS', headers: ['WWW-Authenticate'] },
