@@ -1,12 +1,7 @@
 import fp from 'fastify-plugin'
-import { HttpError } from '../../http/errors.js'
+import { negotiate } from '../../http/negotiation.js'
 
-/** Every answer is JSON: a request whose Accept header rules JSON out gets 406. */
+/** Content negotiation of every answer (http/negotiation.ts): 406 when JSON is ruled out. */
 export default fp(async function negotiation (fastify) {
-  fastify.addHook('onRequest', (request, _reply, done) => {
-    if (request.headers.accept !== undefined && request.accepts().type(['application/json']) === false) {
-      throw new HttpError(406, `This API answers only application/json; Accept was "${request.headers.accept}"`)
-    }
-    done()
-  })
+  fastify.addHook('onRequest', negotiate)
 }, { name: 'negotiation', dependencies: ['@fastify/accepts'] })

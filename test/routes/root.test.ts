@@ -85,3 +85,17 @@ t.test('406 when Accept rules out JSON; JSON and wildcards are accepted', async 
     t.equal((await call(app, 'GET', '/v1', undefined, { accept })).statusCode, 200, accept)
   }
 })
+
+t.test('the documentation UI answers its own types: negotiation is for the JSON resources', async t => {
+  for (const prefix of ['', '/api']) {
+    const app = await build(t, prefix === '' ? {} : { API_PREFIX: prefix })
+    const page = await app.inject({ method: 'GET', url: `${prefix}/documentation`, headers: { accept: 'text/html' } })
+    t.equal(page.statusCode, 200, `${prefix}: the page to a browser sending only text/html`)
+    t.match(page.headers['content-type'], /text\/html/)
+    const script = await app.inject({ method: 'GET', url: `${prefix}/documentation/static/swagger-initializer.js`, headers: { accept: 'text/javascript' } })
+    t.equal(script.statusCode, 200, `${prefix}: its scripts`)
+    const yaml = await app.inject({ method: 'GET', url: `${prefix}/documentation/yaml`, headers: { accept: 'application/x-yaml' } })
+    t.equal(yaml.statusCode, 200, `${prefix}: the YAML document to Accept: application/x-yaml`)
+    t.equal((await app.inject({ method: 'GET', url: `${prefix}/`, headers: { accept: 'text/html' } })).statusCode, 406, `${prefix}/ stays JSON`)
+  }
+})
