@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { buildApi } from './app.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
+import { isLoopback } from './http/host.js'
 import { buildRedirectListener } from './listeners/redirect.js'
 import { loadTls, type TlsMaterial } from './listeners/tls.js'
 import { buildLocalServer } from './local/app.js'
@@ -29,11 +30,10 @@ async function main (): Promise<void> {
     }
     throw err
   }
-  const api = buildApi(config, tls === undefined ? {} : { tls })
-  if (tls !== undefined) {
-    // Clients of a self-signed certificate check it against this.
-    api.log.info({ certificate: tls.certFile, sha256: tls.fingerprint }, `TLS certificate ${ORIGINS[tls.origin]}: ${tls.certFile}, SHA-256 fingerprint ${tls.fingerprint}`)
-  }
+  // Said once the listeners are up, in the start-up block, never in the log.
+  const announcements: string[] = []
+  const api = buildApi(config, { ...(tls === undefined ? {} : { tls }), announce: message => announcements.push(message) })
+  if (tls !== undefined) api.log.info({ certificate: tls.certFile, sha256: tls.fingerprint, origin: tls.origin }, 'TLS certificate')
   const local = buildLocalServer(config)
   const instances = [api, local]
   stopOnSignal(instances)
@@ -56,9 +56,27 @@ async function main (): Promise<void> {
     await Promise.all(instances.map(i => i.close()))
     process.exit(1)
   }
-  if (config.allowedDirs.length === 0) {
-    local.log.warn('no allowed directories (ALLOWED_DIRS or --allow): list_directory refuses every path')
+  if (config.allowedDirs.length === 0) local.log.info('no allowed directories (ALLOWED_DIRS or --allow): list_directory lists nothing')
+  process.stdout.write(startupBlock(config, tls, api, local, announcements))
+}
+
+/** What an operator needs at a glance: where everything is, the certificate to trust, a one-time secret. */
+function startupBlock (config: Config, tls: TlsMaterial | undefined, api: FastifyInstance, local: FastifyInstance, announcements: string[]) {
+  const urlOf = (scheme: string, instance: FastifyInstance, host: string, path: string) => {
+    const shown = isLoopback(host) || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
+    return `${scheme}://${shown}:${(instance.server.address() as AddressInfo).port}${path}`
   }
+  const base = urlOf(tls === undefined ? 'http' : 'https', api, config.host, config.apiPrefix)
+  const lines = [
+    '',
+    `Zoo API      ${base}/${tls === undefined ? '  (plain HTTP: TLS=proxy, behind a TLS-terminating proxy)' : ''}`,
+    `Docs         ${base}/documentation`,
+    `Local tools  ${urlOf('http', local, config.localHost, '/')}`,
+    ...(tls === undefined ? [] : [`Certificate  ${tls.certFile} (${ORIGINS[tls.origin]})`, `SHA-256      ${tls.fingerprint}`]),
+    ...announcements.flatMap(message => ['', message]),
+    ''
+  ]
+  return lines.join('\n') + '\n'
 }
 
 /** Stops every instance in `instances`, including those added after this call. */

@@ -17,6 +17,9 @@ export async function ensureBootstrapClient (store: OAuthStore, config: Config, 
     scope: SCOPES.join(' ')
   })
   if (config.bootstrapClientSecret === undefined) {
-    announce(`Bootstrap client created; its secret is shown only now: ${JSON.stringify({ client_id: created.client_id, client_secret: created.client_secret })}`)
+    announce([
+      'A bootstrap client with every scope was created. Its secret is shown only now; paste this line into your shell:',
+      `  export CLIENT_ID='${created.client_id}' CLIENT_SECRET='${created.client_secret}'`
+    ].join('\n'))
   }
 }

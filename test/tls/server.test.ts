@@ -28,7 +28,10 @@ function start (t: Test, dataDir: string, env: Record<string, string> = {}) {
     return (log.msg ?? '').slice('Server listening at '.length)
   }
   const lines = {
-    certificate: logLine(l => l.msg?.startsWith('TLS certificate ') ?? false),
+    certificate: logLine(l => l.msg === 'TLS certificate'),
+    // The start-up block on stdout, for people: where the API is and the certificate to trust.
+    block: lineOf(child.stdout, line => line.startsWith('SHA-256 ')),
+    where: lineOf(child.stdout, line => line.startsWith('Zoo API ')),
     api: listening(undefined)(),
     redirect: listening('redirect')()
   }
@@ -46,8 +49,10 @@ t.test('npm start on a fresh data directory serves HTTPS with a certificate it m
   const logged = await first.certificate
   const cert = readFileSync(certFile, 'utf8')
   const fingerprint = new X509Certificate(cert).fingerprint256
-  t.match(logged, { msg: `TLS certificate self-signed, created: ${certFile}, SHA-256 fingerprint ${fingerprint}`, sha256: fingerprint, certificate: certFile })
+  t.match(logged, { sha256: fingerprint, certificate: certFile, origin: 'created' })
+  t.equal((await first.block).split(/ +/)[1], fingerprint, 'the fingerprint in the start-up block')
   const apiUrl = await first.api
+  t.equal((await first.where).split(/ +/)[2], `https://localhost:${portOf(apiUrl)}/`, 'the URL to open in the start-up block')
   t.match(apiUrl, /^https:\/\/127\.0\.0\.1:\d+$/)
   const port = portOf(apiUrl)
 
@@ -69,7 +74,7 @@ t.test('npm start on a fresh data directory serves HTTPS with a certificate it m
   t.same(await first.exit, [0, null], 'a clean exit')
 
   const second = start(t, dataDir)
-  t.match(await second.certificate, { msg: `TLS certificate self-signed, reused: ${certFile}, SHA-256 fingerprint ${fingerprint}`, sha256: fingerprint })
+  t.match(await second.certificate, { sha256: fingerprint, origin: 'reused' })
   const again = await https1(portOf(await second.api), cert, { path: '/' })
   t.equal(again.status, 200, 'the same certificate is still trusted')
   t.equal(readFileSync(certFile, 'utf8'), cert)
