@@ -101,12 +101,22 @@ function validationError (request: FastifyRequest, error: FastifyError): HttpErr
   }
 }
 
+/** What a JSON route answers a body of another type (415). */
+export const JSON_ONLY = 'Content-Type must be application/json'
+
+/** Fastify's own 415 says only "Unsupported Media Type": a client needs to know what to send. */
+function unsupportedMediaType (request: FastifyRequest): HttpError {
+  const received = request.headers['content-type']
+  return new HttpError(415, received === undefined ? `${JSON_ONLY}; the request had none` : `${JSON_ONLY}; got ${received}`)
+}
+
 /** Renders every failure as `{"error": ...}` with its status; a 500 shows no stack and no SQL. */
 export function errorHandler (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   let failure: HttpError
   if (error instanceof HttpError) failure = error
   else if (error instanceof StoreError) failure = new HttpError(error.status, error.message, error.errors.length > 0 ? { errors: error.errors } : {})
   else if (error.validation !== undefined) failure = validationError(request, error)
+  else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') failure = unsupportedMediaType(request)
   else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) failure = new HttpError(error.statusCode, error.message)
   else {
     request.log.error({ err: error }, 'request failed')

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyPluginAsync } from 'fastify'
-import { HttpError } from '../../http/errors.js'
+import { HttpError, JSON_ONLY } from '../../http/errors.js'
 import { allowOnly } from '../../http/method-not-allowed.js'
 import { decodeCursor, type DirectoryLister } from '../directory-listing.js'
 import type { PathGuard } from '../path-guard.js'
@@ -11,7 +11,7 @@ export interface ListDirectoryOptions {
   lister: DirectoryLister
 }
 
-export const NOT_JSON = 'The body must be JSON: Content-Type must be application/json'
+export const NOT_JSON = `The body must be JSON: ${JSON_ONLY}`
 
 const listDirectory: FastifyPluginAsync<ListDirectoryOptions> = async (fastify, { guard, lister }) => {
   allowOnly(fastify, '/list_directory', ['POST'])

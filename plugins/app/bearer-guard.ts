@@ -3,6 +3,7 @@ import fp from 'fastify-plugin'
 import { scopeFor } from '../../auth/scopes.js'
 import { IssuerUnavailable, TokenError, type Principal } from '../../auth/tokens.js'
 import { HttpError } from '../../http/errors.js'
+import { DOCUMENTATION_PREFIX } from '../../http/negotiation.js'
 import { originOf } from '../../http/links.js'
 
 declare module 'fastify' {
@@ -30,7 +31,7 @@ export default fp(async function bearerGuard (fastify) {
   fastify.decorateRequest('principal', null)
   /** The members of a 401 or 403 body that tell what is needed and where to get a token. */
   const documentation = (request: FastifyRequest, message: string) =>
-    ({ message, documentation_url: `${originOf(request)}${fastify.config.apiPrefix}/.well-known/oauth-authorization-server` })
+    ({ message, documentation_url: `${originOf(request)}${fastify.config.apiPrefix}${DOCUMENTATION_PREFIX}#/oauth/issueToken` })
 
   const unauthenticated = (request: FastifyRequest, error: string, challenge: string): HttpError =>
     new HttpError(401, error, documentation(request, 'Requires authentication'), { 'WWW-Authenticate': challenge })

@@ -1,8 +1,11 @@
 import formbody from '@fastify/formbody'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { OAuthError, type TokenRequest } from '../../auth/authorization-server.js'
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { OAuthError } from '../../auth/authorization-server.js'
 import { noStore } from '../../http/cache-control.js'
+import { errorHandler, HttpError } from '../../http/errors.js'
+import { allowOnly } from '../../http/method-not-allowed.js'
 import { BODY_READ, errorResponses, errors } from '../../schemas/responses.js'
 import { TokenSchema } from '../../schemas/token.js'
 
@@ -16,10 +19,12 @@ const OAuthErrorSchema = Type.Object({ error: Type.String(), error_description: 
 const ERRORS = { ...errors(), ...errorResponses(OAuthErrorSchema, [...BODY_READ, 401, 406, 429, 500]) }
 
 /** The built-in authorization server's endpoints: token (RFC 6749) and revoke (RFC 7009). */
-const oauthRoutes: FastifyPluginAsync = async (fastify) => {
+const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   await fastify.register(formbody)
   // Errors here speak RFC 6749: `error` is the code, `error_description` the reason.
   fastify.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    // A method the path does not serve (405 with Allow) is answered like on every other path.
+    if (error instanceof HttpError) return errorHandler(error, request, reply)
     const failure = error instanceof OAuthError
       ? error
       : error.validation !== undefined
@@ -36,11 +41,17 @@ const oauthRoutes: FastifyPluginAsync = async (fastify) => {
     return noStore(reply).code(failure.statusCode).headers(failure.headers).send({ error: failure.code, error_description: failure.message })
   })
 
+  allowOnly(fastify, '/token', ['POST'])
+  allowOnly(fastify, '/revoke', ['POST'])
   fastify.post('/token', {
     schema: {
       operationId: 'issueToken',
       summary: 'Issue an access token: client_credentials, password or refresh_token grant',
-      description: 'RFC 6749: parameters as application/x-www-form-urlencoded, the client authenticated by HTTP Basic or client_id and client_secret in the body. ' +
+      description: 'How to get a token: a fresh data directory has a bootstrap client with every scope, whose id and secret the first ' +
+        'start prints as an export line (CLIENT_ID, CLIENT_SECRET); more clients come from npm run cli -- client create --scope "zoos:read". ' +
+        'POST grant_type=client_credentials here with the client\'s id and secret as HTTP Basic, then send the access_token as ' +
+        'Authorization: Bearer <access_token> on every /v1 request. ' +
+        'RFC 6749: parameters as application/x-www-form-urlencoded, the client authenticated by HTTP Basic or client_id and client_secret in the body. ' +
         'Answers a JWT access token (RFC 9068, ES256) and, for the password and refresh_token grants, a refresh token, rotated on every use. ' +
         'Errors carry an RFC 6749 code in error; a wrong client secret, user name or password is 401.',
       tags: ['oauth'],
@@ -49,8 +60,7 @@ const oauthRoutes: FastifyPluginAsync = async (fastify) => {
       response: { 200: { ...TokenSchema, description: 'The tokens, never to be cached' }, ...ERRORS }
     }
   }, async (request, reply) => {
-    const body = request.body as TokenRequest
-    const response = await fastify.oauth.authorizationServer.token({ ...body, authorization: request.headers.authorization })
+    const response = await fastify.oauth.authorizationServer.token({ ...request.body, authorization: request.headers.authorization })
     return noStore(reply).send(response)
   })
 
@@ -65,7 +75,7 @@ const oauthRoutes: FastifyPluginAsync = async (fastify) => {
       response: { 200: Type.Null({ description: 'Revoked, or nothing this client could revoke' }), ...ERRORS }
     }
   }, async (request, reply) => {
-    await fastify.oauth.authorizationServer.revoke({ ...(request.body as { token?: string }), authorization: request.headers.authorization })
+    await fastify.oauth.authorizationServer.revoke({ ...request.body, authorization: request.headers.authorization })
     return noStore(reply).code(200).send()
   })
 }
