@@ -56,7 +56,7 @@ async function main (): Promise<void> {
     await Promise.all(instances.map(i => i.close()))
     process.exit(1)
   }
-  if (config.allowedDirs.length === 0) local.log.info('no allowed directories (ALLOWED_DIRS or --allow): list_directory lists nothing')
+  if (config.allowedDirs.length === 0) local.log.info('no allowed directories (ALLOWED_DIRS or --allow): list_directory refuses every path')
   process.stdout.write(startupBlock(config, tls, api, local, announcements))
 }
 

@@ -10,6 +10,7 @@ import loopbackOnly from './plugins/loopback-only.js'
 import openapi from './plugins/openapi.js'
 import listAllowedDirectories from './routes/list-allowed-directories.js'
 import listDirectory, { NOT_JSON } from './routes/list-directory.js'
+import root from './routes/root.js'
 
 export type LocalConfig = Pick<Config, 'allowedDirs' | 'localApiKey' | 'localHost' | 'logLevel'>
 
@@ -71,6 +72,7 @@ export function buildLocalServer (config: LocalConfig): FastifyInstance {
   })
   fastify.register(loopbackOnly, { listenHost: config.localHost })
   fastify.register(openapi, { apiKey: config.localApiKey !== undefined })
+  fastify.register(root)
   fastify.register(async function operations (scope) {
     if (config.localApiKey !== undefined) await scope.register(apiKey, { key: config.localApiKey })
     await scope.register(listAllowedDirectories, { dirs: config.allowedDirs })

@@ -14,7 +14,12 @@ export default fp<ApiKeyOptions>(async function apiKey (fastify, { key }) {
   fastify.addHook('onRequest', async (request) => {
     const authorization = request.headers.authorization
     if (authorization === undefined) {
-      throw new HttpError(401, 'Authorization required: send Authorization: Bearer <LOCAL_API_KEY>', {}, { 'WWW-Authenticate': 'Bearer realm="zoo-local"' })
+      throw new HttpError(
+        401,
+        'Authorization required: send Authorization: Bearer <LOCAL_API_KEY>',
+        {},
+        { 'WWW-Authenticate': 'Bearer realm="zoo-local"' }
+      )
     }
     const match = /^Bearer ([^\s]+)$/i.exec(authorization)
     if (match === null || !timingSafeEqual(Buffer.from(digest(match[1] as string)), expected)) {

@@ -25,7 +25,10 @@ export default fp<LoopbackOnlyOptions>(async function loopbackOnly (fastify, { l
   const trusted = (name: string | undefined): boolean => name !== undefined && (isLoopback(name) || name === listenName)
   fastify.addHook('onRequest', async (request) => {
     if (!trusted(hostNameOf(request.headers.host))) {
-      throw new HttpError(403, 'Access denied - this server answers only requests addressed to a loopback name such as localhost or 127.0.0.1')
+      throw new HttpError(
+        403,
+        'Access denied - this server answers only requests addressed to a loopback name such as localhost or 127.0.0.1'
+      )
     }
     const origin = request.headers.origin
     if (origin !== undefined && !trusted(originHostName(origin))) {

@@ -22,10 +22,15 @@ export default fp<OpenApiOptions>(async function openapi (fastify, { apiKey }) {
       info: {
         title: 'Zoo local tool server',
         version: '1.0.0',
-        description: 'Lists the directories this machine allows, and their contents. Paths are absolute and compared case-sensitively; symbolic links are listed, never followed out of the allowed directories.'
+        description: 'Lists the directories this machine allows, and their contents. ' +
+          'Paths are absolute and compared case-sensitively; ' +
+          'symbolic links are listed, never followed out of the allowed directories.'
       },
       ...(apiKey
-        ? { components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'LOCAL_API_KEY' } } }, security: [{ apiKey: [] }] }
+        ? {
+            components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'LOCAL_API_KEY' } } },
+            security: [{ apiKey: [] }]
+          }
         : {})
     }
   })

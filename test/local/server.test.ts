@@ -39,9 +39,9 @@ t.test('npm start runs the API and the local tool server; a signal stops both', 
   t.same(await exit, [0, null], 'a clean exit')
 })
 
-t.test('without allowed directories the local tool server starts, says so, and lists none', async t => {
+t.test('without allowed directories the local tool server starts, says so (info, not a warning), and lists none', async t => {
   const { child, exit } = start(t, {})
-  const warning = logLine(child.stdout, log => log.name === 'local' && log.level === 40)
+  const warning = logLine(child.stdout, log => log.name === 'local' && log.level === 30 && (log.msg ?? '').startsWith('no allowed directories'))
   const local = await logLine(child.stdout, log => log.name === 'local' && listening(log))
   t.match(await warning, { msg: 'no allowed directories (ALLOWED_DIRS or --allow): list_directory refuses every path' })
   const port = Number(/:(\d+)$/.exec(local.msg ?? '')?.[1])

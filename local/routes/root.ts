@@ -1,0 +1,24 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { allowOnly } from '../../http/method-not-allowed.js'
+
+const OPERATIONS = ['list_allowed_directories', 'list_directory'].map(name => ({ method: 'POST' as const, path: `/${name}` }))
+
+const RootSchema = Type.Object({
+  name: Type.String(),
+  openapi: Type.String({ description: 'The OpenAPI document of the operations, for tool clients to import' }),
+  operations: Type.Array(Type.Object({ method: Type.Literal('POST'), path: Type.String() }))
+})
+
+/**
+ * `GET /`: what this server is and where its OpenAPI document lives, for whoever opens it in a
+ * browser or probes it. It reveals nothing the document does not, so it needs no API key.
+ */
+const root: FastifyPluginAsyncTypebox = async (fastify) => {
+  allowOnly(fastify, '/', ['GET'])
+  fastify.get('/', {
+    schema: { hide: true, response: { 200: RootSchema } }
+  }, async () => ({ name: 'Zoo API local tool server', openapi: '/openapi.json', operations: OPERATIONS }))
+}
+
+export default root
