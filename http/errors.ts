@@ -20,6 +20,20 @@ type AjvError = FastifySchemaValidationError & {
   parentSchema?: { description?: string }
 }
 
+/** How each format is written, for a message that says what to send. */
+const FORMATS: Record<string, string> = {
+  date: 'a date written YYYY-MM-DD',
+  'date-time': 'an RFC 3339 timestamp such as 2024-05-01T12:00:00Z',
+  email: 'an email address',
+  uri: 'an absolute URI'
+}
+
+function lengthRule (keyword: string, limit: number): string {
+  const unit = keyword.endsWith('Items') ? 'item' : 'character'
+  if (keyword.startsWith('min')) return limit === 1 ? 'must not be empty' : `must have at least ${limit} ${unit}s`
+  return `must have at most ${limit} ${unit}${limit === 1 ? '' : 's'}`
+}
+
 /** `/0/name` -> `0.name` */
 const dotted = (instancePath: string): string => instancePath.split('/').slice(1).join('.')
 const join = (path: string, member: string): string => path === '' ? member : `${path}.${member}`
@@ -38,13 +52,16 @@ function toFieldError (e: AjvError): FieldError {
       return { field, code: 'unknown', message: `${field} is not a known field` }
     }
     case 'type': return { field: path, code: 'type', message: `${subject} must be ${String(params.type).split(',').join(' or ')}` }
-    case 'format': return { field: path, code: 'format', message: `${subject} must be a valid ${String(params.format)}` }
+    case 'format': return { field: path, code: 'format', message: `${subject} must be ${FORMATS[String(params.format)] ?? `a valid ${String(params.format)}`}` }
     case 'minLength': case 'maxLength': case 'minItems': case 'maxItems':
-      return { field: path, code: 'length', message: `${subject} ${e.message ?? 'has a bad length'}` }
+      return { field: path, code: 'length', message: `${subject} ${lengthRule(e.keyword, Number(params.limit))}` }
     case 'minimum': case 'maximum': case 'exclusiveMinimum': case 'exclusiveMaximum':
       return { field: path, code: 'range', message: `${subject} ${e.message ?? 'is out of range'}` }
-    case 'enum': case 'const':
-      return { field: path, code: 'enum', message: `${subject} is not one of the allowed values` }
+    case 'enum': case 'const': {
+      // A field with many allowed values says in its description what they are.
+      const rule = e.parentSchema?.description
+      return { field: path, code: 'enum', message: rule === undefined ? `${subject} is not one of the allowed values` : `${subject} must be ${rule}` }
+    }
     case 'pattern':
       return { field: path, code: 'pattern', message: `${subject}: ${e.parentSchema?.description ?? e.message ?? 'bad value'}` }
     default: return { field: path, code: e.keyword, message: `${subject} ${e.message ?? 'is invalid'}` }

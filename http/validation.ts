@@ -19,8 +19,8 @@ function ajv (options: Options): Ajv {
 
 // JSON bodies are typed already and are taken as sent: "5" is not an integer. Query strings and
 // path parameters are text, so their values are converted to the declared type.
-const bodies = ajv({ coerceTypes: false })
-// verbose: errors carry the schema, whose description says what a parameter accepts.
+// verbose: errors carry the schema, whose description says what a field or parameter accepts.
+const bodies = ajv({ coerceTypes: false, verbose: true })
 const parameters = ajv({ coerceTypes: true, verbose: true })
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>

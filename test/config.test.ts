@@ -14,7 +14,10 @@ t.test('environment variables set, CLI flags win', async t => {
   )
   t.match(config, { host: '::1', port: 9001, dataDir: '/tmp/zoo', apiPrefix: '/zoo/api', logLevel: 'warn' })
   t.equal(loadConfig({ API_PREFIX: '/' }, []).apiPrefix, '', 'a lone slash is no prefix')
-  t.same(loadConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:3000' }, []).corsOrigins, ['https://a.example', 'http://localhost:3000'])
+  t.same(
+    loadConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:3000' }, []).corsOrigins,
+    ['https://a.example', 'http://localhost:3000']
+  )
   t.equal(loadConfig({ CORS_ORIGINS: '*' }, []).corsOrigins, '*')
 })
 

@@ -86,7 +86,10 @@ export class ContractCheck {
     if (operation === undefined) return [`${what}: no operation ${method.toUpperCase()} ${path} in the document`]
     const status = String(answer.status)
     const key = [status, `${status[0]}XX`, 'default'].find(k => operation.responses[k] !== undefined)
-    if (key === undefined) return [`${what}: status not documented for ${method.toUpperCase()} ${path} (documented: ${Object.keys(operation.responses).join(', ')})`]
+    if (key === undefined) {
+      const documented = Object.keys(operation.responses).join(', ')
+      return [`${what}: status not documented for ${method.toUpperCase()} ${path} (documented: ${documented})`]
+    }
     const response = operation.responses[key] as Response
     const at = (...segments: string[]) => pointer('paths', path, method, 'responses', key, ...segments)
     const problems: string[] = []
@@ -103,11 +106,15 @@ export class ContractCheck {
     }
     const mediaType = answer.headers['content-type']?.split(';')[0]?.trim()
     const media = mediaType === undefined ? undefined : response.content[mediaType]
-    if (media === undefined) return [...problems, `${what}: content type ${mediaType ?? '(none)'} not documented (documented: ${Object.keys(response.content).join(', ')})`]
+    if (media === undefined) {
+      const documented = Object.keys(response.content).join(', ')
+      return [...problems, `${what}: content type ${mediaType ?? '(none)'} not documented (documented: ${documented})`]
+    }
     if (media.schema === undefined) return problems
     const body = parsed(answer.body, `${what}: body`)
     if ('problem' in body) return [...problems, body.problem]
-    return [...problems, ...this.#validate(at('content', mediaType as string, 'schema'), body.value, `${what}: body ${answer.body.slice(0, 500)}`)]
+    const schemaAt = at('content', mediaType as string, 'schema')
+    return [...problems, ...this.#validate(schemaAt, body.value, `${what}: body ${answer.body.slice(0, 500)}`)]
   }
 
   /** `/api/v1/zoos/:id/` -> `/v1/zoos/{id}`: the document's paths are relative to its server URL, which holds API_PREFIX. */
@@ -142,14 +149,17 @@ function checkFor (document: unknown, apiPrefix: string): ContractCheck {
 }
 
 function answerOf (request: FastifyRequest, reply: FastifyReply, payload: unknown): Answer {
-  const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([name, value]) => [name.toLowerCase(), value === undefined ? undefined : String(value)]))
+  const headers = Object.fromEntries(Object.entries(reply.getHeaders())
+    .map(([name, value]) => [name.toLowerCase(), value === undefined ? undefined : String(value)]))
   return {
     method: request.method,
     route: request.routeOptions.url,
     hidden: request.routeOptions.schema?.hide === true,
     status: reply.statusCode,
     headers,
-    body: payload === null || payload === undefined ? '' : typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '(stream)'
+    body: payload === null || payload === undefined
+      ? ''
+      : typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '(stream)'
   }
 }
 

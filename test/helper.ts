@@ -37,7 +37,11 @@ export const basic = (id: string, secret: string): string =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`
 
 /** A token request through the real token endpoint; returns the whole answer. */
-export async function tokenRequest (app: FastifyInstance, params: Record<string, string>, authorization = basic(BOOTSTRAP.id, BOOTSTRAP.secret)): Promise<LightMyRequestResponse> {
+export async function tokenRequest (
+  app: FastifyInstance,
+  params: Record<string, string>,
+  authorization = basic(BOOTSTRAP.id, BOOTSTRAP.secret)
+): Promise<LightMyRequestResponse> {
   return app.inject({
     method: 'POST',
     url: `${app.config.apiPrefix}/oauth/token`,
@@ -61,7 +65,13 @@ export async function bearer (app: FastifyInstance): Promise<string> {
 }
 
 /** `inject` with a JSON body when one is given, as the bootstrap client unless `authorization` is given. */
-export async function call (app: FastifyInstance, method: InjectOptions['method'], url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+export async function call (
+  app: FastifyInstance,
+  method: InjectOptions['method'],
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {}
+): Promise<LightMyRequestResponse> {
   const authorization = 'authorization' in headers ? {} : { authorization: await bearer(app) }
   return app.inject({
     method,
@@ -72,7 +82,11 @@ export async function call (app: FastifyInstance, method: InjectOptions['method'
 }
 
 /** Creates one record through the API and returns it. */
-export async function create (app: FastifyInstance, collection: string, body: Record<string, unknown>): Promise<Record<string, unknown> & { id: number }> {
+export async function create (
+  app: FastifyInstance,
+  collection: string,
+  body: Record<string, unknown>
+): Promise<Record<string, unknown> & { id: number }> {
   const res = await call(app, 'POST', `/v1/${collection}`, body)
   if (res.statusCode !== 201) throw new Error(`creating ${collection}: ${res.statusCode} ${res.body}`)
   return res.json()

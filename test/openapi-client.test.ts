@@ -75,7 +75,10 @@ t.test('a client generated from the document gets a token, creates, lists, reads
   const read = await client.GET('/v1/zoos/{id}', { params: { path: { id: zoo.id } }, headers: { authorization } })
   t.same(read.data, zoo)
   const etag = read.response.headers.get('etag') as string
-  const unchanged = await client.GET('/v1/zoos/{id}', { params: { path: { id: zoo.id }, header: { 'If-None-Match': etag } }, headers: { authorization } })
+  const unchanged = await client.GET('/v1/zoos/{id}', {
+    params: { path: { id: zoo.id }, header: { 'If-None-Match': etag } },
+    headers: { authorization }
+  })
   t.equal(unchanged.response.status, 304)
 
   const missing = await client.GET('/v1/zoos/{id}', { params: { path: { id: 99 } }, headers: { authorization } })

@@ -80,15 +80,21 @@ t.test('SwaggerParser validates the document and Spectral (spectral:oas) finds n
 
   const report = join(dir, 'spectral.json')
   // Exits 1 when it finds an error: the report says which.
-  await promisify(execFile)(SPECTRAL, ['lint', json, '--ruleset', RULESET, '--format', 'json', '--output', report, '--quiet']).catch(() => {})
+  await promisify(execFile)(SPECTRAL, ['lint', json, '--ruleset', RULESET, '--format', 'json', '--output', report, '--quiet'])
+    .catch(() => {})
   const findings = JSON.parse(await readFile(report, 'utf8')) as Finding[]
   const describe = (f: Finding) => `${f.code} at ${f.path.join('.')}: ${f.message}`
   t.same(findings.filter(f => f.severity === 0).map(describe), [], 'no error')
   // The document names no contact: whoever runs the service is it.
-  t.same(findings.filter(f => f.severity > 0).map(describe), ['info-contact at info: Info object must have "contact" object.'], 'no warning but the contact')
+  t.same(
+    findings.filter(f => f.severity > 0).map(describe),
+    ['info-contact at info: Info object must have "contact" object.'],
+    'no warning but the contact'
+  )
 })
 
-t.test('every operation has an id, a summary, a description, declared tags, its 500 and 406, and the security the guard checks', async t => {
+t.test('every operation has an id, a summary, a description, declared tags, ' +
+  'its 500 and 406, and the security the guard checks', async t => {
   const app = await build(t)
   const document = (await call(app, 'GET', '/documentation/json')).json() as Document
   const tags = new Set(document.tags.map(tag => tag.name))
@@ -151,7 +157,11 @@ t.test('the headers of every answer and the query parameters of collection reads
   const query = parameters('/v1/animals', 'get', 'query')
   t.same(query.slice(0, 7), ['limit', 'offset', 'page', 'per_page', 'sortby', 'order', 'cursor'])
   for (const column of ['id', 'zoo_id', 'born_on', 'created_at']) {
-    t.same(query.filter(q => q === column || q.startsWith(`${column}_`)), ['', '_gt', '_gte', '_lt', '_lte', '_ne', '_in'].map(op => `${column}${op}`), column)
+    t.same(
+      query.filter(q => q === column || q.startsWith(`${column}_`)),
+      ['', '_gt', '_gte', '_lt', '_lte', '_ne', '_in'].map(op => `${column}${op}`),
+      column
+    )
   }
   t.same(parameters('/v1/zoos/{zoo_id}/animals/{id}', 'get', 'path'), ['zoo_id', 'id'])
   t.same(parameters('/v1/zoos/{id}', 'get', 'header'), ['If-None-Match'])
@@ -165,7 +175,10 @@ t.test('under API_PREFIX the document is there too, its paths relative to the se
   const json = await call(app, 'GET', '/api/documentation/json')
   const document = json.json() as Document
   t.same(document.servers, [{ url: 'https://zoo.example.com/api' }])
-  t.same(Object.keys(document.paths).filter(p => !p.startsWith('/v1/')), ['/', '/oauth/token', '/oauth/revoke', '/v1', '/.well-known/oauth-authorization-server', '/.well-known/jwks.json'])
+  t.same(
+    Object.keys(document.paths).filter(p => !p.startsWith('/v1/')),
+    ['/', '/oauth/token', '/oauth/revoke', '/v1', '/.well-known/oauth-authorization-server', '/.well-known/jwks.json']
+  )
   t.equal(document.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl, 'https://zoo.example.com/api/oauth/token')
   const page = await call(app, 'GET', '/api/documentation')
   t.match(page.body, '<script src="/api/documentation/static/swagger-initializer.js"')

@@ -4,14 +4,22 @@ import { Nullable } from '../../schemas/common.js'
 import { defineResource } from '../../collections/resource.js'
 
 t.test('a resource description the generic code cannot serve is refused when it is defined', async t => {
-  const define = (fields: Record<string, ReturnType<typeof Type.String>>) => () => defineResource({ name: 'things', singular: 'thing', fields })
+  const define = (fields: Record<string, ReturnType<typeof Type.String>>) =>
+    () => defineResource({ name: 'things', singular: 'thing', fields })
   t.throws(define({ size: Type.Number() as never }), { message: 'field size: unsupported schema kind Number' })
-  t.throws(define({ either: Type.Union([Type.String(), Type.Integer()]) as never }), { message: 'field either: only "T | null" unions are supported' })
+  t.throws(
+    define({ either: Type.Union([Type.String(), Type.Integer()]) as never }),
+    { message: 'field either: only "T | null" unions are supported' }
+  )
   t.throws(define({ note: Type.Optional(Type.String()) as never }), { message: 'field note: an optional field must also be nullable' })
 })
 
 t.test('the record has every field, optional ones required but nullable', async t => {
-  const things = defineResource({ name: 'things', singular: 'thing', fields: { name: Type.String(), note: Type.Optional(Nullable(Type.String())) } })
+  const things = defineResource({
+    name: 'things',
+    singular: 'thing',
+    fields: { name: Type.String(), note: Type.Optional(Nullable(Type.String())) }
+  })
   t.same(things.schemas.record.required, ['id', 'name', 'note', 'created_at', 'updated_at'])
   t.same(things.schemas.create.required, ['name'])
   t.same(things.writable, ['name', 'note'])

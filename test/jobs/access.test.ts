@@ -43,7 +43,8 @@ t.test('a job is visible only to the client that queued it: another answers 404,
 t.test('reading a job needs a valid token and no particular scope', async t => {
   const app = await build(t)
   const writer = await clientBearer(app, 'animals:write')
-  const path = accepted(t, await call(app, 'POST', '/v1/animals', { name: 'Knut', species: 'Polar bear', animal_type_id: 3 }, { ...ASYNC, authorization: writer }))
+  const knut = { name: 'Knut', species: 'Polar bear', animal_type_id: 3 }
+  const path = accepted(t, await call(app, 'POST', '/v1/animals', knut, { ...ASYNC, authorization: writer }))
   const job = await finished(app, path, { authorization: writer })
   t.match(job, { status: 'succeeded', result: { status: 201, body: { name: 'Knut' } } })
   const head = await call(app, 'HEAD', path, undefined, { authorization: writer })
@@ -54,7 +55,8 @@ t.test('reading a job needs a valid token and no particular scope', async t => {
 t.test('a user\'s job is the user\'s', async t => {
   const app = await build(t)
   await addUser(app, 'ada', 'ada-password-0123', 'zoos:write')
-  const authorization = `Bearer ${(await tokenRequest(app, { grant_type: 'password', username: 'ada', password: 'ada-password-0123' })).json().access_token}`
+  const tokens = await tokenRequest(app, { grant_type: 'password', username: 'ada', password: 'ada-password-0123' })
+  const authorization = `Bearer ${tokens.json().access_token}`
   const path = accepted(t, await call(app, 'POST', '/v1/zoos', ZOO, { ...ASYNC, authorization }))
   t.equal((await finished(app, path, { authorization })).status, 'succeeded')
   t.equal((await call(app, 'GET', path)).statusCode, 404, 'not the client\'s own')
@@ -113,7 +115,9 @@ t.test('an external issuer\'s client is not the local client of the same id', as
   const audience = 'https://zoo.example.test/v1'
   const app = await build(t, { OAUTH_ISSUER: issuer, OAUTH_JWKS_URI: `${issuer}/jwks`, OAUTH_AUDIENCE: audience })
   const external = `Bearer ${await provider.issuer.buildToken({
-    scopesOrTransform: (_header, payload: Payload) => { Object.assign(payload, { sub: BOOTSTRAP.id, aud: audience, client_id: BOOTSTRAP.id, scope: 'zoos:write' }) }
+    scopesOrTransform: (_header, payload: Payload) => {
+      Object.assign(payload, { sub: BOOTSTRAP.id, aud: audience, client_id: BOOTSTRAP.id, scope: 'zoos:write' })
+    }
   })}`
   const path = accepted(t, await call(app, 'POST', '/v1/zoos', ZOO, { ...ASYNC, authorization: external }))
   t.match(await finished(app, path, { authorization: external }), { status: 'succeeded', result: { status: 201, body: ZOO } })

@@ -15,7 +15,10 @@ t.test('POST with Prefer: respond-async answers 202; the job creates the record 
   t.match(job.finished_at, TIMESTAMP)
   t.ok((job.finished_at as string) >= job.created_at)
   const record = job.result?.body as { id: number, created_at: string, updated_at: string }
-  t.same(job.result, { status: 201, body: { ...ZOO, id: record.id, opened_on: null, created_at: record.created_at, updated_at: record.updated_at } })
+  t.same(job.result, {
+    status: 201,
+    body: { ...ZOO, id: record.id, opened_on: null, created_at: record.created_at, updated_at: record.updated_at }
+  })
   const stored = await call(app, 'GET', `/v1/zoos/${record.id}`)
   t.equal(stored.statusCode, 200)
   t.same(stored.json(), record, 'the record exists, as the job reported it')
@@ -45,7 +48,8 @@ t.test('PUT, PATCH, DELETE, a batch and a nested POST run as jobs too, with thei
   t.equal(batch.result?.status, 201)
   t.match(batch.result?.body, [{ name: 'Knut' }, { name: 'Bao Bao' }])
 
-  const nested = await finished(app, accepted(t, await call(app, 'POST', `/v1/zoos/${zoo.id}/employees`, { name: 'Ana', role: 'Keeper', email: 'ana@zoo.example' }, ASYNC)))
+  const ana = { name: 'Ana', role: 'Keeper', email: 'ana@zoo.example' }
+  const nested = await finished(app, accepted(t, await call(app, 'POST', `/v1/zoos/${zoo.id}/employees`, ana, ASYNC)))
   t.match(nested.result, { status: 201, body: { name: 'Ana', zoo_id: zoo.id } })
 
   const animal = (batch.result?.body as { id: number }[])[0]?.id
@@ -65,7 +69,8 @@ t.test('a job whose request fails records the failure: status and error body', a
   t.match(gone.finished_at, TIMESTAMP)
 
   // Checks against other records happen when the job runs, as they would in a synchronous request.
-  const unknownZoo = await finished(app, accepted(t, await call(app, 'POST', '/v1/animals', { name: 'Knut', species: 'Polar bear', animal_type_id: 3, zoo_id: 999 }, ASYNC)))
+  const knut = { name: 'Knut', species: 'Polar bear', animal_type_id: 3, zoo_id: 999 }
+  const unknownZoo = await finished(app, accepted(t, await call(app, 'POST', '/v1/animals', knut, ASYNC)))
   t.equal(unknownZoo.status, 'failed')
   t.match(unknownZoo.result, { status: 422, body: { errors: [{ field: 'zoo_id' }] } })
 })
@@ -75,9 +80,10 @@ t.test('If-Match travels with the job: a stale one fails it with 412, a current 
   const created = await call(app, 'POST', '/v1/zoos', ZOO)
   const etag = String(created.headers.etag)
   const { id } = created.json()
-  const current = await finished(app, accepted(t, await call(app, 'PATCH', `/v1/zoos/${id}`, { city: 'Potsdam' }, { ...ASYNC, 'if-match': etag })))
+  const ifMatch = { ...ASYNC, 'if-match': etag }
+  const current = await finished(app, accepted(t, await call(app, 'PATCH', `/v1/zoos/${id}`, { city: 'Potsdam' }, ifMatch)))
   t.equal(current.status, 'succeeded')
-  const stale = await finished(app, accepted(t, await call(app, 'PATCH', `/v1/zoos/${id}`, { city: 'Hamburg' }, { ...ASYNC, 'if-match': etag })))
+  const stale = await finished(app, accepted(t, await call(app, 'PATCH', `/v1/zoos/${id}`, { city: 'Hamburg' }, ifMatch)))
   t.equal(stale.status, 'failed')
   t.equal(stale.result?.status, 412)
   t.equal((await call(app, 'GET', `/v1/zoos/${id}`)).json().city, 'Potsdam')
@@ -85,7 +91,8 @@ t.test('If-Match travels with the job: a stale one fails it with 412, a current 
 
 t.test('respond-async among other preferences, in any case; other preferences leave the request synchronous', async t => {
   const app = await build(t)
-  for (const prefer of ['respond-async, wait=10', 'wait=10, RESPOND-ASYNC', 'return=minimal,respond-async;x=1', 'handling=lenient , Respond-Async ']) {
+  const asking = ['respond-async, wait=10', 'wait=10, RESPOND-ASYNC', 'return=minimal,respond-async;x=1', 'handling=lenient , Respond-Async ']
+  for (const prefer of asking) {
     accepted(t, await call(app, 'POST', '/v1/zoos', ZOO, { prefer }))
   }
   for (const prefer of ['return=minimal', 'wait=10', 'x="a, respond-async"', 'respond-asynchronously', '']) {
@@ -114,21 +121,37 @@ t.test('a request refused for its token, scope or body is refused at once, and n
   const app = await build(t)
   const zoo = await create(app, 'zoos', ZOO)
   const reader = await addClient(app, 'zoos:read animals:write')
-  const token = (await tokenRequest(app, { grant_type: 'client_credentials' }, basic(reader.client_id, reader.client_secret as string))).json().access_token
+  const tokens = await tokenRequest(app, { grant_type: 'client_credentials' }, basic(reader.client_id, reader.client_secret as string))
+  const token = tokens.json().access_token
   const before = snapshot(app)
 
-  const noToken = await app.inject({ method: 'POST', url: '/v1/zoos', headers: { 'content-type': 'application/json', ...ASYNC }, payload: JSON.stringify(ZOO) })
+  const noToken = await app.inject({
+    method: 'POST',
+    url: '/v1/zoos',
+    headers: { 'content-type': 'application/json', ...ASYNC },
+    payload: JSON.stringify(ZOO)
+  })
   t.equal(noToken.statusCode, 401)
   const noScope = await call(app, 'POST', '/v1/zoos', ZOO, { ...ASYNC, authorization: `Bearer ${token}` })
   t.equal(noScope.statusCode, 403)
   t.equal(noScope.headers['www-authenticate'], 'Bearer realm="zoo-api", error="insufficient_scope", scope="zoos:write"')
   t.equal((await call(app, 'DELETE', `/v1/zoos/${zoo.id}`, undefined, { ...ASYNC, authorization: `Bearer ${token}` })).statusCode, 403)
 
-  const unparseable = await app.inject({ method: 'POST', url: '/v1/zoos', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...ASYNC }, payload: '{"name":' })
+  const unparseable = await app.inject({
+    method: 'POST',
+    url: '/v1/zoos',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...ASYNC },
+    payload: '{"name":'
+  })
   t.equal(unparseable.statusCode, 403, 'the scope is checked before the body is read')
   t.equal((await call(app, 'POST', '/v1/zoos', ['x'], ASYNC)).statusCode, 422)
   t.equal((await call(app, 'POST', '/v1/zoos', 'Berlin', ASYNC)).statusCode, 400)
-  const bad = await app.inject({ method: 'POST', url: '/v1/zoos', headers: { authorization: await bearer(app), 'content-type': 'application/json', ...ASYNC }, payload: '{"name":' })
+  const bad = await app.inject({
+    method: 'POST',
+    url: '/v1/zoos',
+    headers: { authorization: await bearer(app), 'content-type': 'application/json', ...ASYNC },
+    payload: '{"name":'
+  })
   t.equal(bad.statusCode, 400)
   const invalid = await call(app, 'POST', '/v1/zoos', { name: 'Berlin Zoo' }, ASYNC)
   t.equal(invalid.statusCode, 422)

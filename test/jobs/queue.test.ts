@@ -7,14 +7,32 @@ import { JobStore, type ClaimedJob, type JobResult } from '../../store/jobs.js'
 import { openDatabase } from '../../store/sqlite.js'
 
 const MIGRATIONS = fileURLToPath(new URL('../../migrations', import.meta.url))
-const PRINCIPAL: Principal = { subject: 'c1', clientId: 'c1', scopes: new Set(['zoos:write']), issuer: 'https://localhost:8443', jti: 'j', expiresAt: Date.now() + 60_000 }
+const PRINCIPAL: Principal = {
+  subject: 'c1',
+  clientId: 'c1',
+  scopes: new Set(['zoos:write']),
+  issuer: 'https://localhost:8443',
+  jti: 'j',
+  expiresAt: Date.now() + 60_000
+}
 const CREATED: JobResult = { status: 201, body: { id: 1 } }
 
 /** Errors the queue logs, kept for the test to look at. */
 function logger (): FastifyBaseLogger & { errors: unknown[] } {
   const errors: unknown[] = []
   const ignore = () => {}
-  return { errors, error: (entry: unknown) => { errors.push(entry) }, info: ignore, warn: ignore, debug: ignore, trace: ignore, fatal: ignore, level: 'info', silent: ignore, child: () => logger() } as unknown as FastifyBaseLogger & { errors: unknown[] }
+  return {
+    errors,
+    error: (entry: unknown) => { errors.push(entry) },
+    info: ignore,
+    warn: ignore,
+    debug: ignore,
+    trace: ignore,
+    fatal: ignore,
+    level: 'info',
+    silent: ignore,
+    child: () => logger()
+  } as unknown as FastifyBaseLogger & { errors: unknown[] }
 }
 
 function setUp (t: Test, replay: (job: ClaimedJob) => Promise<JobResult>) {
@@ -23,7 +41,8 @@ function setUp (t: Test, replay: (job: ClaimedJob) => Promise<JobResult>) {
   const store = new JobStore(db)
   const log = logger()
   const queue = new JobQueue(store, replay, log)
-  const enqueue = (name: string) => queue.enqueue(PRINCIPAL, { method: 'POST', url: '/v1/zoos', headers: {}, body: JSON.stringify({ name }) }).id
+  const enqueue = (name: string) =>
+    queue.enqueue(PRINCIPAL, { method: 'POST', url: '/v1/zoos', headers: {}, body: JSON.stringify({ name }) }).id
   const status = (id: string) => queue.find(id, PRINCIPAL)?.status
   return { queue, enqueue, status, log }
 }

@@ -42,7 +42,12 @@ t.test('a job a crashed process left running is run again at the next start, in 
   // What the worker does when it takes a job; the process then dies before the job finishes.
   const taken = onDatabase(first, db => new JobStore(db).claimNext())
   t.equal(taken?.id, paths[0]?.split('/').at(-1), 'the oldest job is taken first')
-  t.match(taken?.request, { method: 'POST', url: '/v1/zoos', headers: { 'content-type': 'application/json' }, body: JSON.stringify(zoo('First')) })
+  t.match(taken?.request, {
+    method: 'POST',
+    url: '/v1/zoos',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(zoo('First'))
+  })
   const running = await call(first, 'GET', paths[0] as string)
   t.match(running.json(), { status: 'running', finished_at: null, result: null })
   t.equal(running.headers['retry-after'], '1')
@@ -63,12 +68,17 @@ t.test('a job runs with the scopes its client and user still have when it runs',
   const animal = { name: 'Knut', species: 'Polar bear', animal_type_id: 3 }
   const bearer = async (res: Promise<{ json: () => { access_token: string } }>) => `Bearer ${(await res).json().access_token}`
 
+  const clientBearer = (client: Awaited<ReturnType<typeof addClient>>) =>
+    bearer(tokenRequest(first, { grant_type: 'client_credentials' }, basic(client.client_id, client.client_secret as string)))
+
   const narrowed = await addClient(first, 'zoos:write animals:write')
-  const narrowedAuth = { authorization: await bearer(tokenRequest(first, { grant_type: 'client_credentials' }, basic(narrowed.client_id, narrowed.client_secret as string))) }
+  const narrowedAuth = { authorization: await clientBearer(narrowed) }
   const deleted = await addClient(first, 'zoos:write')
-  const deletedAuth = { authorization: await bearer(tokenRequest(first, { grant_type: 'client_credentials' }, basic(deleted.client_id, deleted.client_secret as string))) }
+  const deletedAuth = { authorization: await clientBearer(deleted) }
   await addUser(first, 'ada', 'ada-password-0123', 'zoos:write animals:write')
-  const adaAuth = { authorization: await bearer(tokenRequest(first, { grant_type: 'password', username: 'ada', password: 'ada-password-0123' })) }
+  const adaAuth = {
+    authorization: await bearer(tokenRequest(first, { grant_type: 'password', username: 'ada', password: 'ada-password-0123' }))
+  }
 
   const queued = {
     narrowedZoo: accepted(t, await call(first, 'POST', '/v1/zoos', ZOO, { ...ASYNC, ...narrowedAuth })),

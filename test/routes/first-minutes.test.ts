@@ -1,5 +1,5 @@
 import t from 'tap'
-import { bearer, build } from '../helper.js'
+import { bearer, build, call } from '../helper.js'
 
 t.test('a body that is not declared JSON is 415 saying what to send', async t => {
   const app = await build(t)
@@ -38,4 +38,17 @@ t.test('the documentation UI carries the service\'s name, not the framework\'s',
   const script = await app.inject({ method: 'GET', url: '/documentation/static/swagger-initializer.js' })
   const logo = /data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)/.exec(script.body)?.[1]
   t.match(Buffer.from(logo ?? '', 'base64').toString(), /Zoo API/, 'the top bar shows the service\'s name')
+})
+
+t.test('validation messages say what is allowed', async t => {
+  const app = await build(t)
+  const res = await call(app, 'POST', '/v1/zoos', { name: '', city: 'x'.repeat(101), country: 'de', opened_on: '1.5.1844' })
+  t.equal(res.statusCode, 422)
+  const messages = Object.fromEntries(res.json().errors.map((e: { field: string, message: string }) => [e.field, e.message]))
+  t.same(messages, {
+    name: 'name must not be empty',
+    city: 'city must have at most 100 characters',
+    country: 'country must be an ISO 3166-1 alpha-2 code, upper case (such as DE)',
+    opened_on: 'opened_on must be a date written YYYY-MM-DD'
+  })
 })

@@ -50,7 +50,15 @@ interface Answer { status: number, headers: IncomingHttpHeaders, text: string }
  * One request over `agent`'s keep-alive connections, as a TLS-terminating proxy would forward it;
  * `onSent` is called once the whole request is handed to the connection.
  */
-async function request (agent: Agent, port: number, method: string, path: string, headers: Record<string, string>, body?: unknown, onSent?: () => void): Promise<Answer> {
+async function request (
+  agent: Agent,
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+  onSent?: () => void
+): Promise<Answer> {
   const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body)
   return new Promise((resolve, reject) => {
     const req = httpRequest({
@@ -131,7 +139,14 @@ t.test('every write answered 2xx survives a SIGKILL of the server at any moment,
   /** Records whose last acknowledged write left them in place: PATCH and DELETE pick from these. */
   let live: number[] = []
   let sent = new Map<string, SentCreate>()
-  const figures: { round: number, killAfter: number, acknowledged: Record<string, number>, inFlight: number, sent: number, found: { creates: number, patches: number, deletes: number } }[] = []
+  const figures: {
+    round: number
+    killAfter: number
+    acknowledged: Record<string, number>
+    inFlight: number
+    sent: number
+    found: { creates: number, patches: number, deletes: number }
+  }[] = []
   let serial = 0
 
   /** Every zoo of the database, page by page through the next links. */
@@ -160,7 +175,9 @@ t.test('every write answered 2xx survives a SIGKILL of the server at any moment,
     const listed = await listAll(agent, port, auth)
     const byName = new Map<string, Record<string, unknown>>()
     for (const [id, record] of listed) {
-      if (Object.keys(record).sort().join() !== RECORD_KEYS.join()) problems.push(`zoo ${id} has the keys ${Object.keys(record).sort().join()}`)
+      if (Object.keys(record).sort().join() !== RECORD_KEYS.join()) {
+        problems.push(`zoo ${id} has the keys ${Object.keys(record).sort().join()}`)
+      }
       if (known.has(id)) continue
       const name = String(record.name)
       const create = sent.get(name)
@@ -169,13 +186,17 @@ t.test('every write answered 2xx survives a SIGKILL of the server at any moment,
         continue
       }
       const got = Object.fromEntries(FIELD_NAMES.map(f => [f, record[f]]))
-      if (JSON.stringify(got) !== JSON.stringify(create.fields)) problems.push(`zoo ${id} is not as sent: ${JSON.stringify(got)} != ${JSON.stringify(create.fields)}`)
+      if (JSON.stringify(got) !== JSON.stringify(create.fields)) {
+        problems.push(`zoo ${id} is not as sent: ${JSON.stringify(got)} != ${JSON.stringify(create.fields)}`)
+      }
       byName.set(name, record)
     }
     // A create never answered is all there or not at all.
     for (const create of new Set(sent.values())) {
       const present = create.batch.filter(name => byName.has(name))
-      if (present.length > 0 && present.length < create.batch.length) problems.push(`of the array ${create.batch.join(', ')} only ${present.join(', ')} exist`)
+      if (present.length > 0 && present.length < create.batch.length) {
+        problems.push(`of the array ${create.batch.join(', ')} only ${present.join(', ')} exist`)
+      }
     }
     for (const record of byName.values()) {
       const id = record.id as number
@@ -186,7 +207,9 @@ t.test('every write answered 2xx survives a SIGKILL of the server at any moment,
 
     await pool([...known.values()], CONCURRENCY, async zoo => {
       const res = await request(agent, port, 'GET', `/v1/zoos/${zoo.id}`, auth)
-      const where = `zoo ${zoo.id} (last acknowledged version ${zoo.version}${zoo.deleted ? ', deleted' : ''}${zoo.pending === undefined ? '' : `, ${zoo.pending.kind} in flight at the kill`})`
+      const deletedNote = zoo.deleted ? ', deleted' : ''
+      const pendingNote = zoo.pending === undefined ? '' : `, ${zoo.pending.kind} in flight at the kill`
+      const where = `zoo ${zoo.id} (last acknowledged version ${zoo.version}${deletedNote}${pendingNote})`
       if (res.status === 410) {
         if (listed.has(zoo.id)) problems.push(`${where}: 410, yet listed`)
         if (zoo.deleted) return
@@ -210,8 +233,12 @@ t.test('every write answered 2xx survives a SIGKILL of the server at any moment,
       const record = JSON.parse(res.text) as Record<string, unknown>
       const version = versionOf(res)
       const got = Object.fromEntries(FIELD_NAMES.map(f => [f, record[f]])) as unknown as Fields
-      if (JSON.stringify(record) !== JSON.stringify(listed.get(zoo.id))) problems.push(`${where}: GET ${res.text} but listed ${JSON.stringify(listed.get(zoo.id))}`)
-      if (Object.keys(record).sort().join() !== RECORD_KEYS.join()) problems.push(`${where} has the keys ${Object.keys(record).sort().join()}`)
+      if (JSON.stringify(record) !== JSON.stringify(listed.get(zoo.id))) {
+        problems.push(`${where}: GET ${res.text} but listed ${JSON.stringify(listed.get(zoo.id))}`)
+      }
+      if (Object.keys(record).sort().join() !== RECORD_KEYS.join()) {
+        problems.push(`${where} has the keys ${Object.keys(record).sort().join()}`)
+      }
       if (!(version >= zoo.version)) problems.push(`${where}: ETag ${String(res.headers.etag)}, older than acknowledged`)
       const pending = zoo.pending
       zoo.pending = undefined
@@ -219,7 +246,9 @@ t.test('every write answered 2xx survives a SIGKILL of the server at any moment,
       // the acknowledged one and, with a PATCH in flight at the kill, the one after it.
       if (pending?.kind === 'patch' && version === zoo.version + 1) {
         const patched = { ...zoo.fields, city: pending.city }
-        if (JSON.stringify(got) !== JSON.stringify(patched)) problems.push(`${where}: version ${version} holds ${JSON.stringify(got)}, not the patched ${JSON.stringify(patched)}`)
+        if (JSON.stringify(got) !== JSON.stringify(patched)) {
+          problems.push(`${where}: version ${version} holds ${JSON.stringify(got)}, not the patched ${JSON.stringify(patched)}`)
+        }
         found.patches++
         zoo.fields = patched
         zoo.version = version
@@ -232,7 +261,8 @@ t.test('every write answered 2xx survives a SIGKILL of the server at any moment,
     for (const id of listed.keys()) if (!known.has(id)) problems.push(`zoo ${id} is listed and was never verified`)
     live = [...known.values()].filter(zoo => !zoo.deleted).map(zoo => zoo.id)
     sent = new Map()
-    const ok = t.same(problems, [], `round ${round}: after the restart, every acknowledged write is there and every record is whole (${listed.size} zoos listed, ${known.size} ids known)`)
+    const ok = t.same(problems, [], `round ${round}: after the restart, every acknowledged write is there and every record is whole ` +
+      `(${listed.size} zoos listed, ${known.size} ids known)`)
     return { found, ok }
   }
 
@@ -383,11 +413,15 @@ t.test('every write answered 2xx survives a SIGKILL of the server at any moment,
     const total = Object.values(f.acknowledged).reduce((a, b) => a + b, 0)
     t.comment(`round ${f.round}: SIGKILL ${f.killAfter} ms into the load; ${total} writes acknowledged ` +
       `(${f.acknowledged.create} POST, ${f.acknowledged.batch} POST [], ${f.acknowledged.patch} PATCH, ${f.acknowledged.delete} DELETE), ` +
-      `${f.inFlight} in flight at the kill (${f.sent} of them sent whole); found committed though unanswered: ${f.found.creates} created, ${f.found.patches} patched, ${f.found.deletes} deleted`)
+      `${f.inFlight} in flight at the kill (${f.sent} of them sent whole); ` +
+      `found committed though unanswered: ${f.found.creates} created, ${f.found.patches} patched, ${f.found.deletes} deleted`)
   }
   // The kills must have landed inside the stream of writes, else this proves nothing.
   if (figures.length < KILL_AFTER.length) return
   t.ok(figures.every(f => f.inFlight > 0), 'every kill left writes without an answer')
   const midStream = figures.filter(f => f.sent > 0 && Object.values(f.acknowledged).some(n => n > 0))
-  t.ok(midStream.length >= Math.ceil(KILL_AFTER.length / 2), `${midStream.length} of ${KILL_AFTER.length} kills came while writes were being answered and others had been sent whole`)
+  t.ok(
+    midStream.length >= Math.ceil(KILL_AFTER.length / 2),
+    `${midStream.length} of ${KILL_AFTER.length} kills came while writes were being answered and others had been sent whole`
+  )
 })

@@ -117,7 +117,8 @@ t.test('the store: writes of one turn share a commit, and a refused one does not
   t.same(db.prepare('SELECT name, city FROM zoos ORDER BY id').all(), [
     { name: 'Berlin Zoo', city: 'Berlin-Mitte' }, { name: 'Tierpark', city: 'Berlin' }, { name: 'Hellabrunn', city: 'Munich' }
   ])
-  t.equal(employees.list({ filters: [], sort: [{ field: 'id', direction: 'asc' }], limit: 10, offset: 0 }).total, 2, 'the kept total counts committed writes only')
+  const total = employees.list({ filters: [], sort: [{ field: 'id', direction: 'asc' }], limit: 10, offset: 0 }).total
+  t.equal(total, 2, 'the kept total counts committed writes only')
 })
 
 t.test('through the API: concurrent writes, one refused, the others answered and stored', async t => {
@@ -133,7 +134,9 @@ t.test('through the API: concurrent writes, one refused, the others answered and
     call(app, 'POST', '/v1/zoos', [{ name: 'Tierpark', city: 'Berlin' }, { name: 'Hellabrunn', city: 'Munich' }])
   ])
   t.same(answers.map(a => a.statusCode), [201, 422, 201, 422, 409, 201])
-  t.same(answers[1]?.json().errors, [{ field: 'email', code: 'unique', message: 'email "TAKEN@example.com" is already used by another employee' }])
+  t.same(answers[1]?.json().errors, [
+    { field: 'email', code: 'unique', message: 'email "TAKEN@example.com" is already used by another employee' }
+  ])
   const db = openDatabaseFile(app)
   t.teardown(() => db.close())
   t.same(db.prepare('SELECT email FROM employees ORDER BY id').pluck().all(), ['taken@example.com', 'bea@example.com'])

@@ -21,8 +21,10 @@ const queriesOf = (db: Database.Database, resource: Resource): ListQueries =>
 
 /** SQLite's plan of each statement, one line per statement. */
 function plans (db: Database.Database, queries: ListQueries, query: ListQuery, matching: number, size: number): string[] {
-  return queries.page(query, matching, size).map(({ sql, params }) =>
-    (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params, query.limit, query.offset) as { detail: string }[]).map(r => r.detail).join(' | '))
+  return queries.page(query, matching, size).map(({ sql, params }) => {
+    const steps = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params, query.limit, query.offset) as { detail: string }[]
+    return steps.map(r => r.detail).join(' | ')
+  })
 }
 
 const byName = { field: 'name', direction: 'desc' as const }
@@ -56,7 +58,8 @@ t.test('a deep offset without filters walks the table: sorting every row would c
   const zoos = queriesOf(db, Zoos)
   const byId = [{ field: 'id', direction: 'asc' as const }]
   t.same(plans(db, zoos, { filters: [], sort: byId, limit: 21, offset: 99_980 }, 100_000, 100_000), ['SCAN zoos'])
-  t.same(plans(db, zoos, { filters: [], sort: [{ field: 'name', direction: 'asc' }, ...byId], limit: 21, offset: 99_980 }, 100_000, 100_000), ['SCAN zoos USING INDEX zoos_name'])
+  const byNameDeep: ListQuery = { filters: [], sort: [{ field: 'name', direction: 'asc' }, ...byId], limit: 21, offset: 99_980 }
+  t.same(plans(db, zoos, byNameDeep, 100_000, 100_000), ['SCAN zoos USING INDEX zoos_name'])
 })
 
 t.test('no filter an index can serve: the sort index is walked unless scanning the table reads fewer rows', async t => {
@@ -70,20 +73,29 @@ t.test('no filter an index can serve: the sort index is walked unless scanning t
 t.test('the default sort walks the table itself', async t => {
   const db = setUp(t)
   const zoos = queriesOf(db, Zoos)
-  t.equal(plans(db, zoos, { filters: [], sort: [{ field: 'id', direction: 'asc' }], limit: 21, offset: 0 }, 100_000, 100_000)[0], 'SCAN zoos')
+  const everyZoo: ListQuery = { filters: [], sort: [{ field: 'id', direction: 'asc' }], limit: 21, offset: 0 }
+  t.equal(plans(db, zoos, everyZoo, 100_000, 100_000)[0], 'SCAN zoos')
   const created = { field: 'created_at', op: 'gte' as const, value: '2026-01-01T00:00:00.000Z' }
-  t.equal(plans(db, zoos, { filters: [created], sort: [{ field: 'id', direction: 'desc' }], limit: 21, offset: 0 }, 90_000, 100_000)[0], 'SCAN zoos')
+  const recentZoos: ListQuery = { filters: [created], sort: [{ field: 'id', direction: 'desc' }], limit: 21, offset: 0 }
+  t.equal(plans(db, zoos, recentZoos, 90_000, 100_000)[0], 'SCAN zoos')
 })
 
 t.test('a nested collection walks the (zoo_id, field) index within the zoo, whatever the counts', async t => {
   const db = setUp(t)
   const inZoo = { field: 'zoo_id', op: 'eq' as const, value: 7 }
-  for (const [resource, field] of [[Animals, 'born_on'], [Animals, 'species'], [Employees, 'email'], [Employees, 'hired_on']] as const) {
+  const sortedFields = [[Animals, 'born_on'], [Animals, 'species'], [Employees, 'email'], [Employees, 'hired_on']] as const
+  for (const [resource, field] of sortedFields) {
     const queries = queriesOf(db, resource)
-    const [plan] = plans(db, queries, { filters: [inZoo], sort: [{ field, direction: 'asc' }, { field: 'id', direction: 'asc' }], limit: 21, offset: 0 }, 1, 1_000_000)
+    const [plan] = plans(db, queries, {
+      filters: [inZoo],
+      sort: [{ field, direction: 'asc' }, { field: 'id', direction: 'asc' }],
+      limit: 21,
+      offset: 0
+    }, 1, 1_000_000)
     t.equal(plan, `SEARCH ${resource.name} USING INDEX ${resource.name}_zoo_id_${field} (zoo_id=?)`, `${resource.name} by ${field}`)
   }
-  const [byId] = plans(db, queriesOf(db, Animals), { filters: [inZoo], sort: [{ field: 'id', direction: 'desc' }], limit: 21, offset: 0 }, 1, 1_000_000)
+  const newestInZoo: ListQuery = { filters: [inZoo], sort: [{ field: 'id', direction: 'desc' }], limit: 21, offset: 0 }
+  const [byId] = plans(db, queriesOf(db, Animals), newestInZoo, 1, 1_000_000)
   t.equal(byId, 'SEARCH animals USING INDEX animals_zoo_id (zoo_id=?)', 'by id: the zoo_id index holds each zoo in id order')
 })
 
@@ -102,7 +114,14 @@ t.test('a cursor page is a sequence of index ranges, never a scan from the start
     'SEARCH zoos USING INDEX zoos_country (country<?)',
     'SEARCH zoos USING INDEX zoos_country (country=?)'
   ], 'descending on a nullable key: smaller values, then the NULLs last')
-  t.same(plans(db, zoos, { filters: [], sort: [{ ...byCountry, direction: 'asc' }, { ...lastId, direction: 'asc' }], limit: 21, offset: 0, after: [null, 500] }, 100_000, 100_000), [
+  const ascendingFromNull: ListQuery = {
+    filters: [],
+    sort: [{ ...byCountry, direction: 'asc' }, { ...lastId, direction: 'asc' }],
+    limit: 21,
+    offset: 0,
+    after: [null, 500]
+  }
+  t.same(plans(db, zoos, ascendingFromNull, 100_000, 100_000), [
     'SEARCH zoos USING INDEX zoos_country (country=? AND rowid>?)',
     'SEARCH zoos USING INDEX zoos_country (country>?)'
   ], 'ascending from a NULL: the rest of the NULLs, then every value')

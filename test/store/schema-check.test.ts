@@ -32,13 +32,15 @@ t.test('start-up refuses a table that disagrees with its resource, naming the di
   const refused = (change: Partial<ResourceSpec>, message: RegExp, what: string) =>
     t.throws(() => new SqliteStore(db, [animals(change)]), { message }, what)
   refused({ name: 'giraffes' }, /table giraffes .*: the table does not exist/, 'a resource without a table')
-  refused({ fields: { name: Type.String(), weight: Type.Integer() }, references: {} }, /column weight is missing/, 'a field without a column')
+  refused({ fields: { name: Type.String(), weight: Type.Integer() }, references: {} }, /column weight is missing/,
+    'a field without a column')
   refused({ fields: { name: Type.Integer() }, references: {} }, /column name is TEXT, not INTEGER/, 'a field of another type')
   refused({ fields: { name: Type.Optional(Nullable(Type.String())) }, references: {} }, /column name is NOT NULL, the field is nullable/,
     'a nullable field in a NOT NULL column')
   refused({ fields: { born_on: Type.String({ format: 'date' }) }, references: {} }, /column born_on is NULL, the field is not nullable/,
     'a required field in a nullable column')
-  refused({ references: { animal_type_id: 'zoos' } }, /column animal_type_id is not a foreign key to zoos/, 'a reference without a foreign key')
+  refused({ references: { animal_type_id: 'zoos' } }, /column animal_type_id is not a foreign key to zoos/,
+    'a reference without a foreign key')
   refused({ unique: ['species'] }, /column species has no unique index/, 'a unique field without a unique index')
   t.doesNotThrow(() => new SqliteStore(db, [animals({})]), 'a resource naming only some of the columns')
 })

@@ -4,8 +4,11 @@ import t from 'tap'
 import { compareAsciiCaseInsensitive, compareCodePoints, Totals } from '../../store/totals.js'
 import { build, call, create } from '../helper.js'
 
-const TRICKY = ['', 'a', 'A', 'b', 'B', 'ab', 'aB', 'Ab', 'a b', 'a-b', 'é', 'É', 'e', 'ß', 'ss', 'z', 'Z', '~', '\u007f', '\u0080',
-  '\u00ff', '\u0100', '\ud7ff', '\ue000', '\uf8ff', '\ufffd', '\uffff', '😀', '\u{10000}', '\u{10ffff}', '日本', '日', 'a😀', 'a\ue000', '10', '9', '1']
+const TRICKY = [
+  '', 'a', 'A', 'b', 'B', 'ab', 'aB', 'Ab', 'a b', 'a-b', 'é', 'É', 'e', 'ß', 'ss', 'z', 'Z', '~', '\u007f', '\u0080',
+  '\u00ff', '\u0100', '\ud7ff', '\ue000', '\uf8ff', '\ufffd', '\uffff', '😀', '\u{10000}', '\u{10ffff}',
+  '日本', '日', 'a😀', 'a\ue000', '10', '9', '1'
+]
 
 t.test('text compares in memory as SQLite orders it, BINARY and NOCASE', async t => {
   const db = new Database(':memory:')
@@ -57,6 +60,7 @@ t.test('a write by another connection to the database file is counted', async t 
   const other = new Database(join(app.config.dataDir, 'zoo.db'))
   t.teardown(() => other.close())
   const now = new Date().toISOString()
-  other.prepare('INSERT INTO zoos (name, city, country, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run('Tierpark', 'Berlin', 'DE', now, now)
+  other.prepare('INSERT INTO zoos (name, city, country, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
+    .run('Tierpark', 'Berlin', 'DE', now, now)
   t.same(await read(), { total: '2', names: ['Berlin Zoo', 'Tierpark'] })
 })

@@ -72,7 +72,8 @@ t.test('a lone key or certificate left by an interrupted start is replaced by a 
     const second = await loadTls(config)
     t.equal(second.origin, 'created', `only ${lone}.pem left`)
     t.not(second.fingerprint, first.fingerprint)
-    t.ok(new X509Certificate(readFileSync(selfSignedFiles(config.dataDir).cert)).checkPrivateKey(createPrivateKey(readFileSync(selfSignedFiles(config.dataDir).key))))
+    const kept = selfSignedFiles(config.dataDir)
+    t.ok(new X509Certificate(readFileSync(kept.cert)).checkPrivateKey(createPrivateKey(readFileSync(kept.key))))
   }
 })
 
@@ -104,8 +105,11 @@ t.test('a certificate and key that cannot be used stop start-up with one line na
     await t.rejects(loadTls(testConfig(join(dir, 'data'), { TLS_CERT: files.cert, TLS_KEY: files.key })), new ConfigError(message), label)
   }
   const gone = join(dir, 'gone.pem')
-  await t.rejects(loadTls({ dataDir: dir, tlsCert: gone, tlsKey: pair.key }), { name: 'ConfigError', message: new RegExp(`^TLS_CERT: ${gone} cannot be read \\(ENOENT`) },
-    'a file removed after the configuration was read')
+  await t.rejects(
+    loadTls({ dataDir: dir, tlsCert: gone, tlsKey: pair.key }),
+    { name: 'ConfigError', message: new RegExp(`^TLS_CERT: ${gone} cannot be read \\(ENOENT`) },
+    'a file removed after the configuration was read'
+  )
 })
 
 t.test('a damaged kept certificate stops start-up rather than being replaced behind the operator', async t => {
@@ -118,5 +122,8 @@ t.test('a damaged kept certificate stops start-up rather than being replaced beh
 
 t.test('a DATA_DIR where the certificate cannot be kept stops start-up naming it', async t => {
   const dir = t.testdir({ file: 'not a directory' })
-  await t.rejects(loadTls({ dataDir: join(dir, 'file'), tlsCert: undefined, tlsKey: undefined }), { name: 'ConfigError', message: new RegExp(`^DATA_DIR: cannot keep the self-signed certificate in ${join(dir, 'file', 'tls')} \\(ENOTDIR`) })
+  await t.rejects(loadTls({ dataDir: join(dir, 'file'), tlsCert: undefined, tlsKey: undefined }), {
+    name: 'ConfigError',
+    message: new RegExp(`^DATA_DIR: cannot keep the self-signed certificate in ${join(dir, 'file', 'tls')} \\(ENOTDIR`)
+  })
 })

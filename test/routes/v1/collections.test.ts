@@ -181,7 +181,12 @@ for (const collection of ['zoos', 'animals', 'employees']) {
         t.equal(res.headers.allow, 'GET, HEAD, POST, OPTIONS')
         t.same(res.json(), { error: `${method} is not allowed here; allowed: GET, HEAD, POST, OPTIONS` })
       }
-      const post = await app.inject({ method: 'POST', url: `/v1/${collection}/${id}`, headers: { 'content-type': 'text/plain', authorization: await bearer(app) }, payload: 'x' })
+      const post = await app.inject({
+        method: 'POST',
+        url: `/v1/${collection}/${id}`,
+        headers: { 'content-type': 'text/plain', authorization: await bearer(app) },
+        payload: 'x'
+      })
       t.equal(post.statusCode, 405)
       t.equal(post.headers.allow, 'GET, HEAD, PUT, PATCH, DELETE, OPTIONS')
     })

@@ -59,7 +59,7 @@ t.test('415 for a body that is not JSON; nothing written', async t => {
     for (const type of types) {
       const res = await app.inject({ method, url, headers: { 'content-type': type, authorization }, payload: 'name=x' })
       t.equal(res.statusCode, 415, `${method} ${type}`)
-      t.match(res.json(), { error: /Unsupported Media Type/i })
+      t.match(res.json(), { error: /^Content-Type must be application\/json; got / })
     }
   }
   t.same(snapshot(app), before)
@@ -82,7 +82,7 @@ t.test('422: well-formed JSON that fails validation lists every bad field; nothi
     ['POST', '/v1/zoos', { ...ZOO, name: 5 }, [{ field: 'name', code: 'type', message: 'name must be string' }]],
     ['POST', '/v1/zoos', { ...ZOO, country: 'de' }, [{ field: 'country', code: 'enum' }]],
     ['POST', '/v1/zoos', { ...ZOO, country: 'XX' }, [{ field: 'country', code: 'enum' }]],
-    ['POST', '/v1/zoos', { ...ZOO, opened_on: '2021-02-30' }, [{ field: 'opened_on', code: 'format', message: 'opened_on must be a valid date' }]],
+    ['POST', '/v1/zoos', { ...ZOO, opened_on: '2021-02-30' }, [{ field: 'opened_on', code: 'format', message: 'opened_on must be a date written YYYY-MM-DD' }]],
     ['POST', '/v1/zoos', { ...ZOO, opened_on: 20210101 }, [{ field: 'opened_on', code: 'type', message: 'opened_on must be string or null' }]],
     ['POST', '/v1/animals', { name: 'a', species: 's', animal_type_id: '5' }, [{ field: 'animal_type_id', code: 'type', message: 'animal_type_id must be integer' }]],
     ['POST', '/v1/animals', { name: 'a', species: 's', animal_type_id: 0 }, [{ field: 'animal_type_id', code: 'range' }]],

@@ -37,7 +37,12 @@ t.test('a retried POST with the same key and body replays the first answer and c
 t.test('the same key with another request is 422; nothing is written', async t => {
   const app = await build(t)
   const { id } = (await call(app, 'POST', '/v1/zoos', ZOO, keyed('k1'))).json()
-  for (const [method, url, body] of [['POST', '/v1/zoos', { ...ZOO, city: 'Potsdam' }], ['POST', '/v1/animals', { name: 'a', species: 's', animal_type_id: 1 }], ['PATCH', `/v1/zoos/${id}`, { city: 'x' }]] as const) {
+  const otherRequests = [
+    ['POST', '/v1/zoos', { ...ZOO, city: 'Potsdam' }],
+    ['POST', '/v1/animals', { name: 'a', species: 's', animal_type_id: 1 }],
+    ['PATCH', `/v1/zoos/${id}`, { city: 'x' }]
+  ] as const
+  for (const [method, url, body] of otherRequests) {
     const res = await call(app, method, url, body, keyed('k1'))
     t.equal(res.statusCode, 422, `${method} ${url}`)
     t.same(res.json(), { error: 'This Idempotency-Key was used with another request; use a new key for a new request' })
@@ -62,7 +67,8 @@ t.test('PATCH: a retry replays the first answer even after later changes', async
 t.test('keys belong to one client', async t => {
   const app = await build(t)
   const other = await addClient(app, 'zoos:read zoos:write')
-  const token = (await tokenRequest(app, { grant_type: 'client_credentials' }, basic(other.client_id, other.client_secret))).json().access_token
+  const tokens = await tokenRequest(app, { grant_type: 'client_credentials' }, basic(other.client_id, other.client_secret))
+  const token = tokens.json().access_token
   const mine = await call(app, 'POST', '/v1/zoos', ZOO, keyed('shared-key'))
   const theirs = await call(app, 'POST', '/v1/zoos', ZOO, { ...keyed('shared-key'), authorization: `Bearer ${token}` })
   t.equal(theirs.statusCode, 201)
@@ -74,13 +80,19 @@ t.test('409 while the first request with the key is in flight; an abandoned one 
   const app = await build(t)
   await call(app, 'GET', '/v1/zoos')
   const owner = `https://localhost:8443 ${BOOTSTRAP.id}`
-  sql(app, "INSERT INTO idempotency_keys (owner, key, fingerprint, state, created_at) VALUES (?, 'busy', 'x', 'in_flight', ?)", owner, new Date().toISOString())
+  sql(
+    app,
+    "INSERT INTO idempotency_keys (owner, key, fingerprint, state, created_at) VALUES (?, 'busy', 'x', 'in_flight', ?)",
+    owner,
+    new Date().toISOString()
+  )
   const res = await call(app, 'POST', '/v1/zoos', ZOO, keyed('busy'))
   t.equal(res.statusCode, 409)
   t.same(res.json(), { error: 'A request with this Idempotency-Key is still in progress; retry later' })
   t.equal(await count(app), 0)
   sql(app, "UPDATE idempotency_keys SET created_at = ? WHERE key = 'busy'", new Date(Date.now() - 10 * 60 * 1000).toISOString())
-  t.equal((await call(app, 'POST', '/v1/zoos', ZOO, keyed('busy'))).statusCode, 201, 'a request that never finished does not hold its key forever')
+  const retried = await call(app, 'POST', '/v1/zoos', ZOO, keyed('busy'))
+  t.equal(retried.statusCode, 201, 'a request that never finished does not hold its key forever')
 })
 
 t.test('keys live 24 hours', async t => {

@@ -104,10 +104,17 @@ const ZOO_ID = field('zoo_id', 'integer', true)
 const STAMPS = [field('created_at', 'timestamp'), field('updated_at', 'timestamp')]
 
 const FIELDS: Record<Table, Field[]> = {
-  zoos: [ID, field('name', 'string'), field('city', 'string'), field('country', 'string', true), field('opened_on', 'date', true), ...STAMPS],
-  animals: [ID, field('name', 'string'), field('species', 'string'), field('animal_type_id', 'integer'), ZOO_ID, field('born_on', 'date', true), ...STAMPS],
+  zoos: [
+    ID, field('name', 'string'), field('city', 'string'), field('country', 'string', true), field('opened_on', 'date', true), ...STAMPS
+  ],
+  animals: [
+    ID, field('name', 'string'), field('species', 'string'), field('animal_type_id', 'integer'), ZOO_ID, field('born_on', 'date', true),
+    ...STAMPS
+  ],
   // email is COLLATE NOCASE in the table: the plain query compares it that way, so must the API.
-  employees: [ID, field('name', 'string'), field('role', 'string'), field('email', 'string'), ZOO_ID, field('hired_on', 'date', true), ...STAMPS]
+  employees: [
+    ID, field('name', 'string'), field('role', 'string'), field('email', 'string'), ZOO_ID, field('hired_on', 'date', true), ...STAMPS
+  ]
 }
 const RESOURCES = { zoos: Zoos, animals: Animals, employees: Employees }
 const TABLES: Table[] = ['zoos', 'animals', 'employees']
@@ -127,10 +134,16 @@ const TEXT = [
 ]
 const HOT_TEXT = TEXT.slice(0, 8)
 const CITIES = ['Berlin', 'berlin', 'BERLIN', 'München', 'Munchen', '東京', 'Tokyo', '🦁 City', '\uE001', 'Ǻ', 'null', 'a,b']
-const SPECIES = ['Panthera leo', 'panthera leo', 'PANTHERA LEO', 'Ursus arctos', 'ursus arctos', 'Équus', 'Equus', 'Strauß', 'STRAUSS', '日本猿', '🐧', '\uE000 sp.', '\uFFFF', 'zebra', 'Zebra']
+const SPECIES = [
+  'Panthera leo', 'panthera leo', 'PANTHERA LEO', 'Ursus arctos', 'ursus arctos', 'Équus', 'Equus', 'Strauß', 'STRAUSS',
+  '日本猿', '🐧', '\uE000 sp.', '\uFFFF', 'zebra', 'Zebra'
+]
 const ROLES = ['keeper', 'Keeper', 'KEEPER', 'vet', 'Vet', 'Tierärztin', 'Tierarztin', '案内', '🦒 guide', '\uF8FF', 'guide', 'Guide']
 const COUNTRIES = [null, null, 'DE', 'FR', 'AT', 'CH', 'JP', 'US', 'GB']
-const DATES = [null, null, '0001-01-01', '1899-12-31', '1900-01-01', '1900-02-28', '1969-12-31', '1970-01-01', '1999-12-31', '2000-01-01', '2000-02-29', '2024-02-29', '2024-03-01', '2025-12-31', '9999-12-31']
+const DATES = [
+  null, null, '0001-01-01', '1899-12-31', '1900-01-01', '1900-02-28', '1969-12-31', '1970-01-01',
+  '1999-12-31', '2000-01-01', '2000-02-29', '2024-02-29', '2024-03-01', '2025-12-31', '9999-12-31'
+]
 const TYPE_IDS = [1, 1, 2, 3, 9, 10, 11, 99, 100, 101, 1000, 65535, 65536, 2147483647, 2147483648, Number.MAX_SAFE_INTEGER]
 // With COLLATE NOCASE '_' sorts before letters of either case; with BINARY it sits between them.
 const EMAIL_LOCALS = ['ann', 'Ann', 'ANN', 'bob', 'B', 'b', '_x', '~t', 'z', 'Z', '0', '9', 'a.b', "o'neil", 'x+tag', 'x_y', '{c}']
@@ -210,7 +223,8 @@ class Reference {
   rows (query: Query, keys: SortKey[], limit = -1, offset = 0): Row[] {
     const { sql, params } = whereOf(query)
     const orderBy = keys.map(k => `"${k.field}" ${k.direction === 'asc' ? 'ASC' : 'DESC'}`).join(', ')
-    const rows = this.db.prepare(`SELECT * FROM "${query.target.table}"${sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(...params, limit, offset) as Row[]
+    const rows = this.db.prepare(`SELECT * FROM "${query.target.table}"${sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`)
+      .all(...params, limit, offset) as Row[]
     return rows.map(row => {
       const record = { ...row }
       delete record.version
@@ -266,10 +280,17 @@ function canonicalLinks (header: LightMyRequestResponse['headers'][string]): Rec
 }
 
 /** What the contract says: first, prev, next (a cursor, when more records follow) and last, keeping the other parameters. */
-function expectedLinks (path: string, params: [string, string][], paging: Omit<Paging, 'params'>, total: number, more: boolean): Record<string, string> {
+function expectedLinks (
+  path: string,
+  params: [string, string][],
+  paging: Omit<Paging, 'params'>,
+  total: number,
+  more: boolean
+): Record<string, string> {
   const { mode, size, position } = paging
   const kept = params.filter(([name]) => !['offset', 'page', 'cursor'].includes(name))
-  const at = (p: number): string => canonical(path, [...kept, mode === 'page' ? ['page', String(Math.floor(p / size) + 1)] : ['offset', String(p)]])
+  const at = (p: number): string =>
+    canonical(path, [...kept, mode === 'page' ? ['page', String(Math.floor(p / size) + 1)] : ['offset', String(p)]])
   const links: Record<string, string> = { first: at(0) }
   if (position > 0) links.prev = at(Math.max(0, position - size))
   if (more) links.next = canonical(path, [...kept, ['cursor', CURSOR]])
@@ -364,7 +385,8 @@ interface Outcome {
 
 type WriteKind = 'create' | 'create-nested' | 'refused-batch' | 'patch' | 'put' | 'delete' | 'stale' | 'if-match'
 const WRITE_WEIGHTS: [WriteKind | 'burst', number][] = [
-  ['create', 14], ['create-nested', 6], ['refused-batch', 4], ['patch', 30], ['put', 12], ['delete', 16], ['stale', 3], ['if-match', 5], ['burst', 10]
+  ['create', 14], ['create-nested', 6], ['refused-batch', 4], ['patch', 30], ['put', 12],
+  ['delete', 16], ['stale', 3], ['if-match', 5], ['burst', 10]
 ]
 
 function weighted<T> (r: Random, choices: [T, number][]): T {
@@ -403,7 +425,15 @@ async function oneWrite (w: World, kind: WriteKind, table: Table, options: Write
   const { r, ref } = w
   const live = ref.live(table).filter(id => !(table === 'zoos' && id === options.protectZoo))
   if (live.length === 0 && ['patch', 'put', 'delete', 'if-match'].includes(kind)) kind = 'create'
-  const send = async (label: string, method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, body: unknown, allowed: number[], touched: Outcome['touched'] = [], headers: Record<string, string> = {}): Promise<Outcome> => {
+  const send = async (
+    label: string,
+    method: 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+    url: string,
+    body: unknown,
+    allowed: number[],
+    touched: Outcome['touched'] = [],
+    headers: Record<string, string> = {}
+  ): Promise<Outcome> => {
     w.stats.writes[kind] = (w.stats.writes[kind] ?? 0) + 1
     const res = await call(w.app, method, url, body, headers)
     return {
@@ -425,7 +455,9 @@ async function oneWrite (w: World, kind: WriteKind, table: Table, options: Write
       const child: Table = r.chance(0.5) ? 'animals' : 'employees'
       const parent = zooRef(w, false) ?? ref.live('zoos')[0]
       if (parent === undefined) return oneWrite(w, 'create', 'zoos', options, concurrent)
-      const body = r.chance(0.6) ? newRecord(w, child, { without: 'zoo_id' }) : Array.from({ length: r.between(2, 20) }, () => newRecord(w, child, { without: 'zoo_id' }))
+      const body = r.chance(0.6)
+        ? newRecord(w, child, { without: 'zoo_id' })
+        : Array.from({ length: r.between(2, 20) }, () => newRecord(w, child, { without: 'zoo_id' }))
       return send('create in a zoo', 'POST', `/v1/zoos/${parent}/${child}`, body, [201])
     }
     case 'refused-batch': {
@@ -458,7 +490,10 @@ async function oneWrite (w: World, kind: WriteKind, table: Table, options: Write
           const x = r.next()
           // Its own email in another case is no conflict; another's is.
           if (x < 0.25) changes.email = swapCase(r, own)
-          else if (x < 0.4 && others.length > 0) { changes.email = swapCase(r, r.pick(others)); refusable = true } else changes.email = freshEmail(w)
+          else if (x < 0.4 && others.length > 0) {
+            changes.email = swapCase(r, r.pick(others))
+            refusable = true
+          } else changes.email = freshEmail(w)
         } else changes[f.name] = valueOf(w, table, f.name, true)
         if (f.name === 'zoo_id') refusable = true
       }
@@ -480,7 +515,8 @@ async function oneWrite (w: World, kind: WriteKind, table: Table, options: Write
         if (zoo !== null) {
           // Through the nested path; the wrong zoo is 404 and deletes nothing.
           const wrong = r.chance(0.15)
-          return send('delete in a zoo', 'DELETE', `/v1/zoos/${wrong ? Number(zoo) + 1 : zoo}/${table}/${id}`, undefined, wrong ? [404, 410] : [204], [{ table, id }])
+          const url = `/v1/zoos/${wrong ? Number(zoo) + 1 : zoo}/${table}/${id}`
+          return send('delete in a zoo', 'DELETE', url, undefined, wrong ? [404, 410] : [204], [{ table, id }])
         }
       }
       // A zoo that animals or employees still name is 409: nothing is deleted.
@@ -490,14 +526,18 @@ async function oneWrite (w: World, kind: WriteKind, table: Table, options: Write
       const gone = ref.deleted(table)
       const id = gone.length > 0 && r.chance(0.7) ? r.pick(gone) : 999_999_999
       const body = r.chance(0.5) ? { name: r.pick(TEXT) } : undefined
-      return send('write to a record that is not there', body === undefined ? 'DELETE' : 'PATCH', `/v1/${table}/${id}`, body, gone.includes(id) ? [410] : [404])
+      const method = body === undefined ? 'DELETE' : 'PATCH'
+      return send('write to a record that is not there', method, `/v1/${table}/${id}`, body, gone.includes(id) ? [410] : [404])
     }
     case 'if-match': {
       const id = r.pick(live)
       const version = ref.version(table, id) ?? 0
       const right = r.chance(0.4)
       const headers = { 'if-match': `"${right ? version : version + 7}"` }
-      if (r.chance(0.3)) return send('conditional delete', 'DELETE', `/v1/${table}/${id}`, undefined, right ? (table === 'zoos' ? [204, 409] : [204]) : [412], [{ table, id }], headers)
+      if (r.chance(0.3)) {
+        const allowed = right ? (table === 'zoos' ? [204, 409] : [204]) : [412]
+        return send('conditional delete', 'DELETE', `/v1/${table}/${id}`, undefined, allowed, [{ table, id }], headers)
+      }
       const body = { name: r.pick(TEXT) }
       return send('conditional update', 'PATCH', `/v1/${table}/${id}`, body, right ? [201] : [412], [{ table, id }], headers)
     }
@@ -533,7 +573,13 @@ async function targetedWrite (w: World, pool: Query[]): Promise<{ outcome: Outco
   const rows = w.ref.all(table)
   if (rows.length === 0) return undefined
   const path = parent === undefined ? `/v1/${table}` : `/v1/zoos/${parent}/${table}`
-  const send = async (method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, body: unknown, allowed: number[], touched: Outcome['touched']) => {
+  const send = async (
+    method: 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+    url: string,
+    body: unknown,
+    allowed: number[],
+    touched: Outcome['touched']
+  ) => {
     w.stats.writes[`targeted ${method}`] = (w.stats.writes[`targeted ${method}`] ?? 0) + 1
     const res = await call(w.app, method, url, body)
     const label = `targeted ${method} ${url}${body === undefined ? '' : ` ${JSON.stringify(body).slice(0, 300)}`}`
@@ -541,7 +587,10 @@ async function targetedWrite (w: World, pool: Query[]): Promise<{ outcome: Outco
   }
   const action = weighted(r, [['update', 60], ['create', 15], ['delete', 15], ['refused', 10]] as [string, number][])
   // A filter's value need not be a valid field value ("", "XX", -1, a taken email): 422 then.
-  if (action === 'create') return send('POST', path, r.chance(0.5) ? matching(w, query) : Array.from({ length: r.between(2, 5) }, () => matching(w, query)), [201, 422], [])
+  if (action === 'create') {
+    const body = r.chance(0.5) ? matching(w, query) : Array.from({ length: r.between(2, 5) }, () => matching(w, query))
+    return send('POST', path, body, [201, 422], [])
+  }
   if (action === 'refused') {
     const body = Array.from({ length: r.between(2, 5) }, () => matching(w, query))
     const bad = body[r.int(body.length)] as Row
@@ -577,7 +626,9 @@ async function targetedWrite (w: World, pool: Query[]): Promise<{ outcome: Outco
 
 function checkOutcomes (t: Test, outcomes: Outcome[]): void {
   for (const o of outcomes) {
-    if (!o.allowed.includes(o.status)) t.fail(failure(`${o.label} answered ${o.status}, expected one of ${o.allowed.join(', ')}: ${o.body}`))
+    if (!o.allowed.includes(o.status)) {
+      t.fail(failure(`${o.label} answered ${o.status}, expected one of ${o.allowed.join(', ')}: ${o.body}`))
+    }
   }
 }
 
@@ -592,7 +643,9 @@ function sampleValue (w: World, f: Field, rows: Row[], forList: boolean): string
   const held = rows.map(row => row[f.name]).filter((v): v is string | number => v !== null && v !== undefined)
   if (held.length > 0 && r.chance(0.75)) {
     const value = r.pick(held)
-    if (f.kind === 'string' && r.chance(0.25)) return r.pick([String(value).toUpperCase(), String(value).toLowerCase(), swapCase(r, String(value))])
+    if (f.kind === 'string' && r.chance(0.25)) {
+      return r.pick([String(value).toUpperCase(), String(value).toLowerCase(), swapCase(r, String(value))])
+    }
     if (f.kind === 'timestamp' && r.chance(0.2)) return new Date(new Date(String(value)).getTime() + r.pick([-1, 1])).toISOString()
     return value
   }
@@ -648,8 +701,13 @@ function randomSorting (r: Random, table: Table): Sorting {
   }
   const names = r.some(FIELDS[table].map(f => f.name), count)
   const style = r.pick(['none', 'one', 'each'] as const)
-  const directions: Direction[] = style === 'none' ? [] : Array.from({ length: style === 'one' ? 1 : count }, () => r.pick(['asc', 'desc'] as const))
-  const keys: SortKey[] = names.map((name, i) => ({ field: name, direction: directions.length === 0 ? 'asc' : (directions[directions.length === 1 ? 0 : i] as Direction) }))
+  const directions: Direction[] = style === 'none'
+    ? []
+    : Array.from({ length: style === 'one' ? 1 : count }, () => r.pick(['asc', 'desc'] as const))
+  const keys: SortKey[] = names.map((name, i) => ({
+    field: name,
+    direction: directions.length === 0 ? 'asc' : (directions[directions.length === 1 ? 0 : i] as Direction)
+  }))
   // The implicit tie-breaker: id, in the direction of the last sort field.
   if (!names.includes('id')) keys.push({ field: 'id', direction: (keys.at(-1) as SortKey).direction })
   const params: [string, string][] = [['sortby', names.join(',')]]
@@ -718,12 +776,19 @@ interface WalkResult {
  * Follows next links from a first page to the end. With `between`, something happens between two
  * pages, and only what stays exact then is checked per page (the total, first, prev and last).
  */
-async function walk (w: World, query: Query, sorting: Sorting, start: { mode: 'offset' | 'page', size: number, offset: number }, between?: () => Promise<void>): Promise<WalkResult> {
+async function walk (
+  w: World,
+  query: Query,
+  sorting: Sorting,
+  start: { mode: 'offset' | 'page', size: number, offset: number },
+  between?: () => Promise<void>
+): Promise<WalkResult> {
   const path = pathOf(query.target)
   const paging: [string, string][] = start.mode === 'offset'
     ? [['limit', String(start.size)], ...(start.offset > 0 ? [['offset', String(start.offset)] as [string, string]] : [])]
     : [['per_page', String(start.size)], ...(w.r.chance(0.5) ? [['page', '1'] as [string, string]] : [])]
-  const first = urlOf(path, w.r.shuffle([...query.filters.map((f): [string, string] => [paramName(f), f.sent]), ...sorting.params, ...paging]))
+  const filterParams = query.filters.map((f): [string, string] => [paramName(f), f.sent])
+  const first = urlOf(path, w.r.shuffle([...filterParams, ...sorting.params, ...paging]))
   const result: WalkResult = { url: first, items: [], problems: [] }
   const cap = Math.ceil(w.ref.count(query) / start.size) + (between === undefined ? 3 : 100)
   let url: string | undefined = first
@@ -742,15 +807,20 @@ async function walk (w: World, query: Query, sorting: Sorting, start: { mode: 'o
       break
     }
     const total = w.ref.count(query)
-    if (res.headers['x-total-count'] !== String(total)) result.problems.push(`${where}: X-Total-Count ${res.headers['x-total-count']}, the reference counts ${total}`)
+    if (res.headers['x-total-count'] !== String(total)) {
+      result.problems.push(`${where}: X-Total-Count ${res.headers['x-total-count']}, the reference counts ${total}`)
+    }
     const links = canonicalLinks(res.headers.link)
-    const expected = expectedLinks(path, paramsOf(url), { mode: start.mode, size: start.size, position }, total, total > position + start.size)
+    const thisPage = { mode: start.mode, size: start.size, position }
+    const expected = expectedLinks(path, paramsOf(url), thisPage, total, total > position + start.size)
     if (between !== undefined) {
       // Under writes, whether more records follow depends on where they went: not checked per page.
       delete links.next
       delete expected.next
     }
-    if (JSON.stringify(links) !== JSON.stringify(expected)) result.problems.push(`${where}: Link ${JSON.stringify(links)}, expected ${JSON.stringify(expected)}`)
+    if (JSON.stringify(links) !== JSON.stringify(expected)) {
+      result.problems.push(`${where}: Link ${JSON.stringify(links)}, expected ${JSON.stringify(expected)}`)
+    }
     result.items.push(...res.json())
     const next = rawLinks(res.headers.link).next
     if (next === undefined) break
@@ -829,7 +899,11 @@ t.test('list answers equal a plain SQL query on the same file', async t => {
 
   t.test('the test knows every field of every collection', async t => {
     for (const table of TABLES) {
-      t.strictSame(FIELDS[table], RESOURCES[table].columns.map(c => ({ name: c.name, kind: c.kind, nullable: c.nullable })), `${table}: extend FIELDS and the values when a field is added`)
+      t.strictSame(
+        FIELDS[table],
+        RESOURCES[table].columns.map(c => ({ name: c.name, kind: c.kind, nullable: c.nullable })),
+        `${table}: extend FIELDS and the values when a field is added`
+      )
     }
   })
 
@@ -887,8 +961,11 @@ t.test('list answers equal a plain SQL query on the same file', async t => {
           const mode = w.r.chance(0.6) ? 'offset' : 'page'
           const offset = mode === 'offset' && w.r.chance(0.2) ? w.r.between(1, 30) : 0
           const result = await walk(w, query, sorting, { mode, size: w.r.pick([3, 7, 7, 10]), offset })
-          t.strictSame({ items: result.items, problems: result.problems }, { items: ref.rows(query, sorting.keys, -1, offset), problems: [] },
-            failure(`walk from GET ${result.url}`))
+          t.strictSame(
+            { items: result.items, problems: result.problems },
+            { items: ref.rows(query, sorting.keys, -1, offset), problems: [] },
+            failure(`walk from GET ${result.url}`)
+          )
         } else {
           await checkRead(t, w, query, sorting)
         }
@@ -925,7 +1002,12 @@ t.test('list answers equal a plain SQL query on the same file', async t => {
     // A range is no equality: on country, the text "null" is a value like any other, not IS NULL.
     const country = FIELDS.zoos.find(f => f.name === 'country') as Field
     for (const op of ['gt', 'gte', 'lt', 'lte'] as const) {
-      await checkRead(t, w, { target: { table: 'zoos' }, filters: [{ field: country, op, sent: 'null', values: ['null'] }] }, randomSorting(w.r, 'zoos'))
+      await checkRead(
+        t,
+        w,
+        { target: { table: 'zoos' }, filters: [{ field: country, op, sent: 'null', values: ['null'] }] },
+        randomSorting(w.r, 'zoos')
+      )
     }
     // Three animals of a new zoo, sorted by zoo_id then born_on, descending: the first page ends
     // on one with a zoo_id and no born_on, whose next link once answered 500.
@@ -936,11 +1018,22 @@ t.test('list answers equal a plain SQL query on the same file', async t => {
       { name: 'c', species: 's', animal_type_id: 1, born_on: '2000-01-01' }
     ])
     t.equal(animals.statusCode, 201)
-    const query: Query = { target: { table: 'animals' }, filters: [{ field: ZOO_ID, op: 'eq', sent: String(zoo.json().id), values: [zoo.json().id] }] }
-    const sorting: Sorting = { params: [['sortby', 'zoo_id,born_on'], ['order', 'desc']], keys: [{ field: 'zoo_id', direction: 'desc' }, { field: 'born_on', direction: 'desc' }, { field: 'id', direction: 'desc' }] }
+    const query: Query = {
+      target: { table: 'animals' },
+      filters: [{ field: ZOO_ID, op: 'eq', sent: String(zoo.json().id), values: [zoo.json().id] }]
+    }
+    const sorting: Sorting = {
+      params: [['sortby', 'zoo_id,born_on'], ['order', 'desc']],
+      keys: [{ field: 'zoo_id', direction: 'desc' }, { field: 'born_on', direction: 'desc' }, { field: 'id', direction: 'desc' }]
+    }
     const result = await walk(w, query, sorting, { mode: 'offset', size: 2, offset: 0 })
-    t.strictSame({ items: result.items, problems: result.problems }, { items: ref.rows(query, sorting.keys), problems: [] }, failure(`walk from GET ${result.url}`))
+    t.strictSame(
+      { items: result.items, problems: result.problems },
+      { items: ref.rows(query, sorting.keys), problems: [] },
+      failure(`walk from GET ${result.url}`)
+    )
   })
 
-  t.comment(`seed ${SEED}: ${w.stats.reads} reads, ${w.stats.walks} walks (${w.stats.walkPages} pages), writes ${JSON.stringify(w.stats.writes)}, ${Date.now() - started} ms`)
+  t.comment(`seed ${SEED}: ${w.stats.reads} reads, ${w.stats.walks} walks (${w.stats.walkPages} pages), ` +
+    `writes ${JSON.stringify(w.stats.writes)}, ${Date.now() - started} ms`)
 })
