@@ -58,7 +58,8 @@ function host (raw: string, env: string): string {
 function pathPrefix (raw: string, env: string): string {
   if (raw === '' || raw === '/') return ''
   if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(raw)) {
-    throw new ConfigError(`${env} must be empty or a path such as /api (segments of letters, digits, . _ ~ -, no trailing slash), got "${raw}"`)
+    throw new ConfigError(`${env} must be empty or a path such as /api (` +
+      `segments of letters, digits, . _ ~ -, no trailing slash), got "${raw}"`)
   }
   return raw
 }
@@ -143,7 +144,9 @@ function secureUrl (raw: string, env: string): string {
 
 function providerName (raw: string, env: string): string {
   // It names a path segment (/login/<name>) and a client id (login-<name>).
-  if (!/^[a-z][a-z0-9-]{0,39}$/.test(raw)) throw new ConfigError(`${env} must be 1 to 40 lower-case letters, digits and -, starting with a letter, got "${raw}"`)
+  if (!/^[a-z][a-z0-9-]{0,39}$/.test(raw)) {
+    throw new ConfigError(`${env} must be 1 to 40 lower-case letters, digits and -, starting with a letter, got "${raw}"`)
+  }
   return raw
 }
 
@@ -160,7 +163,9 @@ function userScope (raw: string, env: string): string {
 
 const seconds = (min: number, max: number) => (raw: string, env: string): number => {
   const value = Number(raw)
-  if (!/^\d+$/.test(raw) || value < min || value > max) throw new ConfigError(`${env} must be a number of seconds from ${min} to ${max}, got "${raw}"`)
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    throw new ConfigError(`${env} must be a number of seconds from ${min} to ${max}, got "${raw}"`)
+  }
   return value
 }
 
@@ -176,7 +181,9 @@ function readableFile (raw: string, env: string): string {
 }
 
 function tlsMode (raw: string, env: string): 'on' | 'proxy' {
-  if (raw !== 'on' && raw !== 'proxy') throw new ConfigError(`${env} must be "on" (HTTPS, the default) or "proxy" (plain HTTP behind a TLS-terminating proxy), got "${raw}"`)
+  if (raw !== 'on' && raw !== 'proxy') {
+    throw new ConfigError(`${env} must be "on" (HTTPS, the default) or "proxy" (plain HTTP behind a TLS-terminating proxy), got "${raw}"`)
+  }
   return raw
 }
 
@@ -204,7 +211,10 @@ function origins (raw: string, env: string): '*' | readonly string[] {
     try {
       parsed = new URL(origin)
     } catch {}
-    if (parsed === undefined || parsed.origin !== origin) throw new ConfigError(`${env}: "${origin}" is not an origin such as https://app.example.com (scheme, host, optional port, nothing more)`)
+    if (parsed === undefined || parsed.origin !== origin) {
+      throw new ConfigError(`${env}: "${origin}" is not an origin such as https://app.example.com (` +
+        'scheme, host, optional port, nothing more)')
+    }
   }
   return list
 }
@@ -219,32 +229,171 @@ function logLevel (raw: string, env: string): typeof LOG_LEVELS[number] {
 export const SETTINGS = {
   host: { env: 'HOST', description: 'address the API listens on', default: '127.0.0.1', parse: host },
   port: { env: 'PORT', description: 'port the API listens on', default: '8443', parse: port },
-  dataDir: { env: 'DATA_DIR', description: 'directory of the SQLite database `zoo.db`, the token signing key and the self-signed certificate (`tls/`); created if missing', default: './data', parse: directory },
-  apiPrefix: { env: 'API_PREFIX', description: 'path prefix the whole API is mounted under, such as `/api`; hrefs and the documentation include it', default: '', parse: pathPrefix },
-  logLevel: { env: 'LOG_LEVEL', description: 'pino log level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`', default: 'info', parse: logLevel },
-  rateLimit: { env: 'RATE_LIMIT', description: 'requests a minute one client address may make (429 beyond, with `Retry-After`); `0` turns the limit off', default: '1200', parse: count },
-  corsOrigins: { env: 'CORS_ORIGINS', description: 'browser origins allowed to call the API (CORS), comma-separated (`https://app.example.com`), or `*`; preflights are answered before the bearer check', default: '', parse: origins },
-  localHost: { env: 'LOCAL_HOST', description: 'address the local tool server listens on (plain HTTP); anything but `localhost`, 127.0.0.0/8 or `::1` also needs LOCAL_API_KEY, else start-up stops', default: '127.0.0.1', parse: host },
+  dataDir: {
+    env: 'DATA_DIR',
+    description: 'directory of the SQLite database `zoo.db`, the token signing key and the self-signed certificate (`tls/`); ' +
+      'created if missing',
+    default: './data',
+    parse: directory
+  },
+  apiPrefix: {
+    env: 'API_PREFIX',
+    description: 'path prefix the whole API is mounted under, such as `/api`; hrefs and the documentation include it',
+    default: '',
+    parse: pathPrefix
+  },
+  logLevel: {
+    env: 'LOG_LEVEL',
+    description: 'pino log level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`',
+    default: 'info',
+    parse: logLevel
+  },
+  rateLimit: {
+    env: 'RATE_LIMIT',
+    description: 'requests a minute one client address may make (429 beyond, with `Retry-After`); `0` turns the limit off',
+    default: '1200',
+    parse: count
+  },
+  corsOrigins: {
+    env: 'CORS_ORIGINS',
+    description: 'browser origins allowed to call the API (CORS), comma-separated (`https://app.example.com`), or `*`; preflights ' +
+      'are answered before the bearer check',
+    default: '',
+    parse: origins
+  },
+  localHost: {
+    env: 'LOCAL_HOST',
+    description: 'address the local tool server listens on (plain HTTP); anything but `localhost`, 127.0.0.0/8 or `::1` also needs ' +
+      'LOCAL_API_KEY, else start-up stops',
+    default: '127.0.0.1',
+    parse: host
+  },
   localPort: { env: 'LOCAL_PORT', description: 'port the local tool server listens on', default: '8000', parse: port },
-  localApiKey: { env: 'LOCAL_API_KEY', description: 'when set, both operations of the local tool server need `Authorization: Bearer <key>`; at least 16 characters among letters, digits and `- . _ ~ + /` (`=` padding allowed)', default: '', parse: apiKey },
-  allowedDirs: { env: 'ALLOWED_DIRS', flag: 'allow', description: 'directories the local tool server may list, separated by `:` (`;` on Windows), made absolute; each must exist and be a directory. The `--allow` flags, one directory each, replace the variable', default: '', parse: allowedDirectories },
-  tls: { env: 'TLS', description: '`on`: the API serves HTTPS only (HTTP/2, and HTTP/1.1 through ALPN); `proxy`: plain HTTP behind a TLS-terminating proxy, refusing requests whose `X-Forwarded-Proto` is not `https`', default: 'on', parse: tlsMode },
-  tlsCert: { env: 'TLS_CERT', description: 'PEM certificate file (leaf first, then the chain); without it and TLS_KEY, a self-signed certificate is made in `DATA_DIR/tls/`', default: '', parse: optional(readableFile) },
-  tlsKey: { env: 'TLS_KEY', description: 'PEM private key file of TLS_CERT, unencrypted; set both or neither', default: '', parse: optional(readableFile) },
-  httpRedirectPort: { env: 'HTTP_REDIRECT_PORT', description: 'when set, a plain-HTTP listener on this port (same HOST) answers every request with 308 to the `https://` URL', default: '', parse: optional(port) },
-  publicUrl: { env: 'PUBLIC_URL', description: 'the URL clients use to reach the API: the `iss` of its tokens and the base of the OAuth metadata; when not set, `https://localhost:PORT` plus API_PREFIX. Set it behind a proxy or on another host name', default: '', parse: optional(url) },
-  accessTokenTtl: { env: 'ACCESS_TOKEN_TTL', description: 'access-token lifetime in seconds, 30 to 86400', default: '900', parse: seconds(30, 86400) },
-  refreshTokenTtl: { env: 'REFRESH_TOKEN_TTL', description: 'refresh-token lifetime in seconds, 60 to 31536000 (each rotation starts it again)', default: '2592000', parse: seconds(60, 31536000) },
-  bootstrapClientId: { env: 'BOOTSTRAP_CLIENT_ID', description: 'id of the client with every scope that a fresh data directory gets (3 to 100 characters among letters, digits and `- . _ ~`); generated when not set', default: '', parse: optional(clientId) },
-  bootstrapClientSecret: { env: 'BOOTSTRAP_CLIENT_SECRET', description: 'its secret, 16 characters or more; when not set, generated and printed once at first start', default: '', parse: optional(secret) },
-  oauthIssuer: { env: 'OAUTH_ISSUER', description: 'an external authorization server (Keycloak, Auth0, Entra ID, ...) whose JWT access tokens the API also accepts: exactly the `iss` of its tokens, trailing slash included when it has one. Needs OAUTH_JWKS_URI and OAUTH_AUDIENCE', default: '', parse: optional(secureUrl) },
-  oauthJwksUri: { env: 'OAUTH_JWKS_URI', description: 'where the external issuer publishes its public keys (its metadata\'s `jwks_uri`); fetched and cached', default: '', parse: optional(secureUrl) },
-  oauthAudience: { env: 'OAUTH_AUDIENCE', description: 'the `aud` the external tokens must carry to be accepted here', default: '', parse: optional((raw: string) => raw) },
-  loginProvider: { env: 'LOGIN_PROVIDER', description: 'a short name (lower-case letters, digits and `-`) for the OpenID Connect provider users sign in with at `/login/<name>`; needs LOGIN_ISSUER, LOGIN_CLIENT_ID and LOGIN_CLIENT_SECRET', default: '', parse: optional(providerName) },
-  loginIssuer: { env: 'LOGIN_ISSUER', description: 'the provider\'s issuer URL, exactly as its ID tokens say; its endpoints are read from `<issuer>/.well-known/openid-configuration` at start-up', default: '', parse: optional(secureUrl) },
-  loginClientId: { env: 'LOGIN_CLIENT_ID', description: 'this API\'s client id at the provider', default: '', parse: optional((raw: string) => raw) },
-  loginClientSecret: { env: 'LOGIN_CLIENT_SECRET', description: 'this API\'s client secret at the provider', default: '', parse: optional((raw: string) => raw) },
-  loginUserScope: { env: 'LOGIN_USER_SCOPE', description: 'the API scopes a user gets when first signing in', default: 'zoos:read animals:read employees:read', parse: userScope }
+  localApiKey: {
+    env: 'LOCAL_API_KEY',
+    description: 'when set, both operations of the local tool server need `Authorization: Bearer <key>`; at least 16 characters ' +
+      'among letters, digits and `- . _ ~ + /` (`=` padding allowed)',
+    default: '',
+    parse: apiKey
+  },
+  allowedDirs: {
+    env: 'ALLOWED_DIRS',
+    flag: 'allow',
+    description: 'directories the local tool server may list, separated by `:` (`;` on Windows), made absolute; each must exist ' +
+      'and be a directory. The `--allow` flags, one directory each, replace the variable',
+    default: '',
+    parse: allowedDirectories
+  },
+  tls: {
+    env: 'TLS',
+    description: '`on`: the API serves HTTPS only (HTTP/2, and HTTP/1.1 through ALPN); `proxy`: plain HTTP behind a ' +
+      'TLS-terminating proxy, refusing requests whose `X-Forwarded-Proto` is not `https`',
+    default: 'on',
+    parse: tlsMode
+  },
+  tlsCert: {
+    env: 'TLS_CERT',
+    description: 'PEM certificate file (leaf first, then the chain); without it and TLS_KEY, a self-signed certificate is made in ' +
+      '`DATA_DIR/tls/`',
+    default: '',
+    parse: optional(readableFile)
+  },
+  tlsKey: {
+    env: 'TLS_KEY',
+    description: 'PEM private key file of TLS_CERT, unencrypted; set both or neither',
+    default: '',
+    parse: optional(readableFile)
+  },
+  httpRedirectPort: {
+    env: 'HTTP_REDIRECT_PORT',
+    description: 'when set, a plain-HTTP listener on this port (same HOST) answers every request with 308 to the `https://` URL',
+    default: '',
+    parse: optional(port)
+  },
+  publicUrl: {
+    env: 'PUBLIC_URL',
+    description: 'the URL clients use to reach the API: the `iss` of its tokens and the base of the OAuth metadata; when not set, ' +
+      '`https://localhost:PORT` plus API_PREFIX. Set it behind a proxy or on another host name',
+    default: '',
+    parse: optional(url)
+  },
+  accessTokenTtl: {
+    env: 'ACCESS_TOKEN_TTL',
+    description: 'access-token lifetime in seconds, 30 to 86400',
+    default: '900',
+    parse: seconds(30, 86400)
+  },
+  refreshTokenTtl: {
+    env: 'REFRESH_TOKEN_TTL',
+    description: 'refresh-token lifetime in seconds, 60 to 31536000 (each rotation starts it again)',
+    default: '2592000',
+    parse: seconds(60, 31536000)
+  },
+  bootstrapClientId: {
+    env: 'BOOTSTRAP_CLIENT_ID',
+    description: 'id of the client with every scope that a fresh data directory gets (3 to 100 characters among letters, digits ' +
+      'and `- . _ ~`); generated when not set',
+    default: '',
+    parse: optional(clientId)
+  },
+  bootstrapClientSecret: {
+    env: 'BOOTSTRAP_CLIENT_SECRET',
+    description: 'its secret, 16 characters or more; when not set, generated and printed once at first start',
+    default: '',
+    parse: optional(secret)
+  },
+  oauthIssuer: {
+    env: 'OAUTH_ISSUER',
+    description: 'an external authorization server (Keycloak, Auth0, Entra ID, ...) whose JWT access tokens the API also accepts: ' +
+      'exactly the `iss` of its tokens, trailing slash included when it has one. Needs OAUTH_JWKS_URI and ' +
+      'OAUTH_AUDIENCE',
+    default: '',
+    parse: optional(secureUrl)
+  },
+  oauthJwksUri: {
+    env: 'OAUTH_JWKS_URI',
+    description: 'where the external issuer publishes its public keys (its metadata\'s `jwks_uri`); fetched and cached',
+    default: '',
+    parse: optional(secureUrl)
+  },
+  oauthAudience: {
+    env: 'OAUTH_AUDIENCE',
+    description: 'the `aud` the external tokens must carry to be accepted here',
+    default: '',
+    parse: optional((raw: string) => raw)
+  },
+  loginProvider: {
+    env: 'LOGIN_PROVIDER',
+    description: 'a short name (lower-case letters, digits and `-`) for the OpenID Connect provider users sign in with at ' +
+      '`/login/<name>`; needs LOGIN_ISSUER, LOGIN_CLIENT_ID and LOGIN_CLIENT_SECRET',
+    default: '',
+    parse: optional(providerName)
+  },
+  loginIssuer: {
+    env: 'LOGIN_ISSUER',
+    description: 'the provider\'s issuer URL, exactly as its ID tokens say; its endpoints are read from ' +
+      '`<issuer>/.well-known/openid-configuration` at start-up',
+    default: '',
+    parse: optional(secureUrl)
+  },
+  loginClientId: {
+    env: 'LOGIN_CLIENT_ID',
+    description: 'this API\'s client id at the provider',
+    default: '',
+    parse: optional((raw: string) => raw)
+  },
+  loginClientSecret: {
+    env: 'LOGIN_CLIENT_SECRET',
+    description: 'this API\'s client secret at the provider',
+    default: '',
+    parse: optional((raw: string) => raw)
+  },
+  loginUserScope: {
+    env: 'LOGIN_USER_SCOPE',
+    description: 'the API scopes a user gets when first signing in',
+    default: 'zoos:read animals:read employees:read',
+    parse: userScope
+  }
 } satisfies Record<string, Setting<unknown> | ListSetting<unknown>>
 
 type Settings = typeof SETTINGS
@@ -283,22 +432,28 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env, argv: string[]
   }
   const loaded = config as Mutable<Config>
   if (!isLoopback(loaded.localHost) && loaded.localApiKey === undefined) {
-    throw new ConfigError(`${sources.localHost}: ${loaded.localHost} is not a loopback address; the local tool server would be open to the network without LOCAL_API_KEY`)
+    throw new ConfigError(`${sources.localHost}: ${loaded.localHost} is not a loopback address; ` +
+      'the local tool server would be open to the network without LOCAL_API_KEY')
   }
   const together = (keys: (keyof Config)[]) => {
     const set = keys.filter(k => loaded[k] !== undefined)
     if (set.length > 0 && set.length < keys.length) {
-      throw new ConfigError(`${keys.map(k => sources[k]).join(', ')} go together: ${keys.filter(k => loaded[k] === undefined).map(k => sources[k]).join(', ')} missing`)
+      throw new ConfigError(`${keys.map(k => sources[k]).join(', ')} go together: ` +
+        `${keys.filter(k => loaded[k] === undefined).map(k => sources[k]).join(', ')} missing`)
     }
   }
   together(['tlsCert', 'tlsKey'])
   if (loaded.tls === 'proxy') {
     // Behind a proxy the certificate and the redirect to https:// are the proxy's business.
     const unused = (['tlsCert', 'httpRedirectPort'] as const).find(k => loaded[k] !== undefined)
-    if (unused !== undefined) throw new ConfigError(`${sources[unused]} is not used with ${sources.tls}=proxy: the TLS-terminating proxy holds the certificate and redirects http:// itself`)
+    if (unused !== undefined) {
+      throw new ConfigError(`${sources[unused]} is not used with ${sources.tls}=proxy: ` +
+        'the TLS-terminating proxy holds the certificate and redirects http:// itself')
+    }
   }
   if (loaded.httpRedirectPort !== undefined && loaded.httpRedirectPort !== 0 && loaded.httpRedirectPort === loaded.port) {
-    throw new ConfigError(`${sources.httpRedirectPort} must differ from ${sources.port} (${loaded.port}): the redirect listener is plain HTTP`)
+    throw new ConfigError(`${sources.httpRedirectPort} must differ from ${sources.port} (${loaded.port}): ` +
+      'the redirect listener is plain HTTP')
   }
   together(['oauthIssuer', 'oauthJwksUri', 'oauthAudience'])
   together(['loginProvider', 'loginIssuer', 'loginClientId', 'loginClientSecret'])

@@ -61,7 +61,9 @@ async function main (): Promise<void> {
 }
 
 /** What an operator needs at a glance: where everything is, the certificate to trust, a one-time secret. */
-function startupBlock (config: Config, tls: TlsMaterial | undefined, api: FastifyInstance, local: FastifyInstance, announcements: string[]) {
+function startupBlock (
+  config: Config, tls: TlsMaterial | undefined, api: FastifyInstance, local: FastifyInstance, announcements: string[]
+): string {
   const urlOf = (scheme: string, instance: FastifyInstance, host: string, path: string) => {
     const shown = isLoopback(host) || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
     return `${scheme}://${shown}:${(instance.server.address() as AddressInfo).port}${path}`

@@ -52,7 +52,10 @@ function toFieldError (e: AjvError): FieldError {
       return { field, code: 'unknown', message: `${field} is not a known field` }
     }
     case 'type': return { field: path, code: 'type', message: `${subject} must be ${String(params.type).split(',').join(' or ')}` }
-    case 'format': return { field: path, code: 'format', message: `${subject} must be ${FORMATS[String(params.format)] ?? `a valid ${String(params.format)}`}` }
+    case 'format': {
+      const format = String(params.format)
+      return { field: path, code: 'format', message: `${subject} must be ${FORMATS[format] ?? `a valid ${format}`}` }
+    }
     case 'minLength': case 'maxLength': case 'minItems': case 'maxItems':
       return { field: path, code: 'length', message: `${subject} ${lengthRule(e.keyword, Number(params.limit))}` }
     case 'minimum': case 'maximum': case 'exclusiveMinimum': case 'exclusiveMaximum':
@@ -60,7 +63,8 @@ function toFieldError (e: AjvError): FieldError {
     case 'enum': case 'const': {
       // A field with many allowed values says in its description what they are.
       const rule = e.parentSchema?.description
-      return { field: path, code: 'enum', message: rule === undefined ? `${subject} is not one of the allowed values` : `${subject} must be ${rule}` }
+      const message = rule === undefined ? `${subject} is not one of the allowed values` : `${subject} must be ${rule}`
+      return { field: path, code: 'enum', message }
     }
     case 'pattern':
       return { field: path, code: 'pattern', message: `${subject}: ${e.parentSchema?.description ?? e.message ?? 'bad value'}` }
@@ -87,7 +91,10 @@ function simplify (errors: AjvError[]): AjvError[] {
     const mismatched = new Set(wrongType.map(branchOf))
     const matched = branch.filter(e => !mismatched.has(branchOf(e)))
     if (matched.length > 0) rest.push(...matched)
-    else rest.push({ ...union, keyword: 'type', params: { type: wrongType.map(e => String((e.params as { type?: unknown }).type)).join(',') } })
+    else {
+      const types = wrongType.map(e => String((e.params as { type?: unknown }).type)).join(',')
+      rest.push({ ...union, keyword: 'type', params: { type: types } })
+    }
   }
   return rest
 }
@@ -131,11 +138,13 @@ function unsupportedMediaType (request: FastifyRequest): HttpError {
 export function errorHandler (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   let failure: HttpError
   if (error instanceof HttpError) failure = error
-  else if (error instanceof StoreError) failure = new HttpError(error.status, error.message, error.errors.length > 0 ? { errors: error.errors } : {})
-  else if (error.validation !== undefined) failure = validationError(request, error)
+  else if (error instanceof StoreError) {
+    failure = new HttpError(error.status, error.message, error.errors.length > 0 ? { errors: error.errors } : {})
+  } else if (error.validation !== undefined) failure = validationError(request, error)
   else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') failure = unsupportedMediaType(request)
-  else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) failure = new HttpError(error.statusCode, error.message)
-  else {
+  else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    failure = new HttpError(error.statusCode, error.message)
+  } else {
     request.log.error({ err: error }, 'request failed')
     failure = new HttpError(500, 'Internal server error', { request_id: String(request.id) })
   }

@@ -1,4 +1,6 @@
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifySchemaValidationError } from 'fastify'
+import Fastify, {
+  type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifySchemaValidationError
+} from 'fastify'
 import type { Config } from '../config.js'
 import { errorHandler, HttpError, notFoundHandler } from '../http/errors.js'
 import { validatorCompiler } from '../http/validation.js'

@@ -1,7 +1,11 @@
 import { Type } from '@sinclair/typebox'
 import { Nullable, TimestampSchema } from './common.js'
 
-export const JobIdSchema = Type.String({ format: 'uuid', description: 'Job identifier, the last segment of the Location of the 202 answer' })
+export const JobIdSchema = Type.String({
+  format: 'uuid',
+  description: 'Job identifier, the last segment of the Location of the 202 ' +
+    'answer'
+})
 
 /** The answer to a write sent with `Prefer: respond-async`: the job is queued. */
 export const JobAcceptedSchema = Type.Object({
@@ -12,7 +16,11 @@ export const JobAcceptedSchema = Type.Object({
 /** A background job as its client sees it. */
 export const JobSchema = Type.Object({
   id: JobIdSchema,
-  status: Type.String({ enum: ['queued', 'running', 'succeeded', 'failed'], description: 'succeeded when the request was answered with a 2xx, failed otherwise' }),
+  status: Type.String({
+    enum: ['queued', 'running', 'succeeded', 'failed'],
+    description: 'succeeded when the request was answered with ' +
+      'a 2xx, failed otherwise'
+  }),
   created_at: TimestampSchema,
   finished_at: Nullable(TimestampSchema),
   result: Nullable(Type.Object({

@@ -32,20 +32,36 @@ const HEADERS = {
   Allow: Type.String({ description: 'The methods this path serves' }),
   ETag: Type.String({ description: 'The version of the record: send it back in If-None-Match (GET) or If-Match (PUT, PATCH, DELETE)' }),
   Location: Type.String({ format: 'uri', description: 'Where the record (201) or the job (202) is' }),
-  Link: Type.String({ description: 'RFC 8288 links to the first, previous, next and last pages, the other query parameters kept; next carries a keyset cursor' }),
+  Link: Type.String({
+    description: 'RFC 8288 links to the first, previous, next and last pages, the other query parameters kept; next ' +
+      'carries a keyset cursor'
+  }),
   'X-Total-Count': Type.Integer({ minimum: 0, description: 'Records matching the filters, on every page' }),
-  'Idempotent-Replayed': Type.String({ enum: ['true'], description: 'This is the recorded answer to an earlier request with the same Idempotency-Key' }),
+  'Idempotent-Replayed': Type.String({
+    enum: ['true'],
+    description: 'This is the recorded answer to an earlier request with the same ' +
+      'Idempotency-Key'
+  }),
   'Preference-Applied': Type.String({ enum: ['respond-async'], description: 'The request was queued as Prefer asked' }),
   'Retry-After': Type.Integer({ minimum: 0, description: 'Seconds to wait before asking again' }),
-  'WWW-Authenticate': Type.String({ description: 'Bearer realm="zoo-api", with error="invalid_token" or error="insufficient_scope" and the scope needed (RFC 6750)' })
+  'WWW-Authenticate': Type.String({
+    description: 'Bearer realm="zoo-api", with error="invalid_token" or error="insufficient_scope" and ' +
+      'the scope needed (RFC 6750)'
+  })
 }
 type Header = keyof typeof HEADERS
 
 /** The request headers that change what a write or a read does. */
 const REQUEST_HEADERS = {
   'If-None-Match': Type.String({ description: 'The ETag of the copy the client holds: 304 while it is current' }),
-  'If-Match': Type.String({ description: 'The ETag the client read: the write goes ahead only if the record is still at that version, else 412' }),
-  'Idempotency-Key': Type.String({ description: 'Up to 255 visible ASCII characters naming this request: a retry with the same key and body gets the first answer again (keys live 24 hours)' }),
+  'If-Match': Type.String({
+    description: 'The ETag the client read: the write goes ahead only if the record is still at that version, ' +
+      'else 412'
+  }),
+  'Idempotency-Key': Type.String({
+    description: 'Up to 255 visible ASCII characters naming this request: a retry with the same key and ' +
+      'body gets the first answer again (keys live 24 hours)'
+  }),
   Prefer: Type.String({ description: 'respond-async: queue the write as a background job and answer 202 at once' })
 }
 
@@ -62,21 +78,37 @@ export const empty = (description: string, ...headers: Header[]) =>
   withHeaders(Type.Unsafe<undefined>(Type.Null({ description })), ...headers)
 
 /** The 202 of a write sent with `Prefer: respond-async` (jobs/respond-async.ts). */
-export const accepted = { 202: withHeaders({ ...Type.Ref('JobAccepted'), description: 'Queued as a background job: follow Location' }, 'Location', 'Preference-Applied', 'Idempotent-Replayed') }
+export const accepted = {
+  202: withHeaders({ ...Type.Ref('JobAccepted'), description: 'Queued as a background job: follow Location' },
+    'Location', 'Preference-Applied', 'Idempotent-Replayed')
+}
 
 /** What each error status means, whichever route answers it (also the status table of docs/resources.md). */
 export const ERRORS: Record<number, { description: string, headers?: Header[] }> = {
-  400: { description: 'Unparseable or empty JSON, a body of the wrong kind, or a bad query parameter or header: error says which, errors lists each' },
+  400: {
+    description: 'Unparseable or empty JSON, a body of the wrong kind, or a bad query parameter or header: error says which, ' +
+      'errors lists each'
+  },
   401: { description: 'No bearer token, or one that is not valid', headers: ['WWW-Authenticate'] },
-  403: { description: 'The token lacks the scope the request needs; or, behind a proxy (TLS=proxy), the request did not reach it over HTTPS', headers: ['WWW-Authenticate'] },
+  403: {
+    description: 'The token lacks the scope the request needs; or, behind a proxy (TLS=proxy), the request did not reach it over ' +
+      'HTTPS',
+    headers: ['WWW-Authenticate']
+  },
   404: { description: 'No such record or path, or a nested record of another parent' },
   406: { description: 'Accept rules out application/json' },
-  409: { description: 'A zoo that still has animals or employees (nothing is deleted), or a request with the same Idempotency-Key still in progress' },
+  409: {
+    description: 'A zoo that still has animals or employees (nothing is deleted), or a request with the same Idempotency-Key still ' +
+      'in progress'
+  },
   410: { description: 'The record existed and was deleted' },
   412: { description: 'If-Match does not name the current ETag: the record changed since it was read' },
   413: { description: 'The body is larger than the server accepts' },
   415: { description: 'The body is not application/json' },
-  422: { description: 'Well-formed JSON that fails validation (errors lists each field; nothing is written), or an Idempotency-Key already used with another request' },
+  422: {
+    description: 'Well-formed JSON that fails validation (errors lists each field; nothing is written), or an Idempotency-Key ' +
+      'already used with another request'
+  },
   429: { description: 'Too many requests from this address', headers: ['Retry-After'] },
   500: { description: 'Server fault, logged under request_id' },
   502: { description: 'The sign-in provider could not be reached, or answered what cannot be used' },

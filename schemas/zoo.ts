@@ -6,7 +6,11 @@ import { defineResource } from '../collections/resource.js'
 export const ZooFieldsSchema = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   city: Type.String({ minLength: 1, maxLength: 100 }),
-  country: Type.Optional(Nullable(Type.String({ enum: [...COUNTRY_CODES], description: 'an ISO 3166-1 alpha-2 code, upper case (such as DE)' }))),
+  country: Type.Optional(Nullable(Type.String({
+    enum: [...COUNTRY_CODES],
+    description: 'an ISO 3166-1 alpha-2 code, upper case (such as ' +
+      'DE)'
+  }))),
   opened_on: Type.Optional(Nullable(DateSchema))
 }
 

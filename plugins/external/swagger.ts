@@ -21,7 +21,8 @@ export const autoConfig = (fastify: FastifyInstance): FastifyDynamicSwaggerOptio
       info: {
         title: 'Zoo API',
         version: '1.0.0',
-        description: 'Zoos, their animals and employees: a resource-oriented JSON API over HTTPS. Every /v1 request needs an OAuth 2.0 bearer token with the scope of its collection.'
+        description: 'Zoos, their animals and employees: a resource-oriented JSON API over HTTPS. Every /v1 request needs an OAuth 2.0 ' +
+            'bearer token with the scope of its collection.'
       },
       servers: [{ url: publicUrl }],
       tags: [

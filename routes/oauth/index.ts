@@ -13,7 +13,10 @@ const Param = Type.Optional(Type.String())
 const TokenBody = Type.Object({
   grant_type: Param, scope: Param, username: Param, password: Param, refresh_token: Param, client_id: Param, client_secret: Param
 }, { additionalProperties: true, description: 'application/x-www-form-urlencoded (RFC 6749 §4)' })
-const RevokeBody = Type.Object({ token: Param, token_type_hint: Param, client_id: Param, client_secret: Param }, { additionalProperties: true })
+const RevokeBody = Type.Object(
+  { token: Param, token_type_hint: Param, client_id: Param, client_secret: Param },
+  { additionalProperties: true }
+)
 const OAuthErrorSchema = Type.Object({ error: Type.String(), error_description: Type.String() })
 // Every failure the error handler below renders speaks RFC 6749; the HTTPS refusal of TLS=proxy does not.
 const ERRORS = { ...errors(), ...errorResponses(OAuthErrorSchema, [...BODY_READ, 401, 406, 429, 500]) }
@@ -38,7 +41,8 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       request.log.error({ err: error }, 'token endpoint failed')
       return noStore(reply).code(500).send({ error: 'server_error', error_description: 'Internal server error' })
     }
-    return noStore(reply).code(failure.statusCode).headers(failure.headers).send({ error: failure.code, error_description: failure.message })
+    return noStore(reply).code(failure.statusCode).headers(failure.headers)
+      .send({ error: failure.code, error_description: failure.message })
   })
 
   allowOnly(fastify, '/token', ['POST'])
@@ -48,11 +52,14 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       operationId: 'issueToken',
       summary: 'Issue an access token: client_credentials, password or refresh_token grant',
       description: 'How to get a token: a fresh data directory has a bootstrap client with every scope, whose id and secret the first ' +
-        'start prints as an export line (CLIENT_ID, CLIENT_SECRET); more clients come from npm run cli -- client create --scope "zoos:read". ' +
+        'start prints as an export line (CLIENT_ID, CLIENT_SECRET); more clients come from npm run cli -- client create --scope ' +
+            '"zoos:read". ' +
         'POST grant_type=client_credentials here with the client\'s id and secret as HTTP Basic, then send the access_token as ' +
         'Authorization: Bearer <access_token> on every /v1 request. ' +
-        'RFC 6749: parameters as application/x-www-form-urlencoded, the client authenticated by HTTP Basic or client_id and client_secret in the body. ' +
-        'Answers a JWT access token (RFC 9068, ES256) and, for the password and refresh_token grants, a refresh token, rotated on every use. ' +
+        'RFC 6749: parameters as application/x-www-form-urlencoded, the client authenticated by HTTP Basic or client_id and ' +
+            'client_secret in the body. ' +
+        'Answers a JWT access token (RFC 9068, ES256) and, for the password and refresh_token grants, a refresh token, rotated on every ' +
+            'use. ' +
         'Errors carry an RFC 6749 code in error; a wrong client secret, user name or password is 401.',
       tags: ['oauth'],
       consumes: ['application/x-www-form-urlencoded'],
