@@ -75,7 +75,11 @@ export function buildApi (config: Config, options: ApiOptions = {}): FastifyInst
   // Fastify's own request and reply, which behave alike over HTTP/2: one instance type for both.
   const fastify = options.tls === undefined
     ? Fastify(common)
-    : Fastify({ ...common, http2: true, https: { allowHTTP1: true, key: options.tls.key, cert: options.tls.cert } }) as unknown as FastifyInstance
+    : Fastify({
+      ...common,
+      http2: true,
+      https: { allowHTTP1: true, key: options.tls.key, cert: options.tls.cert }
+    }) as unknown as FastifyInstance
   if (options.tls !== undefined) closeHttp2SessionsOnClose(fastify)
   fastify.decorate('config', config)
   fastify.decorate('announce', options.announce ?? ((message: string) => { process.stdout.write(`${message}\n`) }))

@@ -62,7 +62,10 @@ export async function runCli (argv: string[], io: CliIo): Promise<number> {
     }
     const [noun, verb, target, ...extra] = positionals
     if (extra.length > 0 || noun === undefined || verb === undefined) throw new UsageError('expected a command such as "client create"')
-    const dataDir = SETTINGS.dataDir.parse(values['data-dir'] ?? io.env.DATA_DIR ?? SETTINGS.dataDir.default, values['data-dir'] === undefined ? 'DATA_DIR' : '--data-dir')
+    const dataDir = SETTINGS.dataDir.parse(
+      values['data-dir'] ?? io.env.DATA_DIR ?? SETTINGS.dataDir.default,
+      values['data-dir'] === undefined ? 'DATA_DIR' : '--data-dir'
+    )
     db = openDatabase(dataDir, MIGRATIONS)
     const store = new OAuthStore(db)
     const required = (name: 'scope' | 'username'): string => {

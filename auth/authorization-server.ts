@@ -64,7 +64,9 @@ export class AuthorizationServer {
     let id: string | undefined
     let secret: string | undefined
     if (basic !== null) {
-      if (credentials.client_secret !== undefined) throw new OAuthError(400, 'invalid_request', 'authenticate the client by HTTP Basic or by client_secret, not both')
+      if (credentials.client_secret !== undefined) {
+        throw new OAuthError(400, 'invalid_request', 'authenticate the client by HTTP Basic or by client_secret, not both')
+      }
       const decoded = Buffer.from(basic[1] as string, 'base64').toString('utf8')
       const colon = decoded.indexOf(':')
       try {
@@ -89,7 +91,11 @@ export class AuthorizationServer {
 
   /** RFC 6749 §2.1: a public client names itself and has no secret; it may only refresh and revoke. */
   #publicClient (credentials: ClientCredentials): Client | undefined {
-    if (credentials.authorization !== undefined || credentials.client_secret !== undefined || credentials.client_id === undefined) return undefined
+    if (
+      credentials.authorization !== undefined ||
+      credentials.client_secret !== undefined ||
+      credentials.client_id === undefined
+    ) return undefined
     const client = this.store.client(credentials.client_id)
     return client?.secret_hash === null ? client : undefined
   }
@@ -97,7 +103,11 @@ export class AuthorizationServer {
   async token (request: TokenRequest): Promise<TokenResponse> {
     if (request.grant_type === undefined) throw new OAuthError(400, 'invalid_request', 'grant_type is required')
     if (!['client_credentials', 'password', 'refresh_token'].includes(request.grant_type)) {
-      throw new OAuthError(400, 'unsupported_grant_type', `grant_type must be client_credentials, password or refresh_token, got "${request.grant_type}"`)
+      throw new OAuthError(
+        400,
+        'unsupported_grant_type',
+        `grant_type must be client_credentials, password or refresh_token, got "${request.grant_type}"`
+      )
     }
     const publicClient = this.#publicClient(request)
     if (publicClient !== undefined && request.grant_type !== 'refresh_token') {
@@ -198,7 +208,8 @@ export class AuthorizationServer {
 
   /** A client without a secret, made once per sign-in provider: its users' tokens are issued to it. */
   publicClient (clientId: string, scope: string): Client {
-    return this.store.client(clientId) ?? this.store.createClient({ client_id: clientId, secret_hash: null, name: clientId, scope: knownScope(scope) })
+    return this.store.client(clientId) ??
+      this.store.createClient({ client_id: clientId, secret_hash: null, name: clientId, scope: knownScope(scope) })
   }
 }
 
@@ -210,6 +221,8 @@ function grant (requested: string | undefined, allowed: string[]): string[] {
     return allowed
   }
   const refused = asked.filter(s => !allowed.includes(s))
-  if (refused.length > 0 || asked.length === 0) throw new OAuthError(400, 'invalid_scope', `scope not granted: ${refused.join(' ') || '(empty)'}`)
+  if (refused.length > 0 || asked.length === 0) {
+    throw new OAuthError(400, 'invalid_scope', `scope not granted: ${refused.join(' ') || '(empty)'}`)
+  }
   return [...new Set(asked)]
 }

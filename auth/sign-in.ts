@@ -26,7 +26,10 @@ export async function discover (issuer: string): Promise<ProviderMetadata> {
     throw new Error(`LOGIN_ISSUER: the provider's metadata cannot be read from ${where} (${(err as Error).message})`, { cause: err })
   }
   if (!Value.Check(ProviderMetadataSchema(issuer), metadata)) {
-    throw new Error(`LOGIN_ISSUER: ${where} is not the OpenID provider metadata of ${issuer}: it must name that issuer and give authorization_endpoint, token_endpoint and jwks_uri`)
+    throw new Error(
+      `LOGIN_ISSUER: ${where} is not the OpenID provider metadata of ${issuer}: ` +
+      'it must name that issuer and give authorization_endpoint, token_endpoint and jwks_uri'
+    )
   }
   return metadata
 }

@@ -53,7 +53,9 @@ function tokenErrorOf (err: unknown): TokenError {
     if (err.claim === 'typ') return new TokenError('the token is not an access token (typ must be at+jwt)')
     return new TokenError(`the access token has a wrong or missing ${err.claim} claim`)
   }
-  if (err instanceof errors.JOSEAlgNotAllowed || err instanceof errors.JOSENotSupported) return new TokenError('the access token is signed with an algorithm this API does not accept')
+  if (err instanceof errors.JOSEAlgNotAllowed || err instanceof errors.JOSENotSupported) {
+    return new TokenError('the access token is signed with an algorithm this API does not accept')
+  }
   if (err instanceof errors.JWKSNoMatchingKey) return new TokenError('the access token is signed with an unknown key')
   if (err instanceof errors.JWSSignatureVerificationFailed) return new TokenError('the access token signature is invalid')
   return new TokenError('the access token is malformed')

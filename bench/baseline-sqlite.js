@@ -77,7 +77,9 @@ for (const [table, fields] of Object.entries(FIELDS)) {
       if (PAGING.has(key)) continue
       const [, field, op] = /^(.+?)(?:_(gt|gte|lt|lte|ne))?$/.exec(key)
       if (!columns.includes(field)) return badRequest(reply, `unknown parameter ${key}`)
-      where.push(value === 'null' && (op === undefined || op === 'ne') ? `${field} IS ${op ? 'NOT ' : ''}NULL` : `${field} ${OPERATORS[op] ?? '='} ?`)
+      where.push(value === 'null' && (op === undefined || op === 'ne')
+        ? `${field} IS ${op ? 'NOT ' : ''}NULL`
+        : `${field} ${OPERATORS[op] ?? '='} ?`)
       if (value !== 'null' || (op !== undefined && op !== 'ne')) params.push(value)
     }
     const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''
@@ -98,7 +100,8 @@ for (const [table, fields] of Object.entries(FIELDS)) {
     }
     const direction = order.toUpperCase()
     const orderBy = sortby === 'id' ? `id ${direction}` : `${sortby} ${direction}, id ${direction}`
-    const rows = sql(`SELECT ${select} FROM ${table} ${page.length > 0 ? `WHERE ${page.join(' AND ')}` : ''} ORDER BY ${orderBy} LIMIT ? OFFSET ?`)
+    const pageFilter = page.length > 0 ? `WHERE ${page.join(' AND ')}` : ''
+    const rows = sql(`SELECT ${select} FROM ${table} ${pageFilter} ORDER BY ${orderBy} LIMIT ? OFFSET ?`)
       .all(...pageParams, size, cursor === undefined ? skip : 0)
 
     reply.header('X-Total-Count', total)
@@ -120,7 +123,9 @@ for (const [table, fields] of Object.entries(FIELDS)) {
   })
   if (table !== 'zoos') {
     app.get(`/v1/zoos/:zoo_id/${table}`, { schema: listSchema }, (request, reply) => {
-      if (sql('SELECT 1 FROM zoos WHERE id = ?').get(Number(request.params.zoo_id)) === undefined) return reply.code(404).send({ error: 'zoo not found' })
+      if (sql('SELECT 1 FROM zoos WHERE id = ?').get(Number(request.params.zoo_id)) === undefined) {
+        return reply.code(404).send({ error: 'zoo not found' })
+      }
       return list(request, reply, { zoo_id: request.params.zoo_id })
     })
   }
@@ -140,8 +145,10 @@ const zooResponse = { 201: recordSchema(zooFields) }
 
 app.post('/v1/zoos', { schema: { body: { ...zooBody, required: ['name', 'city'] }, response: zooResponse } }, (request, reply) => {
   const now = new Date().toISOString()
-  const [zoo] = sql(`INSERT INTO zoos (name, city, country, opened_on, created_at, updated_at) VALUES (@name, @city, @country, @opened_on, @now, @now) RETURNING ${zooSelect}`)
-    .all({ country: null, opened_on: null, ...request.body, now })
+  const [zoo] = sql(
+    'INSERT INTO zoos (name, city, country, opened_on, created_at, updated_at) ' +
+    `VALUES (@name, @city, @country, @opened_on, @now, @now) RETURNING ${zooSelect}`
+  ).all({ country: null, opened_on: null, ...request.body, now })
   return reply.code(201).header('Location', `/v1/zoos/${zoo.id}`).send(zoo)
 })
 

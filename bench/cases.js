@@ -33,13 +33,20 @@ export function casesFor (target, data) {
   const cases = {
     'get-one': () => ({ method: 'GET', path: `${prefix}/zoos/${zooId()}` }),
     'list-zoos': get(api ? '/v1/zoos?country=DE&sortby=name&order=desc&limit=20' : '/zoos?country=DE&_sort=name&_order=desc&_limit=20'),
-    'list-animals': get(api ? `/v1/animals?species=${species}&sortby=born_on&order=desc&limit=20` : `/animals?species=${species}&_sort=born_on&_order=desc&_limit=20`),
+    'list-animals': get(api
+      ? `/v1/animals?species=${species}&sortby=born_on&order=desc&limit=20`
+      : `/animals?species=${species}&_sort=born_on&_order=desc&_limit=20`),
     'list-employees': get(api ? `/v1/employees?role=${role}&sortby=hired_on&limit=20` : `/employees?role=${role}&_sort=hired_on&_limit=20`),
     'list-nested': () => {
       const zoo = 1 + int(data.zoosWithAnimals)
-      return { method: 'GET', path: api ? `/v1/zoos/${zoo}/animals?sortby=name&limit=20` : `/zoos/${zoo}/animals?_sort=name&_limit=20` }
+      return {
+        method: 'GET',
+        path: api ? `/v1/zoos/${zoo}/animals?sortby=name&limit=20` : `/zoos/${zoo}/animals?_sort=name&_limit=20`
+      }
     },
-    'list-range': get(api ? '/v1/zoos?opened_on_gte=2000-01-01&sortby=city&limit=20' : '/zoos?opened_on_gte=2000-01-01&_sort=city&_limit=20'),
+    'list-range': get(api
+      ? '/v1/zoos?opened_on_gte=2000-01-01&sortby=city&limit=20'
+      : '/zoos?opened_on_gte=2000-01-01&_sort=city&_limit=20'),
     'cursor-deep': target.name === 'B'
       ? 'json-server has no keyset cursors'
       : get(target.cursorPath ?? `/v1/zoos?sortby=name&limit=20&cursor=${deep}`),
@@ -47,7 +54,12 @@ export function casesFor (target, data) {
     'post-one': () => ({
       method: 'POST',
       path: `${prefix}/zoos`,
-      body: JSON.stringify({ name: `bench zoo ${int(1e9)}`, city: pick(data.cities), country: pick(COUNTRIES), opened_on: Math.random() < 0.1 ? null : randomDate() })
+      body: JSON.stringify({
+        name: `bench zoo ${int(1e9)}`,
+        city: pick(data.cities),
+        country: pick(COUNTRIES),
+        opened_on: Math.random() < 0.1 ? null : randomDate()
+      })
     }),
     'patch-one': () => ({ method: 'PATCH', path: `${prefix}/zoos/${zooId()}`, body: JSON.stringify({ city: pick(data.cities) }) })
   }

@@ -30,8 +30,14 @@ const ANIMAL_NAMES = [
   'Coco', 'Rocky', 'Toby', 'Zara', 'Oscar', 'Milo', 'Ruby', 'Leo', 'Lola', 'Otto',
   'Pia', 'Yuki', 'Tara', 'Bruno', 'Ella', 'Finn', 'Ida', 'Jabari', 'Kaya', 'Mia'
 ]
-const FIRST_NAMES = ['Anna', 'Ben', 'Clara', 'David', 'Emma', 'Felix', 'Greta', 'Hugo', 'Ines', 'Jonas', 'Lea', 'Marc', 'Nina', 'Paul', 'Rosa', 'Tom']
-const LAST_NAMES = ['Bauer', 'Dubois', 'Esposito', 'Fischer', 'Gruber', 'Huber', 'Klein', 'Martin', 'Moreau', 'Müller', 'Ricci', 'Rossi', 'Schmid', 'Wagner']
+const FIRST_NAMES = [
+  'Anna', 'Ben', 'Clara', 'David', 'Emma', 'Felix', 'Greta', 'Hugo',
+  'Ines', 'Jonas', 'Lea', 'Marc', 'Nina', 'Paul', 'Rosa', 'Tom'
+]
+const LAST_NAMES = [
+  'Bauer', 'Dubois', 'Esposito', 'Fischer', 'Gruber', 'Huber', 'Klein',
+  'Martin', 'Moreau', 'Müller', 'Ricci', 'Rossi', 'Schmid', 'Wagner'
+]
 
 const DAY = 86_400_000
 const CREATED_FROM = Date.UTC(2020, 0, 1)
@@ -84,7 +90,15 @@ export function * zoos (rows) {
   const width = Math.max(6, String(rows - 1).length)
   for (let id = 1; id <= rows; id++) {
     const [created, updated] = g.stamps()
-    yield { id, name: `zoo ${String(names[id - 1]).padStart(width, '0')}`, city: g.pick(CITIES), country: g.pick(COUNTRIES), opened_on: g.date(1850, 2024, 0.1), created_at: created, updated_at: updated }
+    yield {
+      id,
+      name: `zoo ${String(names[id - 1]).padStart(width, '0')}`,
+      city: g.pick(CITIES),
+      country: g.pick(COUNTRIES),
+      opened_on: g.date(1850, 2024, 0.1),
+      created_at: created,
+      updated_at: updated
+    }
   }
 }
 
@@ -94,7 +108,16 @@ export function * animals (rows) {
   const zoos = zoosWithAnimals(rows)
   for (let id = 1; id <= rows; id++) {
     const [created, updated] = g.stamps()
-    yield { id, name: `${g.pick(ANIMAL_NAMES)} ${id}`, species: g.pick(SPECIES), animal_type_id: 1 + g.int(20), zoo_id: 1 + g.int(zoos), born_on: g.date(1990, 2024, 0.1), created_at: created, updated_at: updated }
+    yield {
+      id,
+      name: `${g.pick(ANIMAL_NAMES)} ${id}`,
+      species: g.pick(SPECIES),
+      animal_type_id: 1 + g.int(20),
+      zoo_id: 1 + g.int(zoos),
+      born_on: g.date(1990, 2024, 0.1),
+      created_at: created,
+      updated_at: updated
+    }
   }
 }
 
@@ -104,7 +127,16 @@ export function * employees (rows) {
   for (let id = 1; id <= rows; id++) {
     const [created, updated] = g.stamps()
     const first = g.pick(FIRST_NAMES)
-    yield { id, name: `${first} ${g.pick(LAST_NAMES)}`, role: g.pick(ROLES), email: `${first.toLowerCase()}${id}@zoo.test`, zoo_id: g.random() < 0.1 ? null : 1 + g.int(rows), hired_on: g.date(1980, 2024, 0.1), created_at: created, updated_at: updated }
+    yield {
+      id,
+      name: `${first} ${g.pick(LAST_NAMES)}`,
+      role: g.pick(ROLES),
+      email: `${first.toLowerCase()}${id}@zoo.test`,
+      zoo_id: g.random() < 0.1 ? null : 1 + g.int(rows),
+      hired_on: g.date(1980, 2024, 0.1),
+      created_at: created,
+      updated_at: updated
+    }
   }
 }
 

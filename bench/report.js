@@ -13,7 +13,8 @@ export const describeErrors = f => [
 export function table (header, rows, rightFrom = 1) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map(r => r[i].length)))
   const line = cells => `| ${cells.map((c, i) => i >= rightFrom ? c.padStart(widths[i]) : c.padEnd(widths[i])).join(' | ')} |`
-  return [line(header), `|${widths.map((w, i) => i >= rightFrom ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n')
+  const rule = `|${widths.map((w, i) => i >= rightFrom ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2)).join('|')}|`
+  return [line(header), rule, ...rows.map(line)].join('\n')
 }
 
 /**
@@ -46,7 +47,9 @@ export function printTable (mode, title, targets, opts) {
     if (service) {
       for (const n of others) {
         const c = cell(n, caseName)
-        const usable = service.figures && c.figures && service.figures.reqPerSec > 0 && c.figures.reqPerSec > 0 && !service.figures.failing && !c.figures.failing
+        const usable = service.figures && c.figures &&
+          service.figures.reqPerSec > 0 && c.figures.reqPerSec > 0 &&
+          !service.figures.failing && !c.figures.failing
         row.push(usable ? (service.figures.reqPerSec / c.figures.reqPerSec).toFixed(2) : service.figures && c.figures ? '-' : 'n/a')
       }
     }
@@ -63,18 +66,29 @@ export function printTable (mode, title, targets, opts) {
       if (f.na !== undefined) continue
       const errors = describeErrors(f)
       if (errors !== '') {
-        const probe = f.probe?.status >= 300 ? `; ${f.probe.request} answers ${f.probe.status}: ${f.probe.body}` : f.probe?.error ? `; ${f.probe.request}: ${f.probe.error}` : ''
+        const probe = f.probe?.status >= 300
+          ? `; ${f.probe.request} answers ${f.probe.status}: ${f.probe.body}`
+          : f.probe?.error ? `; ${f.probe.request}: ${f.probe.error}` : ''
         notes.push(`${f.failing ? '!! FAILING ' : ''}${name} ${caseName}: ${f.ok} ok, ${errors}${probe}`)
       }
-      if (f.silent) notes.push(`${name} ${caseName}: no answer within the ${opts.duration} s measured (each request takes longer than that with ${opts.connections} queued)`)
-      if (f.settleSeconds === null) notes.push(`${name} ${caseName}: still busy with the requests queued when the load stopped (30 s later); the next case started anyway`)
+      if (f.silent) {
+        notes.push(`${name} ${caseName}: no answer within the ${opts.duration} s measured ` +
+          `(each request takes longer than that with ${opts.connections} queued)`)
+      }
+      if (f.settleSeconds === null) {
+        notes.push(`${name} ${caseName}: still busy with the requests queued when the load stopped (30 s later); ` +
+          'the next case started anyway')
+      }
     }
   }
   const na = []
   for (const [name, target] of Object.entries(targets)) {
     for (const [caseName, f] of Object.entries(target.cases)) if (f.na !== undefined) na.push(`${name} ${caseName}: ${f.na}`)
   }
-  if (notes.length > 0) console.log(`\nreq/s counts 2xx answers only; * some answers were errors, ! most were (the figure measures nothing):\n${notes.map(n => `  ${n}`).join('\n')}`)
+  if (notes.length > 0) {
+    console.log('\nreq/s counts 2xx answers only; * some answers were errors, ! most were (the figure measures nothing):\n' +
+      notes.map(n => `  ${n}`).join('\n'))
+  }
   if (na.length > 0) console.log(`n/a: ${na.join('; ')}`)
   const rss = Object.entries(targets).filter(([, t]) => t.rss).map(([n, t]) => `${n} ${(t.rss / 2 ** 20).toFixed(0)} MiB`)
   if (rss.length > 0) console.log(`resident memory (VmRSS) after the last case: ${rss.join(', ')}`)

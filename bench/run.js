@@ -44,14 +44,18 @@ function options () {
   })
   const number = (name, min, integer) => {
     const value = Number(values[name] ?? DEFAULTS[name])
-    if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) throw new Error(`--${name} must be ${integer ? 'a whole number' : 'a number'} of at least ${min}, got ${values[name]}`)
+    if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
+      throw new Error(`--${name} must be ${integer ? 'a whole number' : 'a number'} of at least ${min}, got ${values[name]}`)
+    }
     return value
   }
   const list = (name, known) => {
     if (values[name] === undefined) return known
     const given = values[name].split(',').map(s => s.trim()).filter(s => s !== '')
     const unknown = given.filter(s => !known.includes(s))
-    if (unknown.length > 0 || given.length === 0) throw new Error(`--${name}: unknown ${unknown.join(', ') || '(empty)'}; known: ${known.join(',')}`)
+    if (unknown.length > 0 || given.length === 0) {
+      throw new Error(`--${name}: unknown ${unknown.join(', ') || '(empty)'}; known: ${known.join(',')}`)
+    }
     // Always in the canonical order, whatever the order given.
     return known.filter(s => given.includes(s))
   }
@@ -82,7 +86,9 @@ async function deepCursor (target, rows) {
   const before = Math.max(0, position - 20)
   const answer = await send(target, 'GET', `${sorted}&offset=${before}`, { timeout: 120_000 })
   const next = /<([^>]+)>;\s*rel="next"/.exec(answer.headers.link ?? '')
-  if (answer.status !== 200 || next === null) return { note: `no next link on ${sorted}&offset=${before}: ${answer.status} ${answer.body.slice(0, 200)}` }
+  if (answer.status !== 200 || next === null) {
+    return { note: `no next link on ${sorted}&offset=${before}: ${answer.status} ${answer.body.slice(0, 200)}` }
+  }
   const url = new URL(next[1], 'http://127.0.0.1')
   const path = `${url.pathname}${url.search}`
   const ids = async p => {
@@ -93,7 +99,9 @@ async function deepCursor (target, rows) {
   return { path, note: byCursor === byOffset ? undefined : `cursor page (${byCursor}) differs from offset page (${byOffset})` }
 }
 
-const percentile = (sorted, p) => sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]
+const percentile = (sorted, p) => sorted.length === 0
+  ? null
+  : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]
 
 /**
  * One case against one target: `warmup` seconds, then `duration` seconds measured, in one
@@ -171,7 +179,11 @@ async function diagnose (target, make) {
     const sample = make()
     probe = { request: `${sample.method} ${sample.path}` }
     try {
-      const answer = await send(target, sample.method, sample.path, { body: sample.body, headers: sample.body === undefined ? {} : { 'content-type': 'application/json' }, timeout: 15_000 })
+      const answer = await send(target, sample.method, sample.path, {
+        body: sample.body,
+        headers: sample.body === undefined ? {} : { 'content-type': 'application/json' },
+        timeout: 15_000
+      })
       probe.status = answer.status
       if (answer.status >= 300) {
         probe.body = answer.body.slice(0, 300)
@@ -255,7 +267,13 @@ async function runTarget (name, mode, ctx) {
       if (caseName !== opts.cases.at(-1)) figures.settleSeconds = await settle(target, SETTLE_SECONDS * 1000)
       figures.wallSeconds = (performance.now() - caseStarted) / 1000
       result.cases[caseName] = figures
-      console.log(`  ${name.padEnd(7)} ${caseName.padEnd(14)} ${figures.reqPerSec.toFixed(1).padStart(9)} req/s  p50 ${ms(figures.p50)} ms  p99 ${ms(figures.p99)} ms${figures.failing ? `  !! FAILING: ${describeErrors(figures)}` : figures.non2xx + figures.errors > 0 ? `  (errors: ${describeErrors(figures)})` : ''}${figures.silent ? '  (no answer within the measured window)' : ''}${figures.settleSeconds === null ? '  (still busy after the case)' : ''}`)
+      const errorNote = figures.failing
+        ? `  !! FAILING: ${describeErrors(figures)}`
+        : figures.non2xx + figures.errors > 0 ? `  (errors: ${describeErrors(figures)})` : ''
+      const silentNote = figures.silent ? '  (no answer within the measured window)' : ''
+      const busyNote = figures.settleSeconds === null ? '  (still busy after the case)' : ''
+      console.log(`  ${name.padEnd(7)} ${caseName.padEnd(14)} ${figures.reqPerSec.toFixed(1).padStart(9)} req/s  ` +
+        `p50 ${ms(figures.p50)} ms  p99 ${ms(figures.p99)} ms${errorNote}${silentNote}${busyNote}`)
       if (target.exited !== null) {
         result.failed = `stopped during ${caseName} (${target.exited}):\n${tail(target.logFile)}`
         console.log(`  ${name}: ${result.failed}`)
@@ -289,14 +307,21 @@ async function main () {
     })
   }
 
-  console.log(`zoo-api bench: ${opts.rows} rows per collection, ${opts.connections} connections, ${opts.warmup} s warm-up + ${opts.duration} s per case; TLS ${opts.modes.join(' and ')}; targets ${opts.targets.join(', ')}`)
+  console.log(`zoo-api bench: ${opts.rows} rows per collection, ${opts.connections} connections, ` +
+    `${opts.warmup} s warm-up + ${opts.duration} s per case; ` +
+    `TLS ${opts.modes.join(' and ')}; targets ${opts.targets.join(', ')}`)
   const seedDir = join(tmp, 'seed')
   const seedStarted = performance.now()
   const data = await seed(seedDir, opts.rows, join(HERE, '../dist/migrations'))
   for (const file of ['zoo.db', 'db.json']) onDisk(join(seedDir, file))
   const seedSeconds = (performance.now() - seedStarted) / 1000
-  const seedInfo = { seconds: seedSeconds, zooDbBytes: statSync(join(seedDir, 'zoo.db')).size, dbJsonBytes: statSync(join(seedDir, 'db.json')).size }
-  console.log(`seeded in ${seedSeconds.toFixed(1)} s: zoo.db ${(seedInfo.zooDbBytes / 2 ** 20).toFixed(0)} MiB, db.json ${(seedInfo.dbJsonBytes / 2 ** 20).toFixed(0)} MiB`)
+  const seedInfo = {
+    seconds: seedSeconds,
+    zooDbBytes: statSync(join(seedDir, 'zoo.db')).size,
+    dbJsonBytes: statSync(join(seedDir, 'db.json')).size
+  }
+  console.log(`seeded in ${seedSeconds.toFixed(1)} s: zoo.db ${(seedInfo.zooDbBytes / 2 ** 20).toFixed(0)} MiB, ` +
+    `db.json ${(seedInfo.dbJsonBytes / 2 ** 20).toFixed(0)} MiB`)
 
   let tls
   if (opts.modes.includes('on')) {
@@ -326,8 +351,23 @@ async function main () {
   const wallSeconds = (performance.now() - began) / 1000
   const date = new Date()
   const run = {
-    settings: { rows: opts.rows, duration: opts.duration, warmup: opts.warmup, connections: opts.connections, tls: opts.tls, targets: opts.targets, cases: opts.cases },
-    machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryBytes: totalmem(), platform: process.platform, date: date.toISOString() },
+    settings: {
+      rows: opts.rows,
+      duration: opts.duration,
+      warmup: opts.warmup,
+      connections: opts.connections,
+      tls: opts.tls,
+      targets: opts.targets,
+      cases: opts.cases
+    },
+    machine: {
+      node: process.version,
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model,
+      memoryBytes: totalmem(),
+      platform: process.platform,
+      date: date.toISOString()
+    },
     seed: seedInfo,
     modes,
     wallSeconds

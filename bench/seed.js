@@ -30,7 +30,10 @@ export async function seed (dir, rows, migrationsDir) {
   db.pragma('foreign_keys = OFF')
   db.pragma('cache_size = -64000')
   const tables = Object.keys(COLUMNS)
-  const indexes = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${tables.map(() => '?').join(', ')})`).all(...tables)
+  const placeholders = tables.map(() => '?').join(', ')
+  const indexes = db.prepare(
+    `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${placeholders})`
+  ).all(...tables)
   db.transaction(() => {
     for (const { name } of indexes) db.exec(`DROP INDEX "${name}"`)
     for (const table of tables) {

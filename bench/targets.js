@@ -83,10 +83,18 @@ function command (name, { port, localPort, dataDir, tls, mode }) {
       ready: '/'
     }
     case 'A': return { args: [join(ROOT, 'bench/baseline-bare.js')], env: { PORT: String(port), ...tlsEnv }, ready: '/' }
-    case 'S': return { args: [join(ROOT, 'bench/baseline-sqlite.js')], env: { PORT: String(port), DATA_DIR: dataDir, ...tlsEnv }, ready: '/v1/zoos/1' }
+    case 'S': return {
+      args: [join(ROOT, 'bench/baseline-sqlite.js')],
+      env: { PORT: String(port), DATA_DIR: dataDir, ...tlsEnv },
+      ready: '/v1/zoos/1'
+    }
     // A bigger heap than the default 4 GiB: json-server holds every record as a JS object, and
     // its writes build the whole file as one string first.
-    case 'B': return { args: ['--max-old-space-size=12288', join(ROOT, 'bench/baseline-json-server.js')], env: { PORT: String(port), DB_FILE: join(dataDir, 'db.json'), ...tlsEnv }, ready: '/zoos/1' }
+    case 'B': return {
+      args: ['--max-old-space-size=12288', join(ROOT, 'bench/baseline-json-server.js')],
+      env: { PORT: String(port), DB_FILE: join(dataDir, 'db.json'), ...tlsEnv },
+      ready: '/zoos/1'
+    }
     default: throw new Error(`unknown target ${name}`)
   }
 }

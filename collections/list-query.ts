@@ -58,7 +58,10 @@ function sortOf (columns: Map<string, Column>, sortby: string | undefined, order
   if (directions.length !== 1 && directions.length !== fields.length) {
     throw bad(`order takes one direction for all sortby fields or one per field (${fields.length}), got ${directions.length}`)
   }
-  const sort = fields.map((field, i) => ({ field, direction: directions.length === 1 ? directions[0] as SortKey['direction'] : directions[i] as SortKey['direction'] }))
+  const sort = fields.map((field, i) => ({
+    field,
+    direction: directions.length === 1 ? directions[0] as SortKey['direction'] : directions[i] as SortKey['direction']
+  }))
   // `id` ends every sort, so the order is total and a keyset cursor is exact.
   if (!fields.includes('id')) sort.push({ field: 'id', direction: sort[sort.length - 1]?.direction ?? 'asc' })
   return sort
@@ -79,7 +82,9 @@ function parseValue (column: Column, raw: string): Scalar {
 
 function filterOf (columns: Map<string, Column>, name: string, value: unknown): Filter {
   const match = OPERATORS.exec(name)
-  const [field, op] = columns.has(name) || match === null ? [name, 'eq' as FilterOperator] : [match[1] as string, match[2] as FilterOperator]
+  const [field, op] = columns.has(name) || match === null
+    ? [name, 'eq' as FilterOperator]
+    : [match[1] as string, match[2] as FilterOperator]
   const column = columns.get(field) as Column
   if (op === 'in') return { field, op, value: String(value).split(',').map(v => parseValue(column, v)) }
   // "null" means "no value" to equality and difference; a range compares with the text "null".

@@ -104,7 +104,9 @@ function filterParameters (column: Column): TProperties {
         ...(IN_LIST_PATTERNS[column.kind] === undefined ? {} : { pattern: IN_LIST_PATTERNS[column.kind] }),
         description: `${column.name} is one of these comma-separated ${column.kind} values`
       })
-      : op === 'ne' ? { ...equality, description: `${column.name} differs from this value` } : { ...value, description: `${column.name} ${op} this value` }
+      : op === 'ne'
+        ? { ...equality, description: `${column.name} differs from this value` }
+        : { ...value, description: `${column.name} ${op} this value` }
   }
   return parameters
 }
@@ -113,17 +115,36 @@ function listQuerySchema (columns: Column[]): TObject {
   const names = columns.map(c => c.name).join('|')
   const fieldList = columns.map(c => c.name).join(', ')
   return Type.Partial(Type.Object({
-    limit: Type.Integer({ minimum: 1, maximum: PAGE_SIZE.max, description: `Records per answer, 1 to ${PAGE_SIZE.max} (default ${PAGE_SIZE.default}); goes with offset` }),
+    limit: Type.Integer({
+      minimum: 1,
+      maximum: PAGE_SIZE.max,
+      description: `Records per answer, 1 to ${PAGE_SIZE.max} (default ${PAGE_SIZE.default}); goes with offset`
+    }),
     offset: Type.Integer({ minimum: 0, description: 'Records to skip (default 0); goes with limit' }),
     page: Type.Integer({ minimum: 1, description: 'Page number from 1 (default 1); goes with per_page' }),
-    per_page: Type.Integer({ minimum: 1, maximum: PAGE_SIZE.max, description: `Records per page, 1 to ${PAGE_SIZE.max} (default ${PAGE_SIZE.default}); goes with page` }),
-    sortby: Type.String({ pattern: `^(${names})(,(${names}))*$`, description: `Comma-separated fields to sort by, from: ${fieldList} (default id)` }),
-    order: Type.String({ pattern: '^(asc|desc)(,(asc|desc))*$', description: 'asc or desc: one for all sortby fields, or one per field (default asc)' }),
-    cursor: Type.String({ pattern: '^[A-Za-z0-9_-]+$', maxLength: 4096, description: 'Opaque keyset cursor from a Link header; replaces offset and page' }),
+    per_page: Type.Integer({
+      minimum: 1,
+      maximum: PAGE_SIZE.max,
+      description: `Records per page, 1 to ${PAGE_SIZE.max} (default ${PAGE_SIZE.default}); goes with page`
+    }),
+    sortby: Type.String({
+      pattern: `^(${names})(,(${names}))*$`,
+      description: `Comma-separated fields to sort by, from: ${fieldList} (default id)`
+    }),
+    order: Type.String({
+      pattern: '^(asc|desc)(,(asc|desc))*$',
+      description: 'asc or desc: one for all sortby fields, or one per field (default asc)'
+    }),
+    cursor: Type.String({
+      pattern: '^[A-Za-z0-9_-]+$',
+      maxLength: 4096,
+      description: 'Opaque keyset cursor from a Link header; replaces offset and page'
+    }),
     ...Object.assign({}, ...columns.map(filterParameters))
   }), {
     additionalProperties: false,
-    description: `Allowed: limit and offset, or page and per_page; sortby, order, cursor; and filters <field>, <field>_gt, _gte, _lt, _lte, _ne, _in on the fields ${fieldList}`
+    description: 'Allowed: limit and offset, or page and per_page; sortby, order, cursor; ' +
+      `and filters <field>, <field>_gt, _gte, _lt, _lte, _ne, _in on the fields ${fieldList}`
   })
 }
 
@@ -174,7 +195,10 @@ export function defineResource (spec: ResourceSpec): Resource {
     writable,
     columns,
     schemas: {
-      record: Type.Object({ id: IdSchema, ...recordFields, created_at: TimestampSchema, updated_at: TimestampSchema }, { ...strict, title: spec.singular }),
+      record: Type.Object(
+        { id: IdSchema, ...recordFields, created_at: TimestampSchema, updated_at: TimestampSchema },
+        { ...strict, title: spec.singular }
+      ),
       create: Type.Object(spec.fields, strict),
       replace: Type.Object({ ...readOnlyInput, ...spec.fields }, strict),
       patch: Type.Partial(Type.Object({ ...readOnlyInput, ...spec.fields }), strict),

@@ -34,7 +34,11 @@ export function grantedScope ({ owner, scope }: ClaimedJob, tokens: TokenService
 export function replayer (fastify: FastifyInstance): (job: ClaimedJob) => Promise<JobResult> {
   const { tokens, store: accounts } = fastify.oauth
   return async job => {
-    const { token } = await tokens.issue({ subject: job.owner.subject, clientId: job.owner.clientId, scope: grantedScope(job, tokens, accounts) })
+    const { token } = await tokens.issue({
+      subject: job.owner.subject,
+      clientId: job.owner.clientId,
+      scope: grantedScope(job, tokens, accounts)
+    })
     const { method, url, headers, body } = job.request
     const response = await fastify.inject({
       method: method as InjectOptions['method'],

@@ -58,10 +58,21 @@ export async function loadTls (config: Pick<Config, 'dataDir' | 'tlsCert' | 'tls
   } catch (err) {
     throw new ConfigError(`DATA_DIR: cannot keep the self-signed certificate in ${join(config.dataDir, 'tls')} (${(err as Error).message})`)
   }
-  return { key: created.private, cert: created.cert, fingerprint: new X509Certificate(created.cert).fingerprint256, certFile: files.cert, origin: 'created' }
+  return {
+    key: created.private,
+    cert: created.cert,
+    fingerprint: new X509Certificate(created.cert).fingerprint256,
+    certFile: files.cert,
+    origin: 'created'
+  }
 }
 
-function readPair (certFile: string, keyFile: string, certName: string, keyName: string): { key: string, cert: string, fingerprint: string } {
+function readPair (
+  certFile: string,
+  keyFile: string,
+  certName: string,
+  keyName: string
+): { key: string, cert: string, fingerprint: string } {
   const cert = readText(certFile, certName)
   const key = readText(keyFile, keyName)
   let certificate: X509Certificate

@@ -34,7 +34,9 @@ export class IdempotencyStore {
     return this.db.transaction((): Claim => {
       const now = Date.now()
       this.db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?').run(new Date(now - KEY_LIFETIME_MS).toISOString())
-      const row = this.db.prepare('SELECT fingerprint, state, status, headers, body, created_at FROM idempotency_keys WHERE owner = ? AND key = ?').get(owner, key) as Row | undefined
+      const row = this.db.prepare(
+        'SELECT fingerprint, state, status, headers, body, created_at FROM idempotency_keys WHERE owner = ? AND key = ?'
+      ).get(owner, key) as Row | undefined
       const abandoned = row?.state === 'in_flight' && Date.parse(row.created_at) < now - ABANDONED_MS
       if (row === undefined || abandoned) {
         this.db.prepare(`INSERT OR REPLACE INTO idempotency_keys (owner, key, fingerprint, state, created_at)

@@ -37,7 +37,10 @@ export class OAuthStore {
 
   createClient (client: Omit<Client, 'created_at'>): Client {
     const row = { ...client, created_at: new Date().toISOString() }
-    this.db.prepare('INSERT INTO oauth_clients (client_id, secret_hash, name, scope, created_at) VALUES (@client_id, @secret_hash, @name, @scope, @created_at)').run(row)
+    this.db.prepare(
+      'INSERT INTO oauth_clients (client_id, secret_hash, name, scope, created_at) ' +
+      'VALUES (@client_id, @secret_hash, @name, @scope, @created_at)'
+    ).run(row)
     return row
   }
 
@@ -68,7 +71,8 @@ export class OAuthStore {
   }
 
   externalUser (issuer: string, subject: string): User | undefined {
-    return this.db.prepare('SELECT * FROM users WHERE external_issuer = ? AND external_subject = ?').get(issuer, subject) as User | undefined
+    return this.db.prepare('SELECT * FROM users WHERE external_issuer = ? AND external_subject = ?')
+      .get(issuer, subject) as User | undefined
   }
 
   users (): User[] {
@@ -98,7 +102,8 @@ export class OAuthStore {
   }
 
   revokeFamily (familyId: string): void {
-    this.db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL').run(new Date().toISOString(), familyId)
+    this.db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL')
+      .run(new Date().toISOString(), familyId)
   }
 
   revokeAccessToken (jti: string, expiresAt: Date): void {

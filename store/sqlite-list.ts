@@ -27,8 +27,8 @@ export function readIndexes (db: Database.Database, table: string): { indexes: T
   const list = db.prepare(`PRAGMA index_list(${quote(table)})`).all() as { name: string, partial: number }[]
   for (const { name, partial } of list) {
     if (partial === 1) continue
-    const keys = (db.prepare(`PRAGMA index_xinfo(${quote(name)})`).all() as { cid: number, name: string | null, coll: string, key: number }[])
-      .filter(k => k.key === 1)
+    const info = db.prepare(`PRAGMA index_xinfo(${quote(name)})`).all() as { cid: number, name: string | null, coll: string, key: number }[]
+    const keys = info.filter(k => k.key === 1)
     // An expression index (cid -2) serves no plain column.
     if (keys.some(k => k.cid < 0 || k.name === null)) continue
     indexes.push({ name, columns: keys.map(k => k.name as string) })
@@ -110,7 +110,9 @@ export class ListQueries {
     }
     this.#grouped = indexes.filter(i => i.columns.length <= 2)
     const unindexed = columns.filter(c => c.name !== 'id' && !this.#leading.has(c.name)).map(c => c.name)
-    if (unindexed.length > 0) throw new Error(`table ${table} needs an index on each column a list may sort by; none leads with ${unindexed.join(', ')}`)
+    if (unindexed.length > 0) {
+      throw new Error(`table ${table} needs an index on each column a list may sort by; none leads with ${unindexed.join(', ')}`)
+    }
   }
 
   /** `WHERE ...` of the filters (empty without filters), pushing their values to `params`. */

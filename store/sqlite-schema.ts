@@ -25,7 +25,9 @@ export function checkTables (db: SqliteDatabase, resources: Resource[]): void {
       if (stored.type !== STORED_AS[column.kind]) throw problem(`column ${column.name} is ${stored.type}, not ${STORED_AS[column.kind]}`)
       // An INTEGER PRIMARY KEY is the rowid: never null, whatever table_info says.
       const nullable = stored.notnull === 0 && stored.pk === 0
-      if (nullable !== column.nullable) throw problem(`column ${column.name} is ${nullable ? '' : 'NOT '}NULL, the field is ${column.nullable ? '' : 'not '}nullable`)
+      if (nullable !== column.nullable) {
+        throw problem(`column ${column.name} is ${nullable ? '' : 'NOT '}NULL, the field is ${column.nullable ? '' : 'not '}nullable`)
+      }
     }
     const foreignKeys = db.pragma(`foreign_key_list("${resource.name}")`) as ForeignKey[]
     for (const [field, target] of Object.entries(resource.references)) {

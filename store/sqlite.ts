@@ -123,7 +123,10 @@ class SqliteCollection implements CollectionStore {
       get: prepare(`SELECT ${columns}, version FROM ${this.#table} WHERE id = ?`).raw(),
       live: prepare(`SELECT 1 FROM ${this.#table} WHERE id = ?`),
       tombstone: prepare('SELECT 1 FROM tombstones WHERE collection = ? AND id = ?'),
-      insert: prepare(`INSERT INTO ${this.#table} (${inserted.map(quote).join(', ')}) VALUES (${inserted.map(() => '?').join(', ')}) ${this.#returning}`).raw(),
+      insert: prepare(
+        `INSERT INTO ${this.#table} (${inserted.map(quote).join(', ')}) ` +
+        `VALUES (${inserted.map(() => '?').join(', ')}) ${this.#returning}`
+      ).raw(),
       delete: prepare(`DELETE FROM ${this.#table} WHERE id = ?`),
       bury: prepare('INSERT INTO tombstones (collection, id, deleted_at) VALUES (?, ?, ?)')
     }
@@ -262,13 +265,22 @@ class SqliteCollection implements CollectionStore {
       const value = values[field]
       if (value === undefined || value === null) continue
       const found = this.store.statement(`SELECT 1 FROM ${quote(target)} WHERE id = ?`).get(value)
-      if (found === undefined) errors.push({ field: `${prefix}${field}`, code: 'not_found', message: `${field} ${value} names no existing record of ${target}` })
+      if (found === undefined) {
+        errors.push({ field: `${prefix}${field}`, code: 'not_found', message: `${field} ${value} names no existing record of ${target}` })
+      }
     }
     for (const field of this.resource.unique) {
       const value = values[field]
       if (value === undefined || value === null) continue
-      const taken = this.store.statement(`SELECT 1 FROM ${this.#table} WHERE ${quote(field)} = ? AND id IS NOT ?`).get(storable(value), ownId ?? null)
-      if (taken !== undefined) errors.push({ field: `${prefix}${field}`, code: 'unique', message: `${field} "${value}" is already used by another ${this.resource.singular}` })
+      const taken = this.store.statement(`SELECT 1 FROM ${this.#table} WHERE ${quote(field)} = ? AND id IS NOT ?`)
+        .get(storable(value), ownId ?? null)
+      if (taken !== undefined) {
+        errors.push({
+          field: `${prefix}${field}`,
+          code: 'unique',
+          message: `${field} "${value}" is already used by another ${this.resource.singular}`
+        })
+      }
     }
     return errors
   }

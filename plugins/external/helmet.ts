@@ -19,7 +19,8 @@ async function helmetHeaders (options: FastifyHelmetOptions): Promise<Record<str
   probe.get('/without', { helmet: false }, async () => '')
   const [secured, plain] = await Promise.all([probe.inject('/with'), probe.inject('/without')])
   await probe.close()
-  return Object.fromEntries(Object.entries(secured.headers).filter(([name]) => !(name in plain.headers)).map(([name, value]) => [name, String(value)]))
+  const added = Object.entries(secured.headers).filter(([name]) => !(name in plain.headers))
+  return Object.fromEntries(added.map(([name, value]) => [name, String(value)]))
 }
 
 /**

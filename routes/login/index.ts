@@ -111,7 +111,10 @@ const login: FastifyPluginAsyncTypebox = async (fastify) => {
       description: 'For a browser: authorization code flow with PKCE (S256) and state, kept in cookies until the callback.',
       tags: ['oauth'],
       response: {
-        302: Type.Null({ description: 'Location: the provider\'s authorization endpoint, with state and a PKCE S256 challenge; both are kept in cookies for the callback' }),
+        302: Type.Null({
+          description: 'Location: the provider\'s authorization endpoint, with state and a PKCE S256 challenge; ' +
+            'both are kept in cookies for the callback'
+        }),
         ...errors()
       }
     }
@@ -121,7 +124,8 @@ const login: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: {
       operationId: 'finishSignIn',
       summary: `Where ${provider} sends the browser back: answers with API tokens for the signed-in user`,
-      description: 'Exchanges the code, verifies the ID token, and finds or creates the local user of that identity (with LOGIN_USER_SCOPE at first sign-in).',
+      description: 'Exchanges the code, verifies the ID token, ' +
+        'and finds or creates the local user of that identity (with LOGIN_USER_SCOPE at first sign-in).',
       tags: ['oauth'],
       querystring: CallbackQuery,
       response: { 200: { ...TokenSchema, description: 'The tokens of the signed-in user' }, ...errors(400, 403, 502) }
@@ -129,9 +133,12 @@ const login: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request, reply) => {
     const query = request.query
     if (query.error !== undefined) {
-      throw new HttpError(403, `${provider} refused the sign-in (${query.error}${query.error_description === undefined ? '' : `: ${query.error_description}`}): ${restart}`)
+      const detail = query.error_description === undefined ? '' : `: ${query.error_description}`
+      throw new HttpError(403, `${provider} refused the sign-in (${query.error}${detail}): ${restart}`)
     }
-    if (query.code === undefined || query.state === undefined) throw new HttpError(400, `The sign-in callback needs code and state: ${restart}`)
+    if (query.code === undefined || query.state === undefined) {
+      throw new HttpError(400, `The sign-in callback needs code and state: ${restart}`)
+    }
     const claims = await identify(request, await exchange(request, reply))
     const { authorizationServer, store } = fastify.oauth
     const user = localUser(store, claims)

@@ -34,7 +34,10 @@ const wellKnown: FastifyPluginAsyncTypebox = async (fastify) => {
       summary: 'The public keys that verify access tokens',
       description: 'A JSON Web Key Set (RFC 7517) holding the ES256 key the access tokens are signed with.',
       tags: ['oauth'],
-      response: { 200: Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }, { description: 'The key set' }), ...errors() }
+      response: {
+        200: Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }, { description: 'The key set' }),
+        ...errors()
+      }
     }
   }, async () => ({ keys: [fastify.oauth.key.publicJwk] }))
 }

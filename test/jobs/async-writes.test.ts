@@ -91,7 +91,9 @@ t.test('If-Match travels with the job: a stale one fails it with 412, a current 
 
 t.test('respond-async among other preferences, in any case; other preferences leave the request synchronous', async t => {
   const app = await build(t)
-  const asking = ['respond-async, wait=10', 'wait=10, RESPOND-ASYNC', 'return=minimal,respond-async;x=1', 'handling=lenient , Respond-Async ']
+  const asking = [
+    'respond-async, wait=10', 'wait=10, RESPOND-ASYNC', 'return=minimal,respond-async;x=1', 'handling=lenient , Respond-Async '
+  ]
   for (const prefer of asking) {
     accepted(t, await call(app, 'POST', '/v1/zoos', ZOO, { prefer }))
   }

@@ -1,5 +1,10 @@
 import { once } from 'node:events'
-import { connect as http2Connect, type ClientHttp2Session, type IncomingHttpHeaders as Http2Headers, type OutgoingHttpHeaders } from 'node:http2'
+import {
+  connect as http2Connect,
+  type ClientHttp2Session,
+  type IncomingHttpHeaders as Http2Headers,
+  type OutgoingHttpHeaders
+} from 'node:http2'
 import { request as httpsRequest, type RequestOptions } from 'node:https'
 import type { IncomingHttpHeaders } from 'node:http'
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls'
@@ -45,7 +50,11 @@ const answer = (status: number, headers: IncomingHttpHeaders | Http2Headers, tex
  * One HTTP/1.1 request over TLS, trusting only `ca`, offering only http/1.1 through ALPN; also
  * resolves with the protocol the server chose.
  */
-export async function https1 (port: number, ca: string, options: { method?: string, path: string, headers?: Record<string, string>, body?: string }): Promise<Answer & { alpn: string | false | null }> {
+export async function https1 (
+  port: number,
+  ca: string,
+  options: { method?: string, path: string, headers?: Record<string, string>, body?: string }
+): Promise<Answer & { alpn: string | false | null }> {
   // https.request passes ALPNProtocols on to tls.connect; its type does not say so.
   const request: RequestOptions & Pick<ConnectionOptions, 'ALPNProtocols'> = {
     host: '127.0.0.1',

@@ -37,7 +37,10 @@ t.test('a request the proxy did not receive over HTTPS is refused with 403, befo
   }
   const html = await request('GET', '/', { accept: 'text/html' })
   t.equal(html.status, 403, 'refused before content negotiation (406)')
-  const token = await request('POST', '/oauth/token', { authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret), 'content-type': 'application/x-www-form-urlencoded' }, 'grant_type=client_credentials')
+  const token = await request('POST', '/oauth/token', {
+    authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret),
+    'content-type': 'application/x-www-form-urlencoded'
+  }, 'grant_type=client_credentials')
   t.equal(token.status, 403, 'no token is issued in the clear')
   t.same(token.json(), REFUSED)
   const refused = await request('GET', '/')
@@ -52,15 +55,23 @@ t.test('over HTTPS at the proxy: served, with hrefs of the host and scheme the c
   t.equal(root.status, 200)
   t.equal(root.json().link.href, 'https://api.example.test/v1')
   t.match(root.headers, HELMET)
-  const chain = await request('GET', '/', { 'x-forwarded-proto': 'https, https', 'x-forwarded-host': 'edge.example.test, api.example.test' })
+  const chain = await request('GET', '/', {
+    'x-forwarded-proto': 'https, https',
+    'x-forwarded-host': 'edge.example.test, api.example.test'
+  })
   t.equal(chain.status, 200, 'two proxies, both reached over https')
   t.equal(chain.json().link.href, 'https://api.example.test/v1', 'the host the nearest proxy was asked for')
   const noToken = await request('GET', '/v1/zoos', forwarded)
   t.equal(noToken.status, 401, 'then the usual checks apply')
-  const token = await request('POST', '/oauth/token', { ...forwarded, authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret), 'content-type': 'application/x-www-form-urlencoded' }, 'grant_type=client_credentials')
+  const token = await request('POST', '/oauth/token', {
+    ...forwarded,
+    authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret),
+    'content-type': 'application/x-www-form-urlencoded'
+  }, 'grant_type=client_credentials')
   t.equal(token.status, 200)
   const authorization = `Bearer ${token.json().access_token}`
-  const created = await request('POST', '/v1/zoos', { ...forwarded, authorization, 'content-type': 'application/json' }, JSON.stringify({ name: 'Berlin Zoo', city: 'Berlin' }))
+  const created = await request('POST', '/v1/zoos', { ...forwarded, authorization, 'content-type': 'application/json' },
+    JSON.stringify({ name: 'Berlin Zoo', city: 'Berlin' }))
   t.equal(created.status, 201)
   t.equal(created.headers.location, 'https://api.example.test/v1/zoos/1')
 })
@@ -75,7 +86,11 @@ t.test('with API_PREFIX, the prefixed API is guarded the same way', async t => {
 
 t.test('with TLS=on, X-Forwarded-* headers are not trusted', async t => {
   const app = await build(t)
-  const res = await call(app, 'GET', '/', undefined, { host: 'localhost:8443', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' })
+  const res = await call(app, 'GET', '/', undefined, {
+    host: 'localhost:8443',
+    'x-forwarded-proto': 'https',
+    'x-forwarded-host': 'evil.example'
+  })
   t.equal(res.statusCode, 200, 'and not required')
   t.equal(res.json().link.href, 'http://localhost:8443/v1', 'the inject() instance is plain HTTP, and its hrefs say so')
 })

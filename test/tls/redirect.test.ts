@@ -28,7 +28,12 @@ t.test('every method on every path is answered 308 to the same path and query ov
     ['GET', '//double/slash', {}]
   ]
   for (const [method, path, headers, body] of cases) {
-    const res = await send(port, { method, path, headers: { host: `localhost:${port}`, ...headers }, ...(body === undefined ? {} : { body }) })
+    const res = await send(port, {
+      method,
+      path,
+      headers: { host: `localhost:${port}`, ...headers },
+      ...(body === undefined ? {} : { body })
+    })
     t.equal(res.status, 308, `${method} ${path}`)
     t.equal(res.headers.location, `https://localhost:8443${path}`, `${method} ${path}`)
     t.equal(res.text, '', `${method} ${path}: no body`)
@@ -57,7 +62,11 @@ t.test('the Location names the host the client asked for, and port 443 is left o
 
 t.test('a Host that names no usable host is replaced by the configured one, never echoed', async t => {
   const port = await listening(t)
-  for (const host of ['evil.example/x', 'user@evil.example', 'evil.example:80:80', '[::1', '[not:an:ip]', '[:::1]', '[1:2:3]', 'a_b.example', '-bad.example', 'ex ample']) {
+  const unusable = [
+    'evil.example/x', 'user@evil.example', 'evil.example:80:80', '[::1', '[not:an:ip]', '[:::1]', '[1:2:3]',
+    'a_b.example', '-bad.example', 'ex ample'
+  ]
+  for (const host of unusable) {
     const res = await send(port, { method: 'GET', path: '/v1', headers: { host } })
     t.equal(res.status, 308, `Host: ${host}`)
     t.equal(res.headers.location, 'https://fallback.example.test:8443/v1', `Host: ${host}`)

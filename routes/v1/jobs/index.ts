@@ -14,7 +14,8 @@ const jobs: FastifyPluginAsyncTypebox = async function jobs (fastify) {
     schema: {
       operationId: 'getJob',
       summary: 'Read a background job: its state and, once finished, the answer its request got',
-      description: 'Only the client that queued the job sees it; for any other it is 404. Retry-After suggests when to ask again while the job is queued or running.',
+      description: 'Only the client that queued the job sees it; for any other it is 404. ' +
+        'Retry-After suggests when to ask again while the job is queued or running.',
       tags: ['jobs'],
       security: BEARER,
       // Any string: an id of another shape is answered like an unknown one.
