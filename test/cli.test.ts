@@ -3,14 +3,18 @@ import { runCli } from '../cli.js'
 import { basic, build, call, tokenRequest } from './helper.js'
 
 /** Runs the CLI in-process on a data directory; returns the exit code and what it printed. */
-async function cli (dataDir: string, argv: string[], stdin = ''): Promise<{ code: number, out: string, err: string, json: () => any }> {
+async function cli (dataDir: string, argv: string[], stdin = ''): Promise<{ code: number; out: string; err: string; json: () => any }> {
   let out = ''
   let err = ''
   const code = await runCli(argv, {
     env: { DATA_DIR: dataDir },
     stdin: async () => stdin,
-    stdout: text => { out += text },
-    stderr: text => { err += text }
+    stdout: text => {
+      out += text
+    },
+    stderr: text => {
+      err += text
+    }
   })
   return { code, out, err, json: () => JSON.parse(out) }
 }
@@ -34,9 +38,18 @@ t.test('client create prints JSON credentials that work at the token endpoint', 
   t.same(chosen.json(), { client_id: 'ci-bot', client_secret: 'a-long-enough-secret-1', scope: 'zoos:write' })
 
   const list = await cli(dir, ['client', 'list'])
-  t.same(list.json().map((c: { client_id: string }) => c.client_id).sort(), ['ci-bot', id, 'test-bootstrap'].sort())
+  t.same(
+    list
+      .json()
+      .map((c: { client_id: string }) => c.client_id)
+      .sort(),
+    ['ci-bot', id, 'test-bootstrap'].sort()
+  )
   t.notMatch(list.out, /secret/, 'no secret or hash is listed')
-  t.match(list.json().find((c: { client_id: string }) => c.client_id === id), { name: 'reporting', scope: 'zoos:read animals:read', public: false })
+  t.match(
+    list.json().find((c: { client_id: string }) => c.client_id === id),
+    { name: 'reporting', scope: 'zoos:read animals:read', public: false }
+  )
 
   t.same((await cli(dir, ['client', 'delete', 'ci-bot'])).json(), { deleted: 'ci-bot' })
   const gone = await tokenRequest(app, { grant_type: 'client_credentials' }, basic('ci-bot', 'a-long-enough-secret-1'))
@@ -46,7 +59,11 @@ t.test('client create prints JSON credentials that work at the token endpoint', 
 t.test('user create, list and delete; the password grant accepts the user', async t => {
   const app = await build(t)
   const dir = app.config.dataDir
-  const created = await cli(dir, ['user', 'create', '--username', 'ada', '--scope', 'zoos:read zoos:write', '--password-stdin'], 'correct horse battery\n')
+  const created = await cli(
+    dir,
+    ['user', 'create', '--username', 'ada', '--scope', 'zoos:read zoos:write', '--password-stdin'],
+    'correct horse battery\n'
+  )
   t.equal(created.code, 0)
   t.same(created.json(), { id: 1, username: 'ada', scope: 'zoos:read zoos:write' })
   const grant = await tokenRequest(app, { grant_type: 'password', username: 'ada', password: 'correct horse battery' })
@@ -56,10 +73,16 @@ t.test('user create, list and delete; the password grant accepts the user', asyn
   const flag = await cli(dir, ['user', 'create', '--username', 'bo', '--scope', 'animals:read', '--password', 'another password'])
   t.equal(flag.code, 0)
   const list = await cli(dir, ['user', 'list'])
-  t.same(list.json().map((u: { username: string }) => u.username), ['ada', 'bo'])
+  t.same(
+    list.json().map((u: { username: string }) => u.username),
+    ['ada', 'bo']
+  )
   t.notMatch(list.out, /password|scrypt/)
   t.same((await cli(dir, ['user', 'delete', 'bo'])).json(), { deleted: 'bo' })
-  t.same((await cli(dir, ['user', 'list'])).json().map((u: { username: string }) => u.username), ['ada'])
+  t.same(
+    (await cli(dir, ['user', 'list'])).json().map((u: { username: string }) => u.username),
+    ['ada']
+  )
 })
 
 t.test('bad input gets a clear error and changes nothing', async t => {
@@ -85,7 +108,10 @@ t.test('bad input gets a clear error and changes nothing', async t => {
     t.equal(res.out, '', argv.join(' '))
     t.match(JSON.parse(res.err.split('\n')[0] ?? ''), { error: message }, argv.join(' '))
   }
-  t.same((await cli(dir, ['client', 'list'])).json().map((c: { client_id: string }) => c.client_id), ['test-bootstrap'])
+  t.same(
+    (await cli(dir, ['client', 'list'])).json().map((c: { client_id: string }) => c.client_id),
+    ['test-bootstrap']
+  )
   const help = await cli(dir, ['--help'])
   t.equal(help.code, 0)
   t.match(help.out, /client create --scope/)

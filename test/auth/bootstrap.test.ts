@@ -12,10 +12,15 @@ t.test('a generated bootstrap secret is announced once, as a line a shell takes 
     return app
   }
   const app = await start()
-  const line = said.join('\n').split('\n').find(l => l.trim().startsWith('export '))
+  const line = said
+    .join('\n')
+    .split('\n')
+    .find(l => l.trim().startsWith('export '))
   t.ok(line, 'an export line')
   // What the shell makes of it is what the token endpoint must accept.
-  const [id, secret] = execFileSync('sh', ['-c', `${line as string}; printf '%s\\n%s' "$CLIENT_ID" "$CLIENT_SECRET"`]).toString().split('\n')
+  const [id, secret] = execFileSync('sh', ['-c', `${line as string}; printf '%s\\n%s' "$CLIENT_ID" "$CLIENT_SECRET"`])
+    .toString()
+    .split('\n')
   const token = await app.inject({
     method: 'POST',
     url: '/oauth/token',

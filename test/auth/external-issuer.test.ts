@@ -21,7 +21,9 @@ const externalMode = (server = issuer): Record<string, string> => {
 const externalToken = (claims: Record<string, unknown> = {}, server = issuer, expiresIn = 300): Promise<string> =>
   server.issuer.buildToken({
     expiresIn,
-    scopesOrTransform: (_header, payload: Payload) => { Object.assign(payload, { sub: 'svc-reporting', aud: AUDIENCE, client_id: 'reporting', scope: 'zoos:read', ...claims }) }
+    scopesOrTransform: (_header, payload: Payload) => {
+      Object.assign(payload, { sub: 'svc-reporting', aud: AUDIENCE, client_id: 'reporting', scope: 'zoos:read', ...claims })
+    }
   })
 
 const get = (app: FastifyInstance, token: string, url = '/v1/zoos'): Promise<LightMyRequestResponse> =>
@@ -50,7 +52,7 @@ t.test('a token of the external issuer is accepted on /v1 with the scopes it car
   t.equal(write.headers['www-authenticate'], 'Bearer realm="zoo-api", error="insufficient_scope", scope="zoos:write"')
   t.match(write.json(), { error: 'The access token lacks the scope zoos:write', message: 'Requires the scope zoos:write' })
 
-  t.equal((await call(app, 'GET', '/v1/zoos')).statusCode, 200, 'the API\'s own tokens are still accepted')
+  t.equal((await call(app, 'GET', '/v1/zoos')).statusCode, 200, "the API's own tokens are still accepted")
 })
 
 t.test('scopes may come as scp: an array (Okta) or a space-separated string (Entra ID)', async t => {
@@ -72,8 +74,14 @@ t.test('each way an external token fails answers 401 invalid_token', async t => 
   const [known] = issuer.issuer.keys.toJSON()
   const { privateKey } = await generateKeyPair('RS256')
   const forged = (kid: string, alg = 'RS256', key: Parameters<SignJWT['sign']>[0] = privateKey) =>
-    new SignJWT({ scope: 'zoos:read' }).setProtectedHeader({ alg, kid }).setIssuer(ISSUER).setAudience(AUDIENCE)
-      .setSubject('svc-reporting').setIssuedAt().setExpirationTime('5m').sign(key)
+    new SignJWT({ scope: 'zoos:read' })
+      .setProtectedHeader({ alg, kid })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setSubject('svc-reporting')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(key)
 
   const cases: [string, Promise<string>, string][] = [
     ['for another audience', externalToken({ aud: 'https://elsewhere.example.test' }), 'the access token has a wrong or missing aud claim'],
@@ -84,10 +92,16 @@ t.test('each way an external token fails answers 401 invalid_token', async t => 
     ['of another issuer', externalToken({}, other), 'the access token comes from an issuer this API does not accept'],
     ['signed by a key the JWKS does not have', forged('rogue-key'), 'the access token is signed with an unknown key'],
     ['signed by another key under a known key id', forged(String(known?.kid)), 'the access token signature is invalid'],
-    ['signed with HMAC (HS256)', forged(String(known?.kid), 'HS256', new TextEncoder().encode('a-guessable-shared-secret-0123456789')), 'the access token is signed with an algorithm this API does not accept']
+    [
+      'signed with HMAC (HS256)',
+      forged(String(known?.kid), 'HS256', new TextEncoder().encode('a-guessable-shared-secret-0123456789')),
+      'the access token is signed with an algorithm this API does not accept'
+    ]
   ]
   for (const [why, token, description] of cases) {
-    await t.test(why, async t => { assertRefused(t, await get(app, await token), description) })
+    await t.test(why, async t => {
+      assertRefused(t, await get(app, await token), description)
+    })
   }
 })
 
@@ -96,7 +110,7 @@ t.test('with the external mode off, a token of that issuer is refused', async t 
   assertRefused(t, await get(app, await externalToken()), 'the access token comes from an issuer this API does not accept')
 })
 
-t.test('an issuer whose identifier ends with a slash (as Auth0\'s does) is matched exactly', async t => {
+t.test("an issuer whose identifier ends with a slash (as Auth0's does) is matched exactly", async t => {
   const slashed = await startProvider({ trailingSlash: true })
   t.teardown(() => slashed.stop())
   t.match(slashed.issuer.url, /\/$/)
@@ -131,7 +145,11 @@ t.test('keys that cannot be fetched or read answer 503, not 401', async t => {
   const unreachable = { ...externalMode(), OAUTH_JWKS_URI: `${goneUrl}/jwks` }
   const notFound = { ...externalMode(), OAUTH_JWKS_URI: `${ISSUER}/no-keys-here` }
   const notKeys = { ...externalMode(), OAUTH_JWKS_URI: `${ISSUER}/.well-known/openid-configuration` }
-  for (const [why, settings] of [['unreachable', unreachable], ['404', notFound], ['not a key set', notKeys]] as const) {
+  for (const [why, settings] of [
+    ['unreachable', unreachable],
+    ['404', notFound],
+    ['not a key set', notKeys]
+  ] as const) {
     await t.test(why, async t => {
       const app = await build(t, settings)
       const res = await get(app, await externalToken())
@@ -144,9 +162,20 @@ t.test('keys that cannot be fetched or read answer 503, not 401', async t => {
 t.test('the external issuer settings are checked when the configuration is read', async t => {
   const dir = t.testdir()
   t.throws(() => testConfig(dir, { OAUTH_ISSUER: ISSUER }), { message: /go together: OAUTH_JWKS_URI, OAUTH_AUDIENCE missing/ })
-  t.throws(() => testConfig(dir, { ...externalMode(), OAUTH_ISSUER: 'http://id.example.com' }), { message: /^OAUTH_ISSUER must be an absolute https URL \(http only on loopback\)/ })
-  t.throws(() => testConfig(dir, { ...externalMode(), OAUTH_JWKS_URI: 'https://id.example.com/keys?x=1' }), { message: /^OAUTH_JWKS_URI must be an absolute https URL/ })
-  t.match(testConfig(dir, { OAUTH_ISSUER: 'https://tenant.example.com/', OAUTH_JWKS_URI: 'https://tenant.example.com/.well-known/jwks.json', OAUTH_AUDIENCE: AUDIENCE }), {
-    oauthIssuer: 'https://tenant.example.com/'
+  t.throws(() => testConfig(dir, { ...externalMode(), OAUTH_ISSUER: 'http://id.example.com' }), {
+    message: /^OAUTH_ISSUER must be an absolute https URL \(http only on loopback\)/
   })
+  t.throws(() => testConfig(dir, { ...externalMode(), OAUTH_JWKS_URI: 'https://id.example.com/keys?x=1' }), {
+    message: /^OAUTH_JWKS_URI must be an absolute https URL/
+  })
+  t.match(
+    testConfig(dir, {
+      OAUTH_ISSUER: 'https://tenant.example.com/',
+      OAUTH_JWKS_URI: 'https://tenant.example.com/.well-known/jwks.json',
+      OAUTH_AUDIENCE: AUDIENCE
+    }),
+    {
+      oauthIssuer: 'https://tenant.example.com/'
+    }
+  )
 })

@@ -17,11 +17,24 @@ t.test('401 for every way a bearer token fails, with the RFC 6750 challenge', as
   const app = await build(t)
   const key = await loadOrCreateSigningKey(app.config.dataDir)
   const now = Math.floor(Date.now() / 1000)
-  const claims: JWTPayload = { iss: ISSUER, aud: AUDIENCE, sub: BOOTSTRAP.id, client_id: BOOTSTRAP.id, scope: 'zoos:read', jti: 'j-1', iat: now, exp: now + 600 }
+  const claims: JWTPayload = {
+    iss: ISSUER,
+    aud: AUDIENCE,
+    sub: BOOTSTRAP.id,
+    client_id: BOOTSTRAP.id,
+    scope: 'zoos:read',
+    jti: 'j-1',
+    iat: now,
+    exp: now + 600
+  }
   const sign = (payload: JWTPayload, header: Record<string, unknown> = {}, signingKey = key.privateKey) =>
     new SignJWT(payload).setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: key.kid, ...header }).sign(signingKey)
   const valid = await sign(claims)
-  t.equal((await call(app, 'GET', '/v1/zoos', undefined, { authorization: `Bearer ${valid}` })).statusCode, 200, 'the crafted token is otherwise valid')
+  t.equal(
+    (await call(app, 'GET', '/v1/zoos', undefined, { authorization: `Bearer ${valid}` })).statusCode,
+    200,
+    'the crafted token is ' + 'otherwise valid'
+  )
 
   const [head, body, signature] = valid.split('.') as [string, string, string]
   const other = await generateKeyPair('ES256')
@@ -34,7 +47,13 @@ t.test('401 for every way a bearer token fails, with the RFC 6750 challenge', as
     ['bad signature', `Bearer ${head}.${body}.${signature.slice(0, -4)}AAAA`, /signature is invalid/],
     ['changed payload', `Bearer ${head}.${base64url({ ...claims, scope: 'zoos:write' })}.${signature}`, /signature is invalid/],
     ['alg none', `Bearer ${base64url({ alg: 'none', typ: 'at+jwt' })}.${body}.`, /algorithm/],
-    ['HS256 with the public key as secret', `Bearer ${await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: key.kid }).sign(Buffer.from(JSON.stringify(key.publicJwk)))}`, /algorithm/],
+    [
+      'HS256 with the public key as secret',
+      `Bearer ${await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: key.kid })
+        .sign(Buffer.from(JSON.stringify(key.publicJwk)))}`,
+      /algorithm/
+    ],
     ['wrong typ', `Bearer ${await sign(claims, { typ: 'JWT' })}`, /typ must be at\+jwt/],
     ['no typ', `Bearer ${await sign(claims, { typ: undefined })}`, /typ must be at\+jwt/],
     ['expired', `Bearer ${await sign({ ...claims, iat: now - 1200, exp: now - 600 })}`, /expired/],
@@ -51,11 +70,15 @@ t.test('401 for every way a bearer token fails, with the RFC 6750 challenge', as
     const challenge = res.headers['www-authenticate']
     if (reason === undefined) {
       t.equal(challenge, REALM, name)
-      t.same(res.json(), {
-        error: 'A bearer access token is required',
-        message: 'Requires authentication',
-        documentation_url: 'http://localhost:80/.well-known/oauth-authorization-server'
-      }, name)
+      t.same(
+        res.json(),
+        {
+          error: 'A bearer access token is required',
+          message: 'Requires authentication',
+          documentation_url: 'http://localhost:80/.well-known/oauth-authorization-server'
+        },
+        name
+      )
     } else {
       t.match(challenge, new RegExp(`^${REALM}, error="invalid_token", error_description="[^"]+"$`), name)
       t.match(challenge, reason, name)
@@ -81,8 +104,9 @@ t.test('403 insufficient_scope names the scope needed', async t => {
   const app = await build(t)
   const reader = await addClient(app, 'zoos:read animals:read employees:read')
   const animalsOnly = await addClient(app, 'animals:read animals:write')
-  const tokenOf = async (client: { client_id: string, client_secret: string }) =>
-    `Bearer ${(await tokenRequest(app, { grant_type: 'client_credentials' }, basic(client.client_id, client.client_secret))).json().access_token}`
+  const tokenOf = async (client: { client_id: string; client_secret: string }) =>
+    `Bearer ${(await tokenRequest(app, { grant_type: 'client_credentials' }, basic(client.client_id, client.client_secret)))
+      .json().access_token}`
   const readOnly = await tokenOf(reader)
   const animals = await tokenOf(animalsOnly)
   const zoo = await call(app, 'POST', '/v1/zoos', { name: 'Z', city: 'C' })
@@ -111,26 +135,52 @@ t.test('403 insufficient_scope names the scope needed', async t => {
   }
   t.equal((await call(app, 'GET', '/v1/zoos', undefined, { authorization: readOnly })).statusCode, 200)
   t.equal((await call(app, 'HEAD', `/v1/zoos/${zooId}`, undefined, { authorization: readOnly })).statusCode, 200)
-  t.equal((await call(app, 'GET', `/v1/zoos/${zooId}/animals`, undefined, { authorization: animals })).statusCode, 200, 'the nested route needs the child\'s scope')
-  t.equal((await call(app, 'POST', `/v1/zoos/${zooId}/animals`, { name: 'a', species: 's', animal_type_id: 1 }, { authorization: animals })).statusCode, 201)
-  t.equal((await call(app, 'GET', '/v1', undefined, { authorization: animals })).statusCode, 200, 'the version document needs a token, no scope')
+  t.equal(
+    (await call(app, 'GET', `/v1/zoos/${zooId}/animals`, undefined, { authorization: animals })).statusCode,
+    200,
+    'the nested ' + "route needs the child's scope"
+  )
+  t.equal(
+    (await call(app, 'POST', `/v1/zoos/${zooId}/animals`, { name: 'a', species: 's', animal_type_id: 1 }, { authorization: animals }))
+      .statusCode,
+    201
+  )
+  t.equal(
+    (await call(app, 'GET', '/v1', undefined, { authorization: animals })).statusCode,
+    200,
+    'the version document needs a token, ' + 'no scope'
+  )
 })
 
 t.test('no token, secret or password is ever written to the logs', async t => {
   const logs = new PassThrough()
   let logged = ''
-  logs.on('data', chunk => { logged += String(chunk) })
+  logs.on('data', chunk => {
+    logged += String(chunk)
+  })
   const app = await build(t, { LOG_LEVEL: 'trace' }, logs)
   await addUser(app, 'ada', 'correct horse battery', 'zoos:read')
   const grant = await tokenRequest(app, { grant_type: 'password', username: 'ada', password: 'correct horse battery' })
   const { access_token: accessToken, refresh_token: refreshToken } = grant.json()
   await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: refreshToken })
   await tokenRequest(app, { grant_type: 'password', username: 'ada', password: 'wrong horse battery' })
-  await app.inject({ method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `grant_type=client_credentials&client_id=${BOOTSTRAP.id}&client_secret=${BOOTSTRAP.secret}` })
+  await app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: `grant_type=client_credentials&client_id=${BOOTSTRAP.id}&client_secret=${BOOTSTRAP.secret}`
+  })
   await call(app, 'GET', '/v1/zoos?name=x', undefined, { authorization: `Bearer ${accessToken}` })
   await call(app, 'GET', '/v1/zoos', undefined, { authorization: `Bearer ${accessToken}x` })
   t.ok(logged.length > 1000, 'the requests were logged')
-  for (const secret of [accessToken, refreshToken, 'correct horse battery', 'wrong horse battery', BOOTSTRAP.secret, basic(BOOTSTRAP.id, BOOTSTRAP.secret).slice(6)]) {
+  for (const secret of [
+    accessToken,
+    refreshToken,
+    'correct horse battery',
+    'wrong horse battery',
+    BOOTSTRAP.secret,
+    basic(BOOTSTRAP.id, BOOTSTRAP.secret).slice(6)
+  ]) {
     t.notOk(logged.includes(secret), `not in the logs: ${secret.slice(0, 12)}...`)
   }
 })
@@ -140,9 +190,14 @@ t.test('a generated bootstrap secret is announced once, outside the logs', async
   const announced: string[] = []
   const logs = new PassThrough()
   let logged = ''
-  logs.on('data', chunk => { logged += String(chunk) })
+  logs.on('data', chunk => {
+    logged += String(chunk)
+  })
   for (let start = 0; start < 2; start++) {
-    const app = checkContract(t, buildApi(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'trace' }, []), { logStream: logs, announce: m => announced.push(m) }))
+    const app = checkContract(
+      t,
+      buildApi(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'trace' }, []), { logStream: logs, announce: m => announced.push(m) })
+    )
     await app.ready()
     await app.close()
   }

@@ -14,7 +14,11 @@ t.teardown(() => provider.stop())
 const ISSUER = provider.issuer.url as string
 
 const signInSettings = (extra: Record<string, string> = {}): Record<string, string> => ({
-  LOGIN_PROVIDER: 'mock', LOGIN_ISSUER: ISSUER, LOGIN_CLIENT_ID: CLIENT.id, LOGIN_CLIENT_SECRET: CLIENT.secret, ...extra
+  LOGIN_PROVIDER: 'mock',
+  LOGIN_ISSUER: ISSUER,
+  LOGIN_CLIENT_ID: CLIENT.id,
+  LOGIN_CLIENT_SECRET: CLIENT.secret,
+  ...extra
 })
 
 interface Started {
@@ -52,13 +56,17 @@ function asIdentity (t: Test, claims: Record<string, unknown>): void {
     if (token.payload.aud === CLIENT.id) Object.assign(token.payload, claims)
   }
   provider.service.on('beforeTokenSigning', listener)
-  t.teardown(() => { provider.service.off('beforeTokenSigning', listener) })
+  t.teardown(() => {
+    provider.service.off('beforeTokenSigning', listener)
+  })
 }
 
 const users = (app: FastifyInstance): Record<string, unknown>[] => {
   const db = openDatabaseFile(app)
   try {
-    return db.prepare('SELECT id, username, password_hash, scope, external_issuer, external_subject FROM users ORDER BY id').all() as Record<string, unknown>[]
+    return db
+      .prepare('SELECT id, username, password_hash, scope, external_issuer, external_subject FROM users ORDER BY id')
+      .all() as Record<string, unknown>[]
   } finally {
     db.close()
   }
@@ -82,7 +90,11 @@ t.test('GET /login/<provider> redirects to the provider with state and a PKCE S2
   t.match(cookies['__Host-oauth2-redirect-state'], { value: params.state, path: '/', httpOnly: true, secure: true, sameSite: 'Lax' })
   const verifier = cookies['__Host-oauth2-code-verifier']
   t.match(verifier, { path: '/', httpOnly: true, secure: true, sameSite: 'Lax' })
-  t.equal(params.code_challenge, createHash('sha256').update(String(verifier?.value)).digest('base64url'), 'the challenge is the S256 of the verifier')
+  t.equal(
+    params.code_challenge,
+    createHash('sha256').update(String(verifier?.value)).digest('base64url'),
+    'the challenge is the S256 ' + 'of the verifier'
+  )
 
   const again = await start(app)
   t.not(again.location.searchParams.get('state'), params.state, 'a new state every time')
@@ -102,7 +114,14 @@ t.test('the callback answers API tokens for a new local user, with the read scop
   t.ok(cleared.every(c => c.value === '' && c.expires !== undefined && c.expires.getTime() <= Date.now()))
 
   const [user] = users(app)
-  t.same(user, { id: 1, username: 'mock-johndoe', password_hash: null, scope: READ_SCOPE, external_issuer: ISSUER, external_subject: 'johndoe' })
+  t.same(user, {
+    id: 1,
+    username: 'mock-johndoe',
+    password_hash: null,
+    scope: READ_SCOPE,
+    external_issuer: ISSUER,
+    external_subject: 'johndoe'
+  })
   t.match(decodeJwt(body.access_token), { sub: 'user:1', client_id: 'login-mock', scope: READ_SCOPE })
   const db = openDatabaseFile(app)
   t.match(db.prepare("SELECT * FROM oauth_clients WHERE client_id = 'login-mock'").get(), { secret_hash: null })
@@ -140,7 +159,11 @@ t.test('a new identity gets a user named after it, never an existing one', async
     return String(users(app).at(-1)?.username)
   }
   t.equal(await named({ sub: 'a1', preferred_username: 'alice' }), 'alice-2', 'a local user has the name already')
-  t.equal(await named({ sub: 'a2', preferred_username: 'ALICE', email: 'alice@example.com' }), 'ALICE-3', 'names are unique regardless of case')
+  t.equal(
+    await named({ sub: 'a2', preferred_username: 'ALICE', email: 'alice@example.com' }),
+    'ALICE-3',
+    'names are unique regardless ' + 'of case'
+  )
   t.equal(await named({ sub: 'b1', email: 'bob@example.com' }), 'bob@example.com', 'the email when there is no preferred_username')
   t.equal(await named({ sub: 'c1', preferred_username: 'Zoë Keeper' }), 'Zo--Keeper', 'other characters become -')
   t.equal(users(app).length, 5)
@@ -156,7 +179,13 @@ t.test('the refresh token works for the public client login-<provider>, without 
   t.equal(refreshed.statusCode, 200, refreshed.body)
   t.match(refreshed.json(), { token_type: 'Bearer', scope: 'zoos:read zoos:write', refresh_token: String })
   t.match(decodeJwt(refreshed.json().access_token), { sub: decodeJwt(signedIn.access_token).sub, client_id: 'login-mock' })
-  const created = await call(app, 'POST', '/v1/zoos', { name: 'Zoo', city: 'Rome' }, { authorization: `Bearer ${refreshed.json().access_token}` })
+  const created = await call(
+    app,
+    'POST',
+    '/v1/zoos',
+    { name: 'Zoo', city: 'Rome' },
+    { authorization: `Bearer ${refreshed.json().access_token}` }
+  )
   t.equal(created.statusCode, 201)
 
   const reused = await tokenRequest(app, refresh, '')
@@ -177,7 +206,7 @@ t.test('a forged, missing or replayed state is refused', async t => {
 
   t.equal((await callback(app, back, '')).statusCode, 403, 'without the cookies the state matches nothing')
   const otherBrowser = await start(app)
-  t.equal((await callback(app, back, otherBrowser.cookie)).statusCode, 403, 'another browser\'s cookies')
+  t.equal((await callback(app, back, otherBrowser.cookie)).statusCode, 403, "another browser's cookies")
 
   const withoutState = new URL(back)
   withoutState.searchParams.delete('state')
@@ -291,27 +320,53 @@ t.test('without LOGIN_PROVIDER there is no sign-in route', async t => {
 
 t.test('a provider that cannot be discovered stops start-up, naming LOGIN_ISSUER', async t => {
   const { port } = provider.address()
-  await t.rejects(build(t, signInSettings({ LOGIN_ISSUER: `http://localhost:${port}` })), {
-    message: `LOGIN_ISSUER: http://localhost:${port}/.well-known/openid-configuration is not the OpenID provider metadata of http://localhost:${port}: it must name that issuer and give authorization_endpoint, token_endpoint and jwks_uri`
-  }, 'metadata naming another issuer')
+  await t.rejects(
+    build(t, signInSettings({ LOGIN_ISSUER: `http://localhost:${port}` })),
+    {
+      message: `LOGIN_ISSUER: http://localhost:${port}/.well-known/openid-configuration is not the OpenID provider metadata ` +
+        `of http://localhost:${port}: it must name that issuer and give authorization_endpoint, token_endpoint and jwks_uri`
+    },
+    'metadata naming another issuer'
+  )
   await t.rejects(build(t, signInSettings({ LOGIN_ISSUER: `${ISSUER}/realms/none` })), {
-    message: `LOGIN_ISSUER: the provider's metadata cannot be read from ${ISSUER}/realms/none/.well-known/openid-configuration (HTTP status 404)`
+    message: 'LOGIN_ISSUER: the provider\'s metadata cannot be read from ' +
+      `${ISSUER}/realms/none/.well-known/openid-configuration (HTTP status 404)`
   })
   const gone = await startProvider()
   const goneIssuer = gone.issuer.url as string
   await gone.stop()
-  await t.rejects(build(t, signInSettings({ LOGIN_ISSUER: goneIssuer })), { message: /^LOGIN_ISSUER: the provider's metadata cannot be read from / })
+  await t.rejects(build(t, signInSettings({ LOGIN_ISSUER: goneIssuer })), {
+    message: /^LOGIN_ISSUER: the provider's metadata cannot be read from /
+  })
 })
 
 t.test('the sign-in settings are checked when the configuration is read', async t => {
   const dir = t.testdir()
-  t.throws(() => testConfig(dir, signInSettings({ LOGIN_PROVIDER: 'My Provider' })), { message: /^LOGIN_PROVIDER must be 1 to 40 lower-case letters/ })
-  t.throws(() => testConfig(dir, signInSettings({ LOGIN_ISSUER: 'http://id.example.com' })), { message: /^LOGIN_ISSUER must be an absolute https URL \(http only on loopback\)/ })
-  t.throws(() => testConfig(dir, signInSettings({ LOGIN_ISSUER: 'not a url' })), { message: /^LOGIN_ISSUER must be an absolute https URL/ })
-  t.throws(() => testConfig(dir, signInSettings({ LOGIN_USER_SCOPE: 'zoos:read admin' })), { message: /^LOGIN_USER_SCOPE: unknown scope admin/ })
-  t.throws(() => testConfig(dir, signInSettings({ LOGIN_USER_SCOPE: ' ' })), { message: 'LOGIN_USER_SCOPE must name at least one scope' })
-  t.throws(() => testConfig(dir, { LOGIN_PROVIDER: 'mock', LOGIN_ISSUER: ISSUER }), { message: /go together: LOGIN_CLIENT_ID, LOGIN_CLIENT_SECRET missing/ })
-  t.match(testConfig(dir, signInSettings({ LOGIN_ISSUER: 'https://tenant.example.com/', LOGIN_USER_SCOPE: 'zoos:write  zoos:read zoos:write' })), {
-    loginIssuer: 'https://tenant.example.com/', loginUserScope: 'zoos:write zoos:read'
+  t.throws(() => testConfig(dir, signInSettings({ LOGIN_PROVIDER: 'My Provider' })), {
+    message: /^LOGIN_PROVIDER must be 1 to 40 lower-case letters/
   })
+  t.throws(() => testConfig(dir, signInSettings({ LOGIN_ISSUER: 'http://id.example.com' })), {
+    message: /^LOGIN_ISSUER must be an absolute https URL \(http only on loopback\)/
+  })
+  t.throws(() => testConfig(dir, signInSettings({ LOGIN_ISSUER: 'not a url' })), { message: /^LOGIN_ISSUER must be an absolute https URL/ })
+  t.throws(() => testConfig(dir, signInSettings({ LOGIN_USER_SCOPE: 'zoos:read admin' })), {
+    message: /^LOGIN_USER_SCOPE: unknown scope admin/
+  })
+  t.throws(() => testConfig(dir, signInSettings({ LOGIN_USER_SCOPE: ' ' })), { message: 'LOGIN_USER_SCOPE must name at least one scope' })
+  t.throws(() => testConfig(dir, { LOGIN_PROVIDER: 'mock', LOGIN_ISSUER: ISSUER }), {
+    message: /go together: LOGIN_CLIENT_ID, LOGIN_CLIENT_SECRET missing/
+  })
+  t.match(
+    testConfig(
+      dir,
+      signInSettings({
+        LOGIN_ISSUER: 'https://tenant.example.com/',
+        LOGIN_USER_SCOPE: 'zoos:write  zoos:read ' + 'zoos:write'
+      })
+    ),
+    {
+      loginIssuer: 'https://tenant.example.com/',
+      loginUserScope: 'zoos:write zoos:read'
+    }
+  )
 })

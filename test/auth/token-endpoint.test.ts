@@ -42,7 +42,7 @@ t.test('client_credentials: an RFC 9068 access token, never cached, no refresh t
   t.equal(viaBody.json().scope, 'zoos:read')
 })
 
-t.test('the requested scope must be among the client\'s', async t => {
+t.test("the requested scope must be among the client's", async t => {
   const app = await build(t)
   const reader = await addClient(app, 'zoos:read animals:read')
   const auth = basic(reader.client_id, reader.client_secret)
@@ -89,7 +89,12 @@ t.test('malformed token requests: 400 with an RFC 6749 error code', async t => {
     ['repeated parameter', 'grant_type=client_credentials&grant_type=password', 'invalid_request', 400]
   ]
   for (const [name, payload, error, status] of cases) {
-    const res = await app.inject({ method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret) }, payload })
+    const res = await app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret) },
+      payload
+    })
     t.equal(res.statusCode, status, name)
     t.match(res.json(), { error, error_description: String }, name)
     t.equal(res.headers['cache-control'], 'no-store', name)
@@ -103,14 +108,22 @@ t.test('password grant: access and refresh token for the scopes both the user an
   const app = await build(t)
   await addUser(app, 'ada', 'correct horse battery', 'zoos:read zoos:write employees:read')
   const client = await addClient(app, 'zoos:read zoos:write animals:read')
-  const res = await tokenRequest(app, { grant_type: 'password', username: 'ada', password: 'correct horse battery' }, basic(client.client_id, client.client_secret))
+  const res = await tokenRequest(
+    app,
+    { grant_type: 'password', username: 'ada', password: 'correct horse battery' },
+    basic(client.client_id, client.client_secret)
+  )
   t.equal(res.statusCode, 200)
   const body = res.json()
   t.match(body, { token_type: 'Bearer', expires_in: 900, scope: 'zoos:read zoos:write', refresh_token: /^[A-Za-z0-9_-]{43}$/ })
   t.match(decodeJwt(body.access_token), { sub: 'user:1', client_id: client.client_id })
   t.equal((await call(app, 'POST', '/v1/zoos', { name: 'Z', city: 'C' }, { authorization: `Bearer ${body.access_token}` })).statusCode, 201)
 
-  for (const [username, password] of [['ada', 'wrong password'], ['nobody', 'correct horse battery'], ['ADA', 'Correct horse battery']]) {
+  for (const [username, password] of [
+    ['ada', 'wrong password'],
+    ['nobody', 'correct horse battery'],
+    ['ADA', 'Correct horse battery']
+  ]) {
     const bad = await tokenRequest(app, { grant_type: 'password', username: username as string, password: password as string })
     t.equal(bad.statusCode, 401, `${username} / ${password}`)
     t.match(bad.json(), { error: 'invalid_grant', error_description: 'unknown user name or wrong password' })
@@ -146,7 +159,11 @@ t.test('refresh_token: rotation, and reuse of a rotated token revokes the whole 
 
   const other = await addClient(app, 'zoos:read')
   const fresh = (await tokenRequest(app, { grant_type: 'password', username: 'ada', password: 'correct horse battery' })).json()
-  const stolen = await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: fresh.refresh_token }, basic(other.client_id, other.client_secret))
+  const stolen = await tokenRequest(
+    app,
+    { grant_type: 'refresh_token', refresh_token: fresh.refresh_token },
+    basic(other.client_id, other.client_secret)
+  )
   t.equal(stolen.statusCode, 401, 'another client cannot use it')
   t.match(stolen.json(), { error: 'invalid_grant', error_description: 'unknown refresh token' })
   t.equal((await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: 'made-up' })).statusCode, 401)
@@ -171,15 +188,22 @@ t.test('revocation (RFC 7009): access tokens until they expire, refresh tokens w
   const authorization = `Bearer ${grant.access_token}`
   t.equal((await call(app, 'GET', '/v1/zoos', undefined, { authorization })).statusCode, 200, 'works, and is now cached')
 
-  const revoke = (token: string, auth = basic(BOOTSTRAP.id, BOOTSTRAP.secret)) => app.inject({
-    method: 'POST', url: '/oauth/revoke', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: auth }, payload: form({ token })
-  })
+  const revoke = (token: string, auth = basic(BOOTSTRAP.id, BOOTSTRAP.secret)) =>
+    app.inject({
+      method: 'POST',
+      url: '/oauth/revoke',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: auth },
+      payload: form({ token })
+    })
   const res = await revoke(grant.access_token)
   t.equal(res.statusCode, 200)
   t.equal(res.body, '')
   const after = await call(app, 'GET', '/v1/zoos', undefined, { authorization })
   t.equal(after.statusCode, 401)
-  t.equal(after.headers['www-authenticate'], 'Bearer realm="zoo-api", error="invalid_token", error_description="the access token was revoked"')
+  t.equal(
+    after.headers['www-authenticate'],
+    'Bearer realm="zoo-api", error="invalid_token", error_description="the access token was ' + 'revoked"'
+  )
 
   t.equal((await revoke(grant.refresh_token)).statusCode, 200)
   t.equal((await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: grant.refresh_token })).statusCode, 401)
@@ -188,9 +212,18 @@ t.test('revocation (RFC 7009): access tokens until they expire, refresh tokens w
   const other = await addClient(app, 'zoos:read')
   const mine = (await tokenRequest(app, { grant_type: 'client_credentials' })).json().access_token
   t.equal((await revoke(mine, basic(other.client_id, other.client_secret))).statusCode, 200)
-  t.equal((await call(app, 'GET', '/v1/zoos', undefined, { authorization: `Bearer ${mine}` })).statusCode, 200, 'another client cannot revoke it')
+  t.equal(
+    (await call(app, 'GET', '/v1/zoos', undefined, { authorization: `Bearer ${mine}` })).statusCode,
+    200,
+    'another client cannot ' + 'revoke it'
+  )
   t.equal((await revoke(mine, basic(BOOTSTRAP.id, 'wrong'))).statusCode, 401)
-  const missing = await app.inject({ method: 'POST', url: '/oauth/revoke', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret) }, payload: '' })
+  const missing = await app.inject({
+    method: 'POST',
+    url: '/oauth/revoke',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret) },
+    payload: ''
+  })
   t.equal(missing.statusCode, 400)
   t.match(missing.json(), { error: 'invalid_request' })
 })
@@ -198,7 +231,12 @@ t.test('revocation (RFC 7009): access tokens until they expire, refresh tokens w
 t.test('a revoked access token stays refused after a restart', async t => {
   const first = await build(t)
   const token = (await tokenRequest(first, { grant_type: 'client_credentials' })).json().access_token
-  await first.inject({ method: 'POST', url: '/oauth/revoke', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret) }, payload: form({ token }) })
+  await first.inject({
+    method: 'POST',
+    url: '/oauth/revoke',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret) },
+    payload: form({ token })
+  })
   await first.close()
   const second = checkContract(t, buildApi(testConfig(first.config.dataDir)))
   t.teardown(() => second.close())
@@ -241,6 +279,10 @@ t.test('the signing key is made once and kept in DATA_DIR', async t => {
   const second = checkContract(t, buildApi(testConfig(first.config.dataDir)))
   t.teardown(() => second.close())
   t.equal((await second.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json().keys[0].kid, kid)
-  t.equal((await call(second, 'GET', '/v1/zoos', undefined, { authorization: `Bearer ${token}` })).statusCode, 200, 'tokens survive a restart')
+  t.equal(
+    (await call(second, 'GET', '/v1/zoos', undefined, { authorization: `Bearer ${token}` })).statusCode,
+    200,
+    'tokens survive a ' + 'restart'
+  )
   t.equal(statSync(join(first.config.dataDir, 'signing-key.jwk.json')).mode & 0o777, 0o600)
 })

@@ -51,9 +51,27 @@ const layout = (root: string): Tree => ({
 })
 
 const ALLOWED_NAMES = [
-  '%2e%2e', 'caf\u00e9', 'chain-in1', 'chain-in2', 'chain1', 'chain2', 'chain3', 'dangling-in',
-  'dangling-out', 'file.txt', 'link-in-dir', 'link-in-file', 'link-out-dir', 'link-out-file',
-  'link-parent', 'link-root', 'link-to-allowed-link', 'link-to-other', 'loop1', 'loop2', 'sub'
+  '%2e%2e',
+  'caf\u00e9',
+  'chain-in1',
+  'chain-in2',
+  'chain1',
+  'chain2',
+  'chain3',
+  'dangling-in',
+  'dangling-out',
+  'file.txt',
+  'link-in-dir',
+  'link-in-file',
+  'link-out-dir',
+  'link-out-file',
+  'link-parent',
+  'link-root',
+  'link-to-allowed-link',
+  'link-to-other',
+  'loop1',
+  'loop2',
+  'sub'
 ]
 
 const OUTSIDE = 'Access denied - the path is outside the allowed directories'
@@ -70,7 +88,7 @@ interface Case {
   path?: unknown | ((root: string) => string)
   body?: unknown
   /** A raw request instead of a JSON one. */
-  raw?: { payload?: string, headers: Record<string, string> }
+  raw?: { payload?: string; headers: Record<string, string> }
   status: number
   /** The error message, or for a 200 the names listed and the normalized path answered. */
   error?: string
@@ -81,7 +99,13 @@ interface Case {
 const cases: Case[] = [
   // The allowed directories themselves, and what lies legitimately under them.
   { name: 'an allowed directory', path: '$/data/allowed', status: 200, names: ALLOWED_NAMES },
-  { name: 'an allowed directory with a trailing separator', path: '$/data/allowed/', status: 200, names: ALLOWED_NAMES, answeredPath: '$/data/allowed' },
+  {
+    name: 'an allowed directory with a trailing separator',
+    path: '$/data/allowed/',
+    status: 200,
+    names: ALLOWED_NAMES,
+    answeredPath: '$/data/allowed'
+  },
   { name: 'repeated separators fold', path: '$//data///allowed//sub', status: 200, names: ['deep'], answeredPath: '$/data/allowed/sub' },
   { name: 'a dot segment', path: '$/data/allowed/./sub/.', status: 200, names: ['deep'], answeredPath: '$/data/allowed/sub' },
   { name: '.. that stays inside', path: '$/data/allowed/sub/deep/..', status: 200, names: ['deep'], answeredPath: '$/data/allowed/sub' },
@@ -115,7 +139,12 @@ const cases: Case[] = [
   { name: '.. with a trailing separator', path: '$/data/allowed/../', status: 403, error: OUTSIDE },
   { name: '.. mixed with dots and doubled separators', path: '$/data/allowed/.//sub/..//../.', status: 403, error: OUTSIDE },
   { name: 'backslashes are name characters on POSIX (a sibling name)', path: '$/data/allowed\\..\\outside', status: 403, error: OUTSIDE },
-  { name: 'backslashes are name characters on POSIX (a missing name inside)', path: '$/data/allowed/..\\outside', status: 404, error: NOT_FOUND },
+  {
+    name: 'backslashes are name characters on POSIX (a missing name inside)',
+    path: '$/data/allowed/..\\outside',
+    status: 404,
+    error: NOT_FOUND
+  },
   { name: 'percent-encoded .. is not decoded', path: '$/data/allowed/%2e%2e/outside', status: 404, error: NOT_FOUND },
   { name: 'percent-encoded separator is not decoded', path: '$/data/allowed%2f..%2foutside', status: 403, error: OUTSIDE },
   { name: 'a two-dot leader is not ..', path: '$/data/allowed/\u2025/outside', status: 404, error: NOT_FOUND },
@@ -136,13 +165,23 @@ const cases: Case[] = [
   // CVE-2025-53109: symbolic links pointing out.
   { name: 'a symbolic link to an outside directory', path: '$/data/allowed/link-out-dir', status: 403, error: OUTSIDE },
   { name: 'a path through a symbolic link to an outside directory', path: '$/data/allowed/link-out-dir/.', status: 403, error: OUTSIDE },
-  { name: 'a missing path behind a link to an outside directory', path: '$/data/allowed/link-out-dir/missing', status: 403, error: OUTSIDE },
+  {
+    name: 'a missing path behind a link to an outside directory',
+    path: '$/data/allowed/link-out-dir/missing',
+    status: 403,
+    error: OUTSIDE
+  },
   { name: 'a file behind a link to an outside directory', path: '$/data/allowed/link-out-dir/secret.txt', status: 403, error: OUTSIDE },
   { name: 'a symbolic link to an outside file', path: '$/data/allowed/link-out-file', status: 403, error: OUTSIDE },
   { name: 'a chain of symbolic links leading out', path: '$/data/allowed/chain1', status: 403, error: OUTSIDE },
   { name: 'the middle of a chain leading out', path: '$/data/allowed/chain2', status: 403, error: OUTSIDE },
   { name: 'a symbolic link to the parent', path: '$/data/allowed/link-parent', status: 403, error: OUTSIDE },
-  { name: 'through a link to the parent into a prefix sibling', path: '$/data/allowed/link-parent/allowed_evil', status: 403, error: OUTSIDE },
+  {
+    name: 'through a link to the parent into a prefix sibling',
+    path: '$/data/allowed/link-parent/allowed_evil',
+    status: 403,
+    error: OUTSIDE
+  },
   { name: 'a symbolic link to the root', path: '$/data/allowed/link-root', status: 403, error: OUTSIDE },
   { name: 'a dangling link pointing out', path: '$/data/allowed/dangling-out', status: 403, error: UNRESOLVABLE },
   { name: 'a dangling link pointing inside', path: '$/data/allowed/dangling-in', status: 403, error: UNRESOLVABLE },
@@ -174,25 +213,70 @@ const cases: Case[] = [
 
   // Malformed bodies.
   { name: 'no path member', body: {}, status: 400, error: 'path is required' },
-  { name: 'another member instead of path', body: { dir: '$/data/allowed' }, status: 400, error: 'path is required; "dir" is not a member of this request' },
-  { name: 'an extra member', body: { path: '$/data/allowed', recursive: true }, status: 400, error: '"recursive" is not a member of this request' },
-  { name: 'a prototype-polluting member', raw: { payload: '{"path":"/","__proto__":{"x":1}}', headers: { 'content-type': 'application/json' } }, status: 400, error: BAD_JSON },
+  {
+    name: 'another member instead of path',
+    body: { dir: '$/data/allowed' },
+    status: 400,
+    error: 'path is required; "dir" is not a ' + 'member of this request'
+  },
+  {
+    name: 'an extra member',
+    body: { path: '$/data/allowed', recursive: true },
+    status: 400,
+    error: '"recursive" is not a member of ' + 'this request'
+  },
+  {
+    name: 'a prototype-polluting member',
+    raw: { payload: '{"path":"/","__proto__":{"x":1}}', headers: { 'content-type': 'application/json' } },
+    status: 400,
+    error: BAD_JSON
+  },
   { name: 'a body that is an array', body: ['$/data/allowed'], status: 400, error: 'request body must be a JSON object' },
   { name: 'a body that is a string', body: '$/data/allowed', status: 400, error: 'request body must be a JSON object' },
   { name: 'a body that is null', body: null, status: 400, error: 'request body must be a JSON object' },
-  { name: 'an empty JSON body', raw: { payload: '', headers: { 'content-type': 'application/json' } }, status: 400, error: 'request body must be a JSON object' },
-  { name: 'unparseable JSON', raw: { payload: '{"path": ', headers: { 'content-type': 'application/json' } }, status: 400, error: BAD_JSON },
+  {
+    name: 'an empty JSON body',
+    raw: { payload: '', headers: { 'content-type': 'application/json' } },
+    status: 400,
+    error: 'request ' + 'body must be a JSON object'
+  },
+  {
+    name: 'unparseable JSON',
+    raw: { payload: '{"path": ', headers: { 'content-type': 'application/json' } },
+    status: 400,
+    error: BAD_JSON
+  },
   { name: 'a limit of 0', body: { path: '$/data/allowed', limit: 0 }, status: 400, error: 'limit must be >= 1' },
   { name: 'a limit above 10000', body: { path: '$/data/allowed', limit: 10001 }, status: 400, error: 'limit must be <= 10000' },
   { name: 'a limit as a string', body: { path: '$/data/allowed', limit: '5' }, status: 400, error: 'limit must be an integer' },
   { name: 'a fractional limit', body: { path: '$/data/allowed', limit: 2.5 }, status: 400, error: 'limit must be an integer' },
-  { name: 'a cursor that is not base64url', body: { path: '$/data/allowed', cursor: '../..' }, status: 400, error: 'cursor is not a next_cursor issued by this server' },
-  { name: 'a cursor of an odd number of bytes', body: { path: '$/data/allowed', cursor: 'YQ' }, status: 400, error: 'cursor is not a next_cursor issued by this server' },
-  { name: 'an empty cursor', body: { path: '$/data/allowed', cursor: '' }, status: 400, error: 'cursor must not be empty; cursor is not a next_cursor issued by this server' },
+  {
+    name: 'a cursor that is not base64url',
+    body: { path: '$/data/allowed', cursor: '../..' },
+    status: 400,
+    error: 'cursor is not a ' + 'next_cursor issued by this server'
+  },
+  {
+    name: 'a cursor of an odd number of bytes',
+    body: { path: '$/data/allowed', cursor: 'YQ' },
+    status: 400,
+    error: 'cursor is not a ' + 'next_cursor issued by this server'
+  },
+  {
+    name: 'an empty cursor',
+    body: { path: '$/data/allowed', cursor: '' },
+    status: 400,
+    error: 'cursor must not be empty; cursor is not ' + 'a next_cursor issued by this server'
+  },
 
   // Content types.
   { name: 'text/plain', raw: { payload: '{"path":"/"}', headers: { 'content-type': 'text/plain' } }, status: 415, error: NOT_JSON },
-  { name: 'a form', raw: { payload: 'path=%2F', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, status: 415, error: NOT_JSON },
+  {
+    name: 'a form',
+    raw: { payload: 'path=%2F', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+    status: 415,
+    error: NOT_JSON
+  },
   { name: 'XML', raw: { payload: '<path>/</path>', headers: { 'content-type': 'application/xml' } }, status: 415, error: NOT_JSON },
   { name: 'a body without Content-Type', raw: { payload: '{"path":"/"}', headers: {} }, status: 415, error: NOT_JSON },
   { name: 'no body and no Content-Type', raw: { headers: {} }, status: 415, error: NOT_JSON }
@@ -202,21 +286,30 @@ t.test('list_directory refuses every escape and malformed request, and lists wha
   const root = makeTree(t, layout)
   const allowed = ['allowed', 'other', 'allowed-link', 'na\u00efve'].map(name => `${root}/data/${name}`)
   const app = await buildLocal(t, { ALLOWED_DIRS: allowed.join(delimiter) })
-  const expand = (value: unknown): unknown => typeof value === 'function'
-    ? value(root)
-    : JSON.parse(JSON.stringify(value ?? null).replaceAll('$', root))
+  const expand = (value: unknown): unknown =>
+    typeof value === 'function' ? value(root) : JSON.parse(JSON.stringify(value ?? null).replaceAll('$', root))
 
   t.ok(cases.length >= 90, `${cases.length} cases`)
   for (const c of cases) {
-    const res = c.raw !== undefined
-      ? await app.inject({ method: 'POST', url: '/list_directory', headers: c.raw.headers, ...(c.raw.payload === undefined ? {} : { payload: c.raw.payload }) })
-      : await post(app, '/list_directory', c.body !== undefined ? expand(c.body) : { path: expand(c.path) })
+    const res =
+      c.raw !== undefined
+        ? await app.inject({
+          method: 'POST',
+          url: '/list_directory',
+          headers: c.raw.headers,
+          ...(c.raw.payload === undefined ? {} : { payload: c.raw.payload })
+        })
+        : await post(app, '/list_directory', c.body !== undefined ? expand(c.body) : { path: expand(c.path) })
     t.equal(res.statusCode, c.status, `${c.name}: status`)
     t.match(res.headers['content-type'], /^application\/json/, `${c.name}: JSON`)
     const body = res.json()
     if (c.status === 200) {
       t.equal(body.path, expand(c.answeredPath ?? c.path), `${c.name}: path answered`)
-      t.same(body.entries.map((e: { name: string }) => e.name), c.names, `${c.name}: entries`)
+      t.same(
+        body.entries.map((e: { name: string }) => e.name),
+        c.names,
+        `${c.name}: entries`
+      )
       t.equal(body.next_cursor, null, `${c.name}: one page`)
     } else {
       t.same(body, { error: c.error }, `${c.name}: body`)

@@ -14,7 +14,10 @@ t.test('compareCodePoints orders as UTF-8 bytes do, unlike the default sort', as
   t.not([...names].sort().join('|'), [...names].sort(byUtf8).join('|'), 'the default sort differs on these names')
   const alphabet = ['a', 'Z', '0', '.', '-', '\u00e9', '\u0301', '\uFB01', '\uFF5E', '\uFFFD', '\u{1F600}', '\u{10FFFF}', '\u{20000}']
   let seed = 7
-  const random = (n: number): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n }
+  const random = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648
+    return seed % n
+  }
   const words = Array.from({ length: 2000 }, () => Array.from({ length: 1 + random(5) }, () => alphabet[random(alphabet.length)]).join(''))
   t.same([...words].sort(compareCodePoints), [...words].sort(byUtf8), 'random names')
 })
@@ -33,9 +36,18 @@ t.test('cursors round-trip any name and refuse what this server did not issue', 
 function countingFileSystem (overrides: Partial<ListingFileSystem> = {}) {
   const calls = { stat: 0, readdir: 0, lstat: 0 }
   const fs: ListingFileSystem = {
-    stat: async (path, options) => { calls.stat++; return (overrides.stat ?? stat)(path, options) },
-    readdir: async (path) => { calls.readdir++; return (overrides.readdir ?? readdir)(path) },
-    lstat: async (path) => { calls.lstat++; return (overrides.lstat ?? lstat)(path) }
+    stat: async (path, options) => {
+      calls.stat++
+      return (overrides.stat ?? stat)(path, options)
+    },
+    readdir: async path => {
+      calls.readdir++
+      return (overrides.readdir ?? readdir)(path)
+    },
+    lstat: async path => {
+      calls.lstat++
+      return (overrides.lstat ?? lstat)(path)
+    }
   }
   return { fs, calls }
 }
@@ -73,7 +85,11 @@ t.test('a page costs one stat and one lstat per entry, whatever the size of the 
     for (let page = 2; page <= 3; page++) {
       const before = { ...calls }
       const next = await lister.page(dir, 50, after)
-      t.same({ stat: calls.stat - before.stat, readdir: calls.readdir - before.readdir, lstat: calls.lstat - before.lstat }, { stat: 1, readdir: 0, lstat: 50 }, `${size}: page ${page}`)
+      t.same(
+        { stat: calls.stat - before.stat, readdir: calls.readdir - before.readdir, lstat: calls.lstat - before.lstat },
+        { stat: 1, readdir: 0, lstat: 50 },
+        `${size}: page ${page}`
+      )
       t.equal(next.entries[0]?.name, `f${String((page - 1) * 50).padStart(6, '0')}`)
       after = decodeCursor(next.nextCursor as string)
     }
@@ -86,16 +102,26 @@ t.test('a changed directory is read again; a page goes on after the cursor', asy
   const { fs, calls } = countingFileSystem()
   const lister = new DirectoryLister({ fs })
   const first = await lister.page(dir, 4)
-  t.same(first.entries.map(e => e.name), ['f000000', 'f000001', 'f000002', 'f000003'])
+  t.same(
+    first.entries.map(e => e.name),
+    ['f000000', 'f000001', 'f000002', 'f000003']
+  )
   writeFileSync(join(dir, 'f000001a'), '')
   writeFileSync(join(dir, 'f000005a'), '')
   rmSync(join(dir, 'f000003'))
   const second = await lister.page(dir, 4, decodeCursor(first.nextCursor as string))
-  t.same(second.entries.map(e => e.name), ['f000004', 'f000005', 'f000005a', 'f000006'], 'only what sorts after the cursor, the removed name included')
+  t.same(
+    second.entries.map(e => e.name),
+    ['f000004', 'f000005', 'f000005a', 'f000006'],
+    'only what sorts after the cursor, the removed ' + 'name included'
+  )
   t.equal(calls.readdir, 2)
   const again = await lister.page(dir, 4, decodeCursor(second.nextCursor as string))
   t.equal(calls.readdir, 3, 'a directory changed moments ago is not trusted to the cache')
-  t.same(again.entries.map(e => e.name), ['f000007', 'f000008', 'f000009'])
+  t.same(
+    again.entries.map(e => e.name),
+    ['f000007', 'f000008', 'f000009']
+  )
   t.equal(again.nextCursor, null)
 })
 
@@ -122,13 +148,16 @@ t.test('the cache keeps a bounded number of names', async t => {
 t.test('entries removed between reading the directory and their lstat are left out', async t => {
   const root = makeTree(t, { d: { a: '', b: '', c: '' } })
   const { fs } = countingFileSystem({
-    lstat: async (path) => {
+    lstat: async path => {
       if (path.endsWith('/b')) throw Object.assign(new Error('gone'), { code: 'ENOENT' })
       return lstat(path)
     }
   })
   const page = await new DirectoryLister({ fs }).page(join(root, 'd'), 2)
-  t.same(page.entries.map(e => e.name), ['a'])
+  t.same(
+    page.entries.map(e => e.name),
+    ['a']
+  )
   t.equal(decodeCursor(page.nextCursor as string), 'b', 'the cursor still moves past it')
 })
 
@@ -146,13 +175,21 @@ t.test('entry types: file, directory, symlink, other', async t => {
 
 t.test('file system failures become refusals; other faults propagate', async t => {
   const root = makeTree(t, { d: { a: '' }, f: '' })
-  const fail = (code: string) => async (): Promise<never> => { throw Object.assign(new Error(code), { code }) }
+  const fail = (code: string) => async (): Promise<never> => {
+    throw Object.assign(new Error(code), { code })
+  }
   const lister = (overrides: Partial<ListingFileSystem>) => new DirectoryLister({ fs: countingFileSystem(overrides).fs })
   await t.rejects(lister({}).page(join(root, 'f'), 1), { statusCode: 400, message: 'path is not a directory' })
   await t.rejects(lister({}).page(join(root, 'gone'), 1), { statusCode: 404, message: 'No such directory' })
-  await t.rejects(lister({ readdir: fail('EACCES') }).page(join(root, 'd'), 1), { statusCode: 403, message: 'Access denied - permission denied' })
+  await t.rejects(lister({ readdir: fail('EACCES') }).page(join(root, 'd'), 1), {
+    statusCode: 403,
+    message: 'Access denied - permission ' + 'denied'
+  })
   await t.rejects(lister({ readdir: fail('ENOENT') }).page(join(root, 'd'), 1), { statusCode: 404, message: 'No such directory' })
-  await t.rejects(lister({ lstat: fail('EACCES') }).page(join(root, 'd'), 1), { statusCode: 403, message: 'Access denied - permission denied' })
+  await t.rejects(lister({ lstat: fail('EACCES') }).page(join(root, 'd'), 1), {
+    statusCode: 403,
+    message: 'Access denied - permission ' + 'denied'
+  })
   await t.rejects(lister({ lstat: fail('EIO') }).page(join(root, 'd'), 1), { code: 'EIO' })
   await t.rejects(lister({ stat: fail('EIO') }).page(join(root, 'd'), 1), { code: 'EIO' })
 })

@@ -12,7 +12,9 @@ import { loadConfig } from '../../config.js'
 import { buildLocalServer } from '../../local/app.js'
 
 /** A file tree: a string is a file's content, an object a directory, `{ link }` a symbolic link. */
-export interface Tree { [name: string]: string | Tree | { link: string } }
+export interface Tree {
+  [name: string]: string | Tree | { link: string }
+}
 
 const isLink = (node: string | Tree | { link: string }): node is { link: string } =>
   typeof node === 'object' && typeof node.link === 'string'
@@ -54,7 +56,12 @@ export async function buildLocal (t: Test, settings: Record<string, string>): Pr
 }
 
 /** POST of a JSON body (any value, sent as given) to one of the operations. */
-export async function post (app: FastifyInstance, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+export async function post (
+  app: FastifyInstance,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {}
+): Promise<LightMyRequestResponse> {
   return app.inject({
     method: 'POST',
     url,
@@ -71,26 +78,36 @@ export interface SocketResponse {
 }
 
 /** One HTTP/1.1 request over a real socket, every header (Host included) as given. */
-export async function send (port: number, options: { method?: string, path: string, headers?: Record<string, string>, body?: string }): Promise<SocketResponse> {
+export async function send (
+  port: number,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string }
+): Promise<SocketResponse> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method: options.method ?? 'POST', path: options.path, headers: options.headers ?? {} }, res => {
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', chunk => { text += chunk })
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) }))
-    })
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method: options.method ?? 'POST', path: options.path, headers: options.headers ?? {} },
+      res => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', chunk => {
+          text += chunk
+        })
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) }))
+      }
+    )
     req.on('error', reject)
     req.end(options.body)
   })
 }
 
 /** Writes `request` as is on a fresh connection; resolves with the status and body read back. */
-export async function sendRaw (port: number, request: string): Promise<{ status: number, body: string }> {
+export async function sendRaw (port: number, request: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => socket.end(request))
     let text = ''
     socket.setEncoding('utf8')
-    socket.on('data', chunk => { text += chunk })
+    socket.on('data', chunk => {
+      text += chunk
+    })
     socket.on('error', reject)
     socket.on('end', () => resolve({ status: Number(text.split(' ')[1]), body: text.slice(text.indexOf('\r\n\r\n') + 4) }))
   })
@@ -107,7 +124,11 @@ export function portOf (app: FastifyInstance): number {
  * Runs a TypeScript file of this repository in a child process under tap's TypeScript loader.
  * As another user, tap's coverage bookkeeping (which writes where that user may not) is left out.
  */
-export function spawnTs (file: string, env: Record<string, string>, user?: { uid: number, gid: number }): ChildProcessByStdio<null, Readable, Readable> {
+export function spawnTs (
+  file: string,
+  env: Record<string, string>,
+  user?: { uid: number; gid: number }
+): ChildProcessByStdio<null, Readable, Readable> {
   const bookkeeping = /^(NODE_OPTIONS|NODE_V8_COVERAGE|_TAPJS_)/
   const inherited = user === undefined ? process.env : Object.fromEntries(Object.entries(process.env).filter(([k]) => !bookkeeping.test(k)))
   const execArgv = user === undefined ? process.execArgv : process.execArgv.filter(arg => !arg.includes('processinfo'))

@@ -1,12 +1,19 @@
 import path from 'node:path'
 import t from 'tap'
 import { HttpError } from '../../http/errors.js'
-import { allowedRootOf, isWithin, normalizeRequestedPath, PathGuard, type PathApi, type ResolvingFileSystem } from '../../local/path-guard.js'
+import {
+  allowedRootOf,
+  isWithin,
+  normalizeRequestedPath,
+  PathGuard,
+  type PathApi,
+  type ResolvingFileSystem
+} from '../../local/path-guard.js'
 
 const OUTSIDE = 'Access denied - the path is outside the allowed directories'
 
 /** What the lexical step makes of a requested path: the normalized path, or the refusal. */
-type Outcome = { path: string } | { status: number, error: string }
+type Outcome = { path: string } | { status: number; error: string }
 
 function lexical (p: PathApi, allowed: string[]) {
   return (requested: unknown): Outcome => {
@@ -105,11 +112,11 @@ function fakeFileSystem (realpaths: Record<string, string>, lstats: Record<strin
     throw Object.assign(new Error(`${code}: ${path}`), { code })
   }
   return {
-    realpath: async (path) => {
+    realpath: async path => {
       const real = realpaths[path] ?? 'ENOENT'
       return /^E[A-Z]+$/.test(real) ? fail(real, path) : real
     },
-    lstat: async (path) => {
+    lstat: async path => {
       const found = lstats[path] ?? 'ENOENT'
       return found === true ? {} : fail(found, path)
     }
@@ -117,27 +124,59 @@ function fakeFileSystem (realpaths: Record<string, string>, lstats: Record<strin
 }
 
 t.test('the real-path step, on Windows paths, with the failures a test disk cannot show', async t => {
-  const dirs = [{ path: 'C:\\Data\\Allowed', realPath: 'C:\\Data\\Allowed' }, { path: 'C:\\Link', realPath: 'E:\\Target' }]
+  const dirs = [
+    { path: 'C:\\Data\\Allowed', realPath: 'C:\\Data\\Allowed' },
+    { path: 'C:\\Link', realPath: 'E:\\Target' }
+  ]
   const guard = (realpaths: Record<string, string>, lstats?: Record<string, string | true>) =>
     new PathGuard(dirs, path.win32, fakeFileSystem(realpaths, lstats))
 
   t.same(await guard({ 'C:\\Link\\x': 'E:\\Target\\x' }).check('C:/Link/x'), { path: 'C:\\Link\\x', realPath: 'E:\\Target\\x' })
-  t.same(await guard({ 'C:\\Data\\Allowed\\x': 'E:\\Target' }).check('C:\\Data\\Allowed\\x'), { path: 'C:\\Data\\Allowed\\x', realPath: 'E:\\Target' }, 'into another allowed directory')
+  t.same(
+    await guard({ 'C:\\Data\\Allowed\\x': 'E:\\Target' }).check('C:\\Data\\Allowed\\x'),
+    { path: 'C:\\Data\\Allowed\\x', realPath: 'E:\\Target' },
+    'into another allowed directory'
+  )
   await t.rejects(guard({ 'C:\\Data\\Allowed\\x': 'E:\\Other' }).check('C:\\Data\\Allowed\\x'), { statusCode: 403, message: OUTSIDE })
-  await t.rejects(guard({ 'C:\\Data\\Allowed\\x': 'EACCES' }).check('C:\\Data\\Allowed\\x'), { statusCode: 403, message: 'Access denied - permission denied' })
-  await t.rejects(guard({ 'C:\\Data\\Allowed\\x': 'EPERM' }).check('C:\\Data\\Allowed\\x'), { statusCode: 403, message: 'Access denied - permission denied' })
-  await t.rejects(guard({ 'C:\\Data\\Allowed\\x': 'ENAMETOOLONG' }).check('C:\\Data\\Allowed\\x'), { statusCode: 400, message: 'path is too long' })
+  await t.rejects(guard({ 'C:\\Data\\Allowed\\x': 'EACCES' }).check('C:\\Data\\Allowed\\x'), {
+    statusCode: 403,
+    message: 'Access denied ' + '- permission denied'
+  })
+  await t.rejects(guard({ 'C:\\Data\\Allowed\\x': 'EPERM' }).check('C:\\Data\\Allowed\\x'), {
+    statusCode: 403,
+    message: 'Access denied ' + '- permission denied'
+  })
+  await t.rejects(guard({ 'C:\\Data\\Allowed\\x': 'ENAMETOOLONG' }).check('C:\\Data\\Allowed\\x'), {
+    statusCode: 400,
+    message: 'path is ' + 'too long'
+  })
   await t.rejects(guard({ 'C:\\Data\\Allowed\\x': 'EIO' }).check('C:\\Data\\Allowed\\x'), { code: 'EIO' }, 'a fault is not a refusal')
 
   // Walking up from a path that does not resolve.
   const missing = { 'C:\\Data\\Allowed': 'C:\\Data\\Allowed' }
   await t.rejects(guard(missing).check('C:\\Data\\Allowed\\a\\b\\c'), { statusCode: 404, message: 'No such directory' })
-  await t.rejects(guard({ 'C:\\Data\\Allowed': 'C:\\Data\\Allowed', 'C:\\Data\\Allowed\\a': 'E:\\Elsewhere' }).check('C:\\Data\\Allowed\\a\\b'), { statusCode: 403, message: OUTSIDE })
-  await t.rejects(guard(missing, { 'C:\\Data\\Allowed\\a': true }).check('C:\\Data\\Allowed\\a\\b'), { statusCode: 403, message: 'Access denied - a symbolic link on the path cannot be resolved' })
-  await t.rejects(guard(missing, { 'C:\\Data\\Allowed\\a': 'EACCES' }).check('C:\\Data\\Allowed\\a\\b'), { statusCode: 403, message: 'Access denied - permission denied' })
+  await t.rejects(
+    guard({ 'C:\\Data\\Allowed': 'C:\\Data\\Allowed', 'C:\\Data\\Allowed\\a': 'E:\\Elsewhere' }).check('C:\\Data\\Allowed\\a\\b'),
+    { statusCode: 403, message: OUTSIDE }
+  )
+  await t.rejects(guard(missing, { 'C:\\Data\\Allowed\\a': true }).check('C:\\Data\\Allowed\\a\\b'), {
+    statusCode: 403,
+    message: 'Access ' + 'denied - a symbolic link on the path cannot be resolved'
+  })
+  await t.rejects(guard(missing, { 'C:\\Data\\Allowed\\a': 'EACCES' }).check('C:\\Data\\Allowed\\a\\b'), {
+    statusCode: 403,
+    message: 'Access denied - permission denied'
+  })
   await t.rejects(guard(missing, { 'C:\\Data\\Allowed\\a': 'EIO' }).check('C:\\Data\\Allowed\\a\\b'), { code: 'EIO' })
-  await t.rejects(guard({ 'C:\\Data\\Allowed': 'EACCES' }).check('C:\\Data\\Allowed\\a'), { statusCode: 403, message: 'Access denied - permission denied' })
-  await t.rejects(guard({}).check('C:\\Data\\Allowed\\a'), { statusCode: 404, message: 'No such directory' }, 'the configured directory vanished')
+  await t.rejects(guard({ 'C:\\Data\\Allowed': 'EACCES' }).check('C:\\Data\\Allowed\\a'), {
+    statusCode: 403,
+    message: 'Access denied - ' + 'permission denied'
+  })
+  await t.rejects(
+    guard({}).check('C:\\Data\\Allowed\\a'),
+    { statusCode: 404, message: 'No such directory' },
+    'the configured directory ' + 'vanished'
+  )
   await t.rejects(guard({}).check('C:\\Link'), { statusCode: 404, message: 'No such directory' }, 'the configured directory vanished')
   await t.rejects(guard({ 'C:\\Link': 'E:\\Target' }).check('c:\\Link'), { statusCode: 403, message: OUTSIDE })
 })

@@ -10,22 +10,37 @@ const DENIED = { error: 'Access denied - permission denied' }
  * Permissions do not bind root, which runs these tests here: the server under test then runs as
  * the unprivileged user `nobody` in a child process. Any other user tests in-process.
  */
-async function serverFor (t: Test, allowed: string): Promise<(path: string) => Promise<{ status: number, body: unknown }>> {
+async function serverFor (t: Test, allowed: string): Promise<(path: string) => Promise<{ status: number; body: unknown }>> {
   if (process.getuid?.() !== 0) {
     const app: FastifyInstance = await buildLocal(t, { ALLOWED_DIRS: allowed })
-    return async (path) => {
-      const res = await app.inject({ method: 'POST', url: '/list_directory', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ path }) })
+    return async path => {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/list_directory',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ path })
+      })
       return { status: res.statusCode, body: res.json() }
     }
   }
   const child = spawnTs('test/local/fixtures/serve.ts', { ALLOWED_DIRS: allowed }, NOBODY)
-  t.teardown(() => { child.kill() })
+  t.teardown(() => {
+    child.kill()
+  })
   let stderr = ''
-  child.stderr.on('data', chunk => { stderr += chunk })
-  const line = await lineOf(child.stdout, l => l.startsWith('{')).catch(err => { throw new Error(`${String(err)}; stderr: ${stderr}`) })
+  child.stderr.on('data', chunk => {
+    stderr += chunk
+  })
+  const line = await lineOf(child.stdout, l => l.startsWith('{')).catch(err => {
+    throw new Error(`${String(err)}; stderr: ${stderr}`)
+  })
   const port = (JSON.parse(line) as { port: number }).port
-  return async (path) => {
-    const res = await send(port, { path: '/list_directory', headers: { host: `127.0.0.1:${port}`, 'content-type': 'application/json' }, body: JSON.stringify({ path }) })
+  return async path => {
+    const res = await send(port, {
+      path: '/list_directory',
+      headers: { host: `127.0.0.1:${port}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ path })
+    })
     return { status: res.status, body: res.json() }
   }
 }
@@ -45,8 +60,12 @@ t.test('a directory without permission is refused as access denied', async t => 
   t.same(await list(`${root}/allowed/locked/missing`), { status: 403, body: DENIED }, 'nothing told about what is in there')
   t.same(await list(`${root}/allowed/unsearchable`), { status: 403, body: DENIED }, 'readable, but its entries cannot be examined')
   t.match(await list(`${root}/allowed/open`), { status: 200, body: { entries: [{ name: 'b', type: 'file' }] } })
-  t.match(await list(`${root}/allowed`), {
-    status: 200,
-    body: { entries: [{ name: 'locked', type: 'directory' }, { name: 'open' }, { name: 'unsearchable', type: 'directory' }] }
-  }, 'the locked directory is still listed in its parent')
+  t.match(
+    await list(`${root}/allowed`),
+    {
+      status: 200,
+      body: { entries: [{ name: 'locked', type: 'directory' }, { name: 'open' }, { name: 'unsearchable', type: 'directory' }] }
+    },
+    'the locked directory is still listed in its parent'
+  )
 })

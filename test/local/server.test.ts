@@ -4,7 +4,11 @@ import type { Readable } from 'node:stream'
 import t, { type Test } from 'tap'
 import { lineOf, makeTree, send, spawnTs } from './helper.js'
 
-interface LogLine { name?: string, msg?: string, level?: number }
+interface LogLine {
+  name?: string
+  msg?: string
+  level?: number
+}
 
 const parse = (line: string): LogLine => {
   try {
@@ -19,8 +23,19 @@ const listening = (log: LogLine): boolean => log.msg?.startsWith('Server listeni
 
 function start (t: Test, env: Record<string, string>) {
   const dataDir = makeTree(t, {})
-  const child = spawnTs('server.ts', { HOST: '127.0.0.1', PORT: '0', LOCAL_HOST: '127.0.0.1', LOCAL_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', ALLOWED_DIRS: '', ...env })
-  t.teardown(() => { child.kill('SIGKILL') })
+  const child = spawnTs('server.ts', {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOCAL_HOST: '127.0.0.1',
+    LOCAL_PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    ALLOWED_DIRS: '',
+    ...env
+  })
+  t.teardown(() => {
+    child.kill('SIGKILL')
+  })
   const exit = once(child, 'exit') as Promise<[number | null, string | null]>
   return { child, exit }
 }
@@ -41,7 +56,10 @@ t.test('npm start runs the API and the local tool server; a signal stops both', 
 
 t.test('without allowed directories the local tool server starts, says so (info, not a warning), and lists none', async t => {
   const { child, exit } = start(t, {})
-  const warning = logLine(child.stdout, log => log.name === 'local' && log.level === 30 && (log.msg ?? '').startsWith('no allowed directories'))
+  const warning = logLine(
+    child.stdout,
+    log => log.name === 'local' && log.level === 30 && (log.msg ?? '').startsWith('no allowed ' + 'directories')
+  )
   const local = await logLine(child.stdout, log => log.name === 'local' && listening(log))
   t.match(await warning, { msg: 'no allowed directories (ALLOWED_DIRS or --allow): list_directory refuses every path' })
   const port = Number(/:(\d+)$/.exec(local.msg ?? '')?.[1])
@@ -54,7 +72,9 @@ t.test('without allowed directories the local tool server starts, says so (info,
 t.test('a bad directory stops start-up with one line naming it', async t => {
   const { child, exit } = start(t, { ALLOWED_DIRS: '/nope/not/here' })
   let stderr = ''
-  child.stderr.on('data', chunk => { stderr += chunk })
+  child.stderr.on('data', chunk => {
+    stderr += chunk
+  })
   t.same(await exit, [2, null])
   t.equal(stderr, 'zoo-api: ALLOWED_DIRS: /nope/not/here does not exist\n')
 })

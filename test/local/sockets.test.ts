@@ -11,7 +11,10 @@ async function listening (t: Test, settings: Record<string, string> = {}) {
   const app = await buildLocal(t, { ALLOWED_DIRS: `${root}/allowed`, ...settings })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const port = portOf(app)
-  const call = async (path: string, options: { method?: string, headers?: Record<string, string>, body?: unknown } = {}): Promise<SocketResponse> =>
+  const call = async (
+    path: string,
+    options: { method?: string; headers?: Record<string, string>; body?: unknown } = {}
+  ): Promise<SocketResponse> =>
     send(port, {
       method: options.method,
       path,
@@ -54,7 +57,10 @@ t.test('the DNS-rebinding guard: Host must be a loopback name', async t => {
     if (status === 200) t.same(res.json(), { directories: [`${root}/allowed`] }, `Host: ${host}`)
     else t.same(res.json(), { error: HOST_DENIED }, `Host: ${host}`)
   }
-  for (const [label, head] of [['an empty Host', 'HTTP/1.1\r\nHost: '], ['HTTP/1.0 without Host', 'HTTP/1.0']] as const) {
+  for (const [label, head] of [
+    ['an empty Host', 'HTTP/1.1\r\nHost: '],
+    ['HTTP/1.0 without Host', 'HTTP/1.0']
+  ] as const) {
     const raw = await sendRaw(port, `POST /list_allowed_directories ${head}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`)
     t.equal(raw.status, 403, label)
     t.same(JSON.parse(raw.body), { error: HOST_DENIED }, label)
@@ -122,7 +128,10 @@ t.test('both operations over a socket', async t => {
   const page = first.json()
   t.match(page, {
     path: `${root}/allowed`,
-    entries: [{ name: 'a.txt', type: 'file', size: 1 }, { name: 'b.txt', type: 'file', size: 2 }],
+    entries: [
+      { name: 'a.txt', type: 'file', size: 1 },
+      { name: 'b.txt', type: 'file', size: 2 }
+    ],
     next_cursor: /^[A-Za-z0-9_-]+$/
   })
   t.same(Object.keys(page.entries[0]), ['name', 'type', 'size', 'modified'])

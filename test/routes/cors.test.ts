@@ -2,7 +2,9 @@ import t from 'tap'
 import { build, call } from '../helper.js'
 
 const preflight = (origin: string, method = 'POST') => ({
-  origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type'
+  origin,
+  'access-control-request-method': method,
+  'access-control-request-headers': 'authorization, content-type'
 })
 
 t.test('a preflight is answered by the CORS layer, before the bearer guard', async t => {
@@ -53,7 +55,11 @@ t.test('in proxy mode a preflight not forwarded over HTTPS is refused like any r
   t.equal(plain.statusCode, 403)
   t.same(plain.json(), { error: 'HTTPS required' })
   t.notOk(plain.headers['access-control-allow-origin'])
-  const forwarded = await app.inject({ method: 'OPTIONS', url: '/v1/zoos', headers: { ...preflight('https://app.example.com'), 'x-forwarded-proto': 'https' } })
+  const forwarded = await app.inject({
+    method: 'OPTIONS',
+    url: '/v1/zoos',
+    headers: { ...preflight('https://app.example.com'), 'x-forwarded-proto': 'https' }
+  })
   t.equal(forwarded.statusCode, 204)
   t.equal(forwarded.headers['access-control-allow-origin'], 'https://app.example.com')
   t.match(forwarded.headers['strict-transport-security'], /max-age=/)

@@ -5,7 +5,9 @@ t.test('beyond RATE_LIMIT requests a minute from one address: 429 with Retry-Aft
   const app = await build(t, { RATE_LIMIT: '5' })
   const token = (await tokenRequest(app, { grant_type: 'client_credentials' })).json().access_token
   const statuses: number[] = []
-  for (let i = 0; i < 4; i++) statuses.push((await call(app, 'GET', '/v1/zoos', undefined, { authorization: `Bearer ${token}` })).statusCode)
+  for (let i = 0; i < 4; i++) {
+    statuses.push((await call(app, 'GET', '/v1/zoos', undefined, { authorization: `Bearer ${token}` })).statusCode)
+  }
   t.same(statuses, [200, 200, 200, 200], 'the token request counted as the first')
   const limited = await call(app, 'GET', '/v1/zoos', undefined, { authorization: `Bearer ${token}` })
   t.equal(limited.statusCode, 429)
@@ -16,7 +18,11 @@ t.test('beyond RATE_LIMIT requests a minute from one address: 429 with Retry-Aft
   const tokens = await tokenRequest(app, { grant_type: 'client_credentials' })
   t.equal(tokens.statusCode, 429, 'the token endpoint is limited too: guessing secrets is slowed down')
   t.match(tokens.headers['retry-after'], /^\d+$/)
-  t.equal((await app.inject({ method: 'GET', url: '/v1/zoos' })).statusCode, 401, 'a request the bearer check refuses is answered before it is counted')
+  t.equal(
+    (await app.inject({ method: 'GET', url: '/v1/zoos' })).statusCode,
+    401,
+    'a request the bearer check refuses is answered ' + 'before it is counted'
+  )
   const fromElsewhere = await app.inject({ method: 'GET', url: '/', remoteAddress: '127.0.0.2' })
   t.equal(fromElsewhere.statusCode, 200, 'another address has its own budget')
 })
@@ -45,7 +51,7 @@ t.test('a background job is counted when it is queued, not again when it runs', 
     locations.push(new URL(String(queued.headers.location)).pathname)
   }
   for (const [i, location] of locations.entries()) {
-    let job: { status: string, result: { status: number } | null } | undefined
+    let job: { status: string; result: { status: number } | null } | undefined
     for (let poll = 0; poll < 200 && !['succeeded', 'failed'].includes(job?.status ?? ''); poll++) {
       if (poll > 0) await new Promise(resolve => setTimeout(resolve, 5))
       job = (await app.inject({ method: 'GET', url: location, headers: { authorization }, remoteAddress: `127.0.3.${poll % 250}` })).json()

@@ -10,14 +10,16 @@ t.test('GET / links to version 1, every collection, the token endpoint and the O
   t.match(res.headers['content-type'], /^application\/json/)
   const body = res.json()
   t.same(body.link, { rel: 'v1', href: 'http://api.example.test/v1', title: 'Zoo API version 1', type: 'application/json' })
-  t.same(body.links, [...COLLECTIONS.map(c => ({
-    rel: `collection http://api.example.test/v1/${c}`,
-    href: `http://api.example.test/v1/${c}`,
-    title: `List of ${c}`,
-    type: 'application/json'
-  })),
-  { rel: 'oauth2-token', href: 'http://api.example.test/oauth/token', title: 'OAuth 2.0 token endpoint', type: 'application/json' },
-  { rel: 'service-desc', href: 'http://api.example.test/documentation/json', title: 'OpenAPI 3.1 document', type: 'application/json' }])
+  t.same(body.links, [
+    ...COLLECTIONS.map(c => ({
+      rel: `collection http://api.example.test/v1/${c}`,
+      href: `http://api.example.test/v1/${c}`,
+      title: `List of ${c}`,
+      type: 'application/json'
+    })),
+    { rel: 'oauth2-token', href: 'http://api.example.test/oauth/token', title: 'OAuth 2.0 token endpoint', type: 'application/json' },
+    { rel: 'service-desc', href: 'http://api.example.test/documentation/json', title: 'OpenAPI 3.1 document', type: 'application/json' }
+  ])
 })
 
 t.test('GET /v1 links to itself and every collection', async t => {
@@ -26,7 +28,10 @@ t.test('GET /v1 links to itself and every collection', async t => {
   t.equal(res.statusCode, 200)
   const body = res.json()
   t.same(body.link, { rel: 'self', href: 'http://localhost:8443/v1', title: 'Zoo API version 1', type: 'application/json' })
-  t.same(body.links.map((l: { href: string }) => l.href), COLLECTIONS.map(c => `http://localhost:8443/v1/${c}`))
+  t.same(
+    body.links.map((l: { href: string }) => l.href),
+    COLLECTIONS.map(c => `http://localhost:8443/v1/${c}`)
+  )
 })
 
 t.test('HEAD / answers the headers of GET without a body', async t => {
@@ -92,10 +97,18 @@ t.test('the documentation UI answers its own types: negotiation is for the JSON 
     const page = await app.inject({ method: 'GET', url: `${prefix}/documentation`, headers: { accept: 'text/html' } })
     t.equal(page.statusCode, 200, `${prefix}: the page to a browser sending only text/html`)
     t.match(page.headers['content-type'], /text\/html/)
-    const script = await app.inject({ method: 'GET', url: `${prefix}/documentation/static/swagger-initializer.js`, headers: { accept: 'text/javascript' } })
+    const script = await app.inject({
+      method: 'GET',
+      url: `${prefix}/documentation/static/swagger-initializer.js`,
+      headers: { accept: 'text/javascript' }
+    })
     t.equal(script.statusCode, 200, `${prefix}: its scripts`)
     const yaml = await app.inject({ method: 'GET', url: `${prefix}/documentation/yaml`, headers: { accept: 'application/x-yaml' } })
     t.equal(yaml.statusCode, 200, `${prefix}: the YAML document to Accept: application/x-yaml`)
-    t.equal((await app.inject({ method: 'GET', url: `${prefix}/`, headers: { accept: 'text/html' } })).statusCode, 406, `${prefix}/ stays JSON`)
+    t.equal(
+      (await app.inject({ method: 'GET', url: `${prefix}/`, headers: { accept: 'text/html' } })).statusCode,
+      406,
+      `${prefix}/ stays JSON`
+    )
   }
 })

@@ -8,7 +8,12 @@ import { loadTls, selfSignedFiles } from '../../listeners/tls.js'
 import { lineOf, makeTree, send, spawnTs } from '../local/helper.js'
 import { http2Request, http2Session, https1 } from './helper.js'
 
-interface LogLine { name?: string, msg?: string, sha256?: string, certificate?: string }
+interface LogLine {
+  name?: string
+  msg?: string
+  sha256?: string
+  certificate?: string
+}
 
 const parse = (line: string): LogLine => {
   try {
@@ -20,9 +25,21 @@ const parse = (line: string): LogLine => {
 
 /** `npm start` as a child process on `dataDir`, killed at teardown; its log lines of interest. */
 function start (t: Test, dataDir: string, env: Record<string, string> = {}) {
-  const child = spawnTs('server.ts', { HOST: '127.0.0.1', PORT: '0', LOCAL_HOST: '127.0.0.1', LOCAL_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', ALLOWED_DIRS: '', ...env })
-  t.teardown(() => { child.kill('SIGKILL') })
-  const logLine = async (accept: (log: LogLine) => boolean): Promise<LogLine> => parse(await lineOf(child.stdout, line => accept(parse(line))))
+  const child = spawnTs('server.ts', {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOCAL_HOST: '127.0.0.1',
+    LOCAL_PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    ALLOWED_DIRS: '',
+    ...env
+  })
+  t.teardown(() => {
+    child.kill('SIGKILL')
+  })
+  const logLine = async (accept: (log: LogLine) => boolean): Promise<LogLine> =>
+    parse(await lineOf(child.stdout, line => accept(parse(line))))
   const listening = (name: string | undefined) => async (): Promise<string> => {
     const log = await logLine(l => l.name === name && (l.msg?.startsWith('Server listening at ') ?? false))
     return (log.msg ?? '').slice('Server listening at '.length)
@@ -89,7 +106,9 @@ t.test('TLS_CERT and TLS_KEY that do not belong together stop start-up with one 
   const key = selfSignedFiles(other).key
   const { child, exit } = start(t, makeTree(t, {}), { TLS_CERT: cert, TLS_KEY: key })
   let stderr = ''
-  child.stderr.on('data', chunk => { stderr += chunk })
+  child.stderr.on('data', chunk => {
+    stderr += chunk
+  })
   t.same(await exit, [2, null])
   t.equal(stderr, `zoo-api: TLS_KEY: ${key} is not the private key of ${cert}\n`)
 })

@@ -13,7 +13,11 @@ t.test('400: a body that is not JSON, empty, or not an object (or array for POST
   const authorization = await bearer(app)
   const raw = (method: 'POST' | 'PUT' | 'PATCH', url: string, payload: string) =>
     app.inject({ method, url, headers: { 'content-type': 'application/json', authorization }, payload })
-  for (const [method, url] of [['POST', '/v1/zoos'], ['PUT', `/v1/zoos/${id}`], ['PATCH', `/v1/zoos/${id}`]] as const) {
+  for (const [method, url] of [
+    ['POST', '/v1/zoos'],
+    ['PUT', `/v1/zoos/${id}`],
+    ['PATCH', `/v1/zoos/${id}`]
+  ] as const) {
     const broken = await raw(method, url, '{"name": "Zoo",')
     t.equal(broken.statusCode, 400, `${method} broken JSON`)
     t.match(broken.json(), { error: /not valid JSON/ })
@@ -55,7 +59,11 @@ t.test('415 for a body that is not JSON; nothing written', async t => {
   const before = snapshot(app)
   const authorization = await bearer(app)
   const types = ['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']
-  for (const [method, url] of [['POST', '/v1/zoos'], ['PUT', `/v1/zoos/${id}`], ['PATCH', `/v1/zoos/${id}`]] as const) {
+  for (const [method, url] of [
+    ['POST', '/v1/zoos'],
+    ['PUT', `/v1/zoos/${id}`],
+    ['PATCH', `/v1/zoos/${id}`]
+  ] as const) {
     for (const type of types) {
       const res = await app.inject({ method, url, headers: { 'content-type': type, authorization }, payload: 'name=x' })
       t.equal(res.statusCode, 415, `${method} ${type}`)
@@ -73,7 +81,7 @@ t.test('422: well-formed JSON that fails validation lists every bad field; nothi
   await call(app, 'DELETE', `/v1/zoos/${gone.id}`)
   const before = snapshot(app)
 
-  const cases: [string, string, unknown, { field: string, code: string, message?: string }[]][] = [
+  const cases: [string, string, unknown, { field: string; code: string; message?: string }[]][] = [
     ['POST', '/v1/zoos', { city: 'Rome' }, [{ field: 'name', code: 'required', message: 'name is required' }]],
     ['POST', '/v1/zoos', { ...ZOO, colour: 'green' }, [{ field: 'colour', code: 'unknown', message: 'colour is not a known field' }]],
     ['POST', '/v1/zoos', { ...ZOO, id: 7 }, [{ field: 'id', code: 'unknown' }]],
@@ -82,17 +90,73 @@ t.test('422: well-formed JSON that fails validation lists every bad field; nothi
     ['POST', '/v1/zoos', { ...ZOO, name: 5 }, [{ field: 'name', code: 'type', message: 'name must be string' }]],
     ['POST', '/v1/zoos', { ...ZOO, country: 'de' }, [{ field: 'country', code: 'enum' }]],
     ['POST', '/v1/zoos', { ...ZOO, country: 'XX' }, [{ field: 'country', code: 'enum' }]],
-    ['POST', '/v1/zoos', { ...ZOO, opened_on: '2021-02-30' }, [{ field: 'opened_on', code: 'format', message: 'opened_on must be a date written YYYY-MM-DD' }]],
-    ['POST', '/v1/zoos', { ...ZOO, opened_on: 20210101 }, [{ field: 'opened_on', code: 'type', message: 'opened_on must be string or null' }]],
-    ['POST', '/v1/animals', { name: 'a', species: 's', animal_type_id: '5' }, [{ field: 'animal_type_id', code: 'type', message: 'animal_type_id must be integer' }]],
+    [
+      'POST',
+      '/v1/zoos',
+      { ...ZOO, opened_on: '2021-02-30' },
+      [
+        {
+          field: 'opened_on',
+          code: 'format',
+          message: 'opened_on must be a date ' + 'written YYYY-MM-DD'
+        }
+      ]
+    ],
+    [
+      'POST',
+      '/v1/zoos',
+      { ...ZOO, opened_on: 20210101 },
+      [
+        {
+          field: 'opened_on',
+          code: 'type',
+          message: 'opened_on must be string or ' + 'null'
+        }
+      ]
+    ],
+    [
+      'POST',
+      '/v1/animals',
+      { name: 'a', species: 's', animal_type_id: '5' },
+      [{ field: 'animal_type_id', code: 'type', message: 'animal_type_id must be integer' }]
+    ],
     ['POST', '/v1/animals', { name: 'a', species: 's', animal_type_id: 0 }, [{ field: 'animal_type_id', code: 'range' }]],
     ['POST', '/v1/animals', { name: 'a', species: 's', animal_type_id: 1.5 }, [{ field: 'animal_type_id', code: 'type' }]],
-    ['POST', '/v1/animals', { name: 'a', species: 's', animal_type_id: 1, zoo_id: 4242 }, [{ field: 'zoo_id', code: 'not_found', message: 'zoo_id 4242 names no existing record of zoos' }]],
+    [
+      'POST',
+      '/v1/animals',
+      { name: 'a', species: 's', animal_type_id: 1, zoo_id: 4242 },
+      [{ field: 'zoo_id', code: 'not_found', message: 'zoo_id 4242 names no existing record of zoos' }]
+    ],
     ['POST', '/v1/animals', { name: 'a', species: 's', animal_type_id: 1, zoo_id: gone.id }, [{ field: 'zoo_id', code: 'not_found' }]],
-    ['POST', '/v1/animals', { name: 'a', species: 's', animal_type_id: 1, zoo_id: 'one' }, [{ field: 'zoo_id', code: 'type', message: 'zoo_id must be integer or null' }]],
+    [
+      'POST',
+      '/v1/animals',
+      { name: 'a', species: 's', animal_type_id: 1, zoo_id: 'one' },
+      [{ field: 'zoo_id', code: 'type', message: 'zoo_id must be integer or null' }]
+    ],
     ['POST', '/v1/employees', { name: 'B', role: 'R', email: 'not-an-email' }, [{ field: 'email', code: 'format' }]],
-    ['POST', '/v1/employees', { name: 'B', role: 'R', email: 'ADA@example.org' }, [{ field: 'email', code: 'unique', message: 'email "ADA@example.org" is already used by another employee' }]],
-    ['POST', '/v1/employees', [{ name: 'B', role: 'R', email: 'b@example.org' }, { name: 'C', role: 'R', email: 'b@example.org' }], [{ field: '1.email', code: 'unique' }]],
+    [
+      'POST',
+      '/v1/employees',
+      { name: 'B', role: 'R', email: 'ADA@example.org' },
+      [
+        {
+          field: 'email',
+          code: 'unique',
+          message: 'email ' + '"ADA@example.org" is already used by another employee'
+        }
+      ]
+    ],
+    [
+      'POST',
+      '/v1/employees',
+      [
+        { name: 'B', role: 'R', email: 'b@example.org' },
+        { name: 'C', role: 'R', email: 'b@example.org' }
+      ],
+      [{ field: '1.email', code: 'unique' }]
+    ],
     ['PUT', `/v1/zoos/${zoo.id}`, { ...ZOO, name: null }, [{ field: 'name', code: 'type' }]],
     ['PATCH', `/v1/zoos/${zoo.id}`, { city: null }, [{ field: 'city', code: 'type' }]],
     ['PATCH', `/v1/zoos/${zoo.id}`, { mayor: 'x' }, [{ field: 'mayor', code: 'unknown' }]],
@@ -106,15 +170,22 @@ t.test('422: well-formed JSON that fails validation lists every bad field; nothi
     t.equal(res.json().errors.length, errors.length, JSON.stringify(body))
   }
   const many = await call(app, 'POST', '/v1/zoos', { name: '', country: 'xx', opened_on: 'soon', extra: 1 })
-  t.same(many.json().errors.map((e: { field: string, code: string }) => `${e.field}:${e.code}`).sort(),
-    ['city:required', 'country:enum', 'extra:unknown', 'name:length', 'opened_on:format'])
+  t.same(
+    many
+      .json()
+      .errors.map((e: { field: string; code: string }) => `${e.field}:${e.code}`)
+      .sort(),
+    ['city:required', 'country:enum', 'extra:unknown', 'name:length', 'opened_on:format']
+  )
   t.same(snapshot(app), before, 'no 422 wrote anything')
 })
 
 t.test('500: a server fault answers with a request id, no stack and no SQL, and is logged', async t => {
   const logs = new PassThrough()
   let logged = ''
-  logs.on('data', chunk => { logged += String(chunk) })
+  logs.on('data', chunk => {
+    logged += String(chunk)
+  })
   const app = await build(t, { LOG_LEVEL: 'error' }, logs)
   await create(app, 'zoos', ZOO)
   // A fault behind the API's back: the table it reads is gone.
@@ -126,7 +197,11 @@ t.test('500: a server fault answers with a request id, no stack and no SQL, and 
   const body = res.json()
   t.same(body, { error: 'Internal server error', request_id: res.headers['x-request-id'] })
   t.notMatch(res.body, /zoos_elsewhere|no such table|SELECT|at .*\.ts/)
-  const entry = logged.split('\n').filter(Boolean).map(line => JSON.parse(line)).find(e => e.level === 50)
+  const entry = logged
+    .split('\n')
+    .filter(Boolean)
+    .map(line => JSON.parse(line))
+    .find(e => e.level === 50)
   t.match(entry, { reqId: res.headers['x-request-id'], msg: 'request failed', err: { message: /no such table/ } })
 })
 
