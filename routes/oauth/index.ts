@@ -27,7 +27,7 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   // Errors here speak RFC 6749: `error` is the code, `error_description` the reason.
   fastify.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     // A method the path does not serve (405 with Allow) is answered like on every other path.
-    if (error instanceof HttpError) return errorHandler(error, request, reply)
+    if (error instanceof HttpError && error.statusCode === 405) return errorHandler(error, request, reply)
     const failure = error instanceof OAuthError
       ? error
       : error.validation !== undefined

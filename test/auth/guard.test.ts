@@ -75,14 +75,18 @@ t.test('401 for every way a bearer token fails, with the RFC 6750 challenge', as
         {
           error: 'A bearer access token is required',
           message: 'Requires authentication',
-          documentation_url: 'http://localhost:80/.well-known/oauth-authorization-server'
+          documentation_url: 'http://localhost:80/documentation#/oauth/issueToken'
         },
         name
       )
     } else {
       t.match(challenge, new RegExp(`^${REALM}, error="invalid_token", error_description="[^"]+"$`), name)
       t.match(challenge, reason, name)
-      t.match(res.json(), { error: reason, message: 'Requires authentication', documentation_url: /oauth-authorization-server$/ }, name)
+      t.match(
+        res.json(),
+        { error: reason, message: 'Requires authentication', documentation_url: /\/documentation#\/oauth\/issueToken$/ },
+        name
+      )
     }
   }
 })
@@ -130,7 +134,7 @@ t.test('403 insufficient_scope names the scope needed', async t => {
     t.same(res.json(), {
       error: `The access token lacks the scope ${scope}`,
       message: `Requires the scope ${scope}`,
-      documentation_url: 'http://localhost:80/.well-known/oauth-authorization-server'
+      documentation_url: 'http://localhost:80/documentation#/oauth/issueToken'
     })
   }
   t.equal((await call(app, 'GET', '/v1/zoos', undefined, { authorization: readOnly })).statusCode, 200)
