@@ -206,8 +206,8 @@ t.test('a generated bootstrap secret is announced once, outside the logs', async
     await app.close()
   }
   t.equal(announced.length, 1, 'only at the first start')
-  const [, json] = /: (\{.*\})$/.exec(announced[0] ?? '') ?? []
-  const credentials = JSON.parse(json ?? '{}')
+  const [, clientId, clientSecret] = /export CLIENT_ID='?([^'\s]+)'? CLIENT_SECRET='?([^'\s]+)'?/.exec(announced[0] ?? '') ?? []
+  const credentials = { client_id: clientId, client_secret: clientSecret }
   t.match(credentials, { client_id: /^client_/, client_secret: /^[A-Za-z0-9_-]{43}$/ })
   t.notOk(logged.includes(credentials.client_secret))
 })
