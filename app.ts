@@ -1,13 +1,13 @@
 import type { ServerHttp2Session } from 'node:http2'
 import { join } from 'node:path'
 import type { Writable } from 'node:stream'
-import { fileURLToPath } from 'node:url'
-import autoload from '@fastify/autoload'
+import autoload, { type AutoloadPluginOptions } from '@fastify/autoload'
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import type { Config } from './config.js'
 import { errorHandler, notFoundHandler } from './http/errors.js'
-import { instanceOptions } from './listeners/instance-options.js'
+import { equipInstance, instanceOptions } from './listeners/instance-options.js'
 import { validatorCompiler } from './http/validation.js'
+import { programDir } from './packaging/shipped.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,27 +34,30 @@ export interface ApiOptions {
   runJobs?: boolean
 }
 
-const here = fileURLToPath(new URL('.', import.meta.url))
-
 /**
- * The API as one plugin: ecosystem plugins, then ours, then the routes, whose folders mirror the
- * URL tree (`routes/v1/zoos/_zoo_id/animals` serves `/v1/zoos/:zoo_id/animals`).
+ * The folders autoload registers, in this order: ecosystem plugins, ours, then the routes, whose
+ * folders mirror the URL tree (`routes/v1/zoos/_zoo_id/animals` serves `/v1/zoos/:zoo_id/animals`).
+ * The single binary carries a snapshot of the same folders (packaging/build-binary.ts).
  */
+export const AUTOLOADED: readonly (Omit<AutoloadPluginOptions, 'dir'> & { folder: string })[] = [
+  // `options` present, even empty, lets autoload call a plugin's function autoConfig with the instance.
+  { folder: 'plugins/external', options: {} },
+  { folder: 'plugins/app' },
+  { folder: 'routes', routeParams: true, autoHooks: true, cascadeHooks: true }
+]
+
+/** The API as one plugin. */
 const app: FastifyPluginAsync = async function app (fastify) {
   // Set before the routes are registered: a route keeps the handlers of its context at that time.
   fastify.setErrorHandler(errorHandler)
   fastify.setNotFoundHandler(notFoundHandler)
   // Bodies are JSON or nothing: any other Content-Type is answered 415.
   fastify.removeContentTypeParser(['text/plain'])
-  // `options` present, even empty, lets autoload call a plugin's function autoConfig with the instance.
-  await fastify.register(autoload, { dir: join(here, 'plugins/external'), options: {} })
-  await fastify.register(autoload, { dir: join(here, 'plugins/app') })
-  await fastify.register(autoload, {
-    dir: join(here, 'routes'),
-    routeParams: true,
-    autoHooks: true,
-    cascadeHooks: true
-  })
+  for (const { folder, ...options } of AUTOLOADED) {
+    // Every module here is ESM: said outright, autoload need not look for a package.json, which
+    // the binary does not have.
+    await fastify.register(autoload, { dir: join(programDir, folder), forceESM: true, ...options })
+  }
 }
 
 export default app
@@ -66,7 +69,8 @@ export default app
  */
 export function buildApi (config: Config, options: ApiOptions = {}): FastifyInstance {
   const common = {
-    ...instanceOptions(config.logLevel, undefined, options.logStream),
+    ...instanceOptions(config, undefined, options.logStream),
+    bodyLimit: config.bodyLimit,
     // The proxy's X-Forwarded-Proto and -Host make request.protocol and request.host, and so the
     // hrefs, what the client used. Only the proxy should reach the API's port in that mode.
     trustProxy: config.tls === 'proxy'
@@ -78,18 +82,22 @@ export function buildApi (config: Config, options: ApiOptions = {}): FastifyInst
     : Fastify({
       ...common,
       http2: true,
-      https: { allowHTTP1: true, key: options.tls.key, cert: options.tls.cert }
+      https: {
+        allowHTTP1: true,
+        key: options.tls.key,
+        cert: options.tls.cert,
+        settings: { maxConcurrentStreams: config.http2MaxStreams, maxHeaderListSize: config.maxHeaderSize },
+        // Refuses a header block larger than announced, as maxHeaderListSize alone only asks the client.
+        maxSendHeaderBlockLength: config.maxHeaderSize
+      }
     }) as unknown as FastifyInstance
   if (options.tls !== undefined) closeHttp2SessionsOnClose(fastify)
   fastify.decorate('config', config)
   fastify.decorate('announce', options.announce ?? ((message: string) => { process.stdout.write(`${message}\n`) }))
   fastify.decorate('runJobs', options.runJobs ?? true)
   fastify.setValidatorCompiler(validatorCompiler)
-  // Set before anything else runs, so that every answer carries it, refusals and errors included.
-  fastify.addHook('onRequest', (request, reply, done) => {
-    reply.header('X-Request-Id', request.id)
-    done()
-  })
+  // Before anything else runs, so that every answer carries its request id, refusals and errors included.
+  equipInstance(fastify, config)
   // Paths outside API_PREFIX answer like any other unknown path.
   if (config.apiPrefix !== '') fastify.setNotFoundHandler(notFoundHandler)
   fastify.register(app, { prefix: config.apiPrefix })

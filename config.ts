@@ -1,5 +1,5 @@
 import { realpathSync, statSync } from 'node:fs'
-import { delimiter, resolve } from 'node:path'
+import { delimiter, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { knownScope } from './auth/scopes.js'
 import { isLoopback } from './http/host.js'
@@ -161,12 +161,45 @@ function userScope (raw: string, env: string): string {
   return scope
 }
 
-const seconds = (min: number, max: number) => (raw: string, env: string): number => {
+/** A whole number from `min` to `max`, said in `unit` (`bytes`, `seconds`, ...). */
+const integer = (min: number, max: number, unit: string) => (raw: string, env: string): number => {
   const value = Number(raw)
   if (!/^\d+$/.test(raw) || value < min || value > max) {
-    throw new ConfigError(`${env} must be a number of seconds from ${min} to ${max}, got "${raw}"`)
+    throw new ConfigError(`${env} must be a number of ${unit} from ${min} to ${max}, got "${raw}"`)
   }
   return value
+}
+
+/** A PostgreSQL connection URL: `postgres://` or `postgresql://`, with a host and a database. */
+function databaseUrl (raw: string, env: string): string {
+  let parsed: URL | undefined
+  try {
+    parsed = new URL(raw)
+  } catch {}
+  if (parsed === undefined || !['postgres:', 'postgresql:'].includes(parsed.protocol) || parsed.hostname === '' ||
+    parsed.pathname.length < 2) {
+    throw new ConfigError(`${env} must be a PostgreSQL URL such as postgres://user:password@host:5432/database, got "${
+      raw.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@')}"`)
+  }
+  return raw
+}
+
+function redisUrl (raw: string, env: string): string {
+  let parsed: URL | undefined
+  try {
+    parsed = new URL(raw)
+  } catch {}
+  if (parsed === undefined || !['redis:', 'rediss:'].includes(parsed.protocol) || parsed.hostname === '') {
+    throw new ConfigError(`${env} must be a Redis URL such as redis://127.0.0.1:6379, got "${raw.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@')}"`)
+  }
+  return raw
+}
+
+function logFormat (raw: string, env: string): 'auto' | 'json' | 'pretty' {
+  if (raw !== 'auto' && raw !== 'json' && raw !== 'pretty') {
+    throw new ConfigError(`${env} must be "auto" (readable on a terminal, JSON otherwise), "json" or "pretty", got "${raw}"`)
+  }
+  return raw
 }
 
 function readableFile (raw: string, env: string): string {
@@ -236,6 +269,39 @@ export const SETTINGS = {
     default: './data',
     parse: directory
   },
+  databaseUrl: {
+    env: 'DATABASE_URL',
+    description: 'a PostgreSQL database (`postgres://user:password@host:5432/database`, libpq parameters such as `sslmode` and ' +
+      '`options` allowed) to keep everything in instead of SQLite in DATA_DIR: several instances may then share it',
+    default: '',
+    parse: optional(databaseUrl)
+  },
+  redisUrl: {
+    env: 'REDIS_URL',
+    description: 'a Redis server (`redis://host:6379`, `rediss://` for TLS) that keeps the rate-limit counters, so that every ' +
+      'instance counts a client\'s requests to all of them; without it each instance counts its own',
+    default: '',
+    parse: optional(redisUrl)
+  },
+  databasePoolSize: {
+    env: 'DATABASE_POOL_SIZE',
+    description: 'connections each instance keeps open to DATABASE_URL at most',
+    default: '10',
+    parse: integer(1, 1000, 'connections')
+  },
+  databaseStatementTimeout: {
+    env: 'DATABASE_STATEMENT_TIMEOUT',
+    description: 'milliseconds a statement may run on DATABASE_URL before PostgreSQL cancels it (the request then answers 500)',
+    default: '10000',
+    parse: integer(100, 600000, 'milliseconds')
+  },
+  unpackDir: {
+    env: 'UNPACK_DIR',
+    description: 'single binary only: the folder it unpacks what must be on disk into (the SQLite addon, the documentation ' +
+      'UI); created 0700, it must be this user\'s alone and on a file system that allows executing code. Default `DATA_DIR/unpacked`',
+    default: '',
+    parse: optional(directory)
+  },
   apiPrefix: {
     env: 'API_PREFIX',
     description: 'path prefix the whole API is mounted under, such as `/api`; hrefs and the documentation include it',
@@ -247,6 +313,64 @@ export const SETTINGS = {
     description: 'pino log level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`',
     default: 'info',
     parse: logLevel
+  },
+  logFormat: {
+    env: 'LOG_FORMAT',
+    description: '`auto`: readable lines when standard output is a terminal, JSON lines otherwise; `json`; or `pretty`',
+    default: 'auto',
+    parse: logFormat
+  },
+  shutdownTimeout: {
+    env: 'SHUTDOWN_TIMEOUT',
+    description: 'seconds a stop (SIGTERM, SIGINT) may take to finish the requests and the job in progress before the process ' +
+      'exits anyway, with status 1; a second signal exits at once',
+    default: '10',
+    parse: integer(1, 600, 'seconds')
+  },
+  bodyLimit: {
+    env: 'BODY_LIMIT',
+    description: 'largest request body accepted, in bytes; a larger one is answered 413',
+    default: '1048576',
+    parse: integer(1024, 104857600, 'bytes')
+  },
+  headersTimeout: {
+    env: 'HEADERS_TIMEOUT',
+    description: 'seconds an HTTP/1.1 client has to send the headers of a request before its connection is closed',
+    default: '10',
+    parse: integer(1, 600, 'seconds')
+  },
+  requestTimeout: {
+    env: 'REQUEST_TIMEOUT',
+    description: 'seconds an HTTP/1.1 client has to send a whole request, body included, before it is answered 408 and its ' +
+      'connection closed',
+    default: '30',
+    parse: integer(1, 3600, 'seconds')
+  },
+  keepAliveTimeout: {
+    env: 'KEEP_ALIVE_TIMEOUT',
+    description: 'seconds an idle connection (HTTP/1.1 keep-alive, or an HTTP/2 session) stays open; longer than the idle ' +
+      'timeout of a load balancer in front, so that the balancer closes first',
+    default: '72',
+    parse: integer(1, 3600, 'seconds')
+  },
+  maxHeaderSize: {
+    env: 'MAX_HEADER_SIZE',
+    description: 'largest header block of a request, in bytes (HTTP/1.1 answers 431 beyond it; HTTP/2 refuses the stream)',
+    default: '16384',
+    parse: integer(1024, 1048576, 'bytes')
+  },
+  http2MaxStreams: {
+    env: 'HTTP2_MAX_STREAMS',
+    description: 'requests one HTTP/2 connection may have in flight at once',
+    default: '100',
+    parse: integer(1, 10000, 'streams')
+  },
+  maxEventLoopDelay: {
+    env: 'MAX_EVENT_LOOP_DELAY',
+    description: 'milliseconds of event-loop delay beyond which the API answers 503 with `Retry-After` (overloaded) until it ' +
+      'recovers; `0` turns the check off. `/health` always answers',
+    default: '1000',
+    parse: integer(0, 60000, 'milliseconds')
   },
   rateLimit: {
     env: 'RATE_LIMIT',
@@ -321,13 +445,13 @@ export const SETTINGS = {
     env: 'ACCESS_TOKEN_TTL',
     description: 'access-token lifetime in seconds, 30 to 86400',
     default: '900',
-    parse: seconds(30, 86400)
+    parse: integer(30, 86400, 'seconds')
   },
   refreshTokenTtl: {
     env: 'REFRESH_TOKEN_TTL',
     description: 'refresh-token lifetime in seconds, 60 to 31536000 (each rotation starts it again)',
     default: '2592000',
-    parse: seconds(60, 31536000)
+    parse: integer(60, 31536000, 'seconds')
   },
   bootstrapClientId: {
     env: 'BOOTSTRAP_CLIENT_ID',
@@ -398,11 +522,51 @@ export const SETTINGS = {
 
 type Settings = typeof SETTINGS
 type Parsed = { readonly [K in keyof Settings]: ReturnType<Settings[K]['parse']> }
-/** The settings as the service uses them; `publicUrl` always has a value once loaded. */
-export type Config = Omit<Parsed, 'publicUrl'> & { readonly publicUrl: string }
+/** The settings as the service uses them; `publicUrl` and `unpackDir` always have a value once loaded. */
+export type Config = Omit<Parsed, 'publicUrl' | 'unpackDir'> & { readonly publicUrl: string, readonly unpackDir: string }
+
+/** UNPACK_DIR as given (`raw`), else its default under the data directory. */
+export const unpackDirOf = (dataDir: string, raw: string | undefined): string =>
+  SETTINGS.unpackDir.parse(raw ?? '', 'UNPACK_DIR') ?? join(dataDir, 'unpacked')
 
 const flagOf = (setting: Setting<unknown> | ListSetting<unknown>): string =>
   'flag' in setting ? setting.flag : setting.env.toLowerCase().replaceAll('_', '-')
+
+/** `text` in lines of at most `width` characters after `indent`, broken between words. */
+function wrap (text: string, width: number, indent: string): string[] {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(indent + line)
+      line = word
+    } else {
+      line = line === '' ? word : `${line} ${word}`
+    }
+  }
+  return [...lines, indent + line]
+}
+
+/** `--help`: how to run the program, and every setting with its variable, flag and default. */
+export function usage (): string {
+  const settings = Object.values(SETTINGS) as (Setting<unknown> | ListSetting<unknown>)[]
+  const lines = settings.flatMap(setting => {
+    const flag = 'flag' in setting ? `--${setting.flag} DIR (repeatable)` : `--${flagOf(setting)}`
+    const fallback = setting.default === '' ? 'not set' : setting.default
+    // Descriptions are written for the Markdown table of docs/configuration.md: backquotes go.
+    return [`  ${setting.env}, ${flag}  (default: ${fallback})`, ...wrap(setting.description.replaceAll('`', ''), 94, '      ')]
+  })
+  return [
+    'usage: zoo-api [--setting value ...]   serve the API (HTTPS) and the local tool server',
+    '       zoo-api client|user ...         manage the clients and users of the authorization server (zoo-api client --help)',
+    '       zoo-api --help | --version',
+    '',
+    'Every setting is an environment variable or the flag after it; a flag wins.',
+    '',
+    ...lines,
+    ''
+  ].join('\n')
+}
 
 /**
  * Reads every setting from CLI flags (which win) or the environment, else its default.
@@ -455,10 +619,15 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env, argv: string[]
     throw new ConfigError(`${sources.httpRedirectPort} must differ from ${sources.port} (${loaded.port}): ` +
       'the redirect listener is plain HTTP')
   }
+  if (loaded.headersTimeout > loaded.requestTimeout) {
+    throw new ConfigError(`${sources.headersTimeout} (${loaded.headersTimeout}) must not exceed ${sources.requestTimeout} ` +
+      `(${loaded.requestTimeout}): the headers are part of the request`)
+  }
   together(['oauthIssuer', 'oauthJwksUri', 'oauthAudience'])
   together(['loginProvider', 'loginIssuer', 'loginClientId', 'loginClientSecret'])
   loaded.publicUrl ??= `https://localhost${loaded.port === 443 ? '' : `:${loaded.port}`}${loaded.apiPrefix}`
-  return loaded as Config & { publicUrl: string }
+  loaded.unpackDir ??= join(loaded.dataDir, 'unpacked')
+  return loaded as Config
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }

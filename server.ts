@@ -1,95 +1,145 @@
+import { accessSync, constants, mkdirSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
+import closeWithGrace from 'close-with-grace'
 import type { FastifyInstance } from 'fastify'
 import { buildApi } from './app.js'
-import { ConfigError, loadConfig, type Config } from './config.js'
-import { isLoopback } from './http/host.js'
+import { CLI_NOUNS, readAll, runCli } from './auth/cli.js'
+import { ConfigError, loadConfig, usage, type Config } from './config.js'
 import { buildRedirectListener } from './listeners/redirect.js'
+import { startupBlock } from './listeners/startup-block.js'
 import { loadTls, type TlsMaterial } from './listeners/tls.js'
 import { buildLocalServer } from './local/app.js'
+import { unpack, version } from './packaging/shipped.js'
 
-const ORIGINS: Record<TlsMaterial['origin'], string> = {
-  configured: 'from TLS_CERT',
-  created: 'self-signed, created',
-  reused: 'self-signed, reused'
+/**
+ * The program, as `npm start` (node dist/server.js) and the single binary run it:
+ * `client ...` and `user ...` run the CLI, `--help` and `--version` answer, and anything else
+ * serves the API, the local tool server and the optional redirect listener until a signal.
+ */
+async function main (argv: string[]): Promise<void> {
+  if (CLI_NOUNS.includes(argv[0] ?? '')) {
+    process.exitCode = await runCli(argv, {
+      env: process.env,
+      stdin: () => readAll(process.stdin),
+      stdout: text => process.stdout.write(text),
+      stderr: text => process.stderr.write(text)
+    })
+  } else if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(usage())
+  } else if (argv.includes('--version')) {
+    process.stdout.write(`zoo-api ${version()}\n`)
+  } else {
+    await serve(argv)
+  }
+}
+
+/** What stops start-up: one line on stderr, naming the setting when one is to blame. */
+function refuse (err: unknown): never {
+  process.stderr.write(`zoo-api: ${err instanceof ConfigError ? '' : 'start-up failed: '}${(err as Error).message}\n`)
+  process.exit(err instanceof ConfigError ? 2 : 1)
 }
 
 /**
- * `npm start`: configuration and certificate, then the API, the local tool server and the
- * optional redirect listener listening, then a clean stop of all on a signal.
+ * Start-up, then a graceful stop on SIGTERM or SIGINT (close-with-grace): the listeners stop
+ * accepting, requests in flight are answered, the job in progress finishes or goes back to the
+ * queue, SQLite is checkpointed and closed, and the process exits 0; if that takes longer than
+ * SHUTDOWN_TIMEOUT it exits 1, and a second signal exits at once. A signal during start-up lets
+ * the step in progress end, then stops without starting the rest.
  */
-async function main (): Promise<void> {
+async function serve (argv: string[]): Promise<void> {
   let config: Config
-  let tls: TlsMaterial | undefined
   try {
-    config = loadConfig()
-    tls = config.tls === 'on' ? await loadTls(config) : undefined
+    config = loadConfig(process.env, argv)
+    prepareDataDir(config.dataDir)
+    unpack(config.unpackDir, 'UNPACK_DIR')
   } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`zoo-api: ${err.message}\n`)
-      process.exit(2)
-    }
-    throw err
+    refuse(err)
   }
-  // Said once the listeners are up, in the start-up block, never in the log.
-  const announcements: string[] = []
-  const api = buildApi(config, { ...(tls === undefined ? {} : { tls }), announce: message => announcements.push(message) })
-  if (tls !== undefined) api.log.info({ certificate: tls.certFile, sha256: tls.fingerprint, origin: tls.origin }, 'TLS certificate')
-  const local = buildLocalServer(config)
-  const instances = [api, local]
-  stopOnSignal(instances)
-  try {
-    await api.listen({ host: config.host, port: config.port })
-    await local.listen({ host: config.localHost, port: config.localPort })
-    if (config.httpRedirectPort !== undefined) {
-      // Built once the API listens: with PORT=0 only then is the port to redirect to known.
-      const redirect = buildRedirectListener({
-        logLevel: config.logLevel,
-        httpsPort: (api.server.address() as AddressInfo).port,
-        fallbackHost: new URL(config.publicUrl).hostname
-      })
-      instances.push(redirect)
-      await redirect.listen({ host: config.host, port: config.httpRedirectPort })
-    }
-  } catch (err) {
-    // A port in use, say: no instance stays up alone.
-    api.log.fatal({ err }, 'start-up failed')
+  const instances: FastifyInstance[] = []
+  let stopping = false
+  let started = false
+  let starting: Promise<unknown> = Promise.resolve()
+  closeWithGrace({
+    delay: config.shutdownTimeout * 1000,
+    logger: false,
+    onTimeout: () => instances[0]?.log.error(`not stopped after SHUTDOWN_TIMEOUT (${config.shutdownTimeout} s): exiting`),
+    onSecondSignal: signal => instances[0]?.log.warn({ signal }, 'second signal: exiting at once')
+  }, async ({ signal, err }) => {
+    stopping = true
+    if (err !== undefined) instances[0]?.log.fatal({ err }, 'uncaught error: shutting down')
+    if (!started) instances[0]?.log.info({ signal }, 'stopping once the start-up step in progress ends')
+    await starting.catch(() => {})
+    instances[0]?.log.info({ signal }, 'shutting down')
     await Promise.all(instances.map(i => i.close()))
-    process.exit(1)
+  })
+
+  let tls: TlsMaterial | undefined
+  const announcements: string[] = []
+  starting = (async () => {
+    tls = config.tls === 'on' ? await loadTls(config) : undefined
+    // Said once the listeners are up, in the start-up block, never in the log.
+    const api = buildApi(config, { ...(tls === undefined ? {} : { tls }), announce: message => announcements.push(message) })
+    instances.push(api)
+    if (tls !== undefined) api.log.info({ certificate: tls.certFile, sha256: tls.fingerprint, origin: tls.origin }, 'TLS certificate')
+    const local = buildLocalServer(config)
+    instances.push(local)
+    await api.ready()
+    if (stopping) return
+    await listen(api, config.host, config.port, 'HOST', 'PORT')
+    if (stopping) return
+    await listen(local, config.localHost, config.localPort, 'LOCAL_HOST', 'LOCAL_PORT')
+    if (stopping || config.httpRedirectPort === undefined) return
+    // Built once the API listens: with PORT=0 only then is the port to redirect to known.
+    const redirect = buildRedirectListener({
+      settings: config,
+      httpsPort: (api.server.address() as AddressInfo).port,
+      fallbackHost: new URL(config.publicUrl).hostname
+    })
+    instances.push(redirect)
+    await listen(redirect, config.host, config.httpRedirectPort, 'HOST', 'HTTP_REDIRECT_PORT')
+  })()
+  try {
+    await starting
+    started = true
+  } catch (err) {
+    // No instance stays up alone.
+    if (!(err instanceof ConfigError)) instances[0]?.log.fatal({ err }, 'start-up failed')
+    await Promise.all(instances.map(i => i.close()))
+    refuse(err)
   }
+  if (stopping) return
+  const [api, local] = instances as [FastifyInstance, FastifyInstance]
   if (config.allowedDirs.length === 0) local.log.info('no allowed directories (ALLOWED_DIRS or --allow): list_directory refuses every path')
   process.stdout.write(startupBlock(config, tls, api, local, announcements))
 }
 
-/** What an operator needs at a glance: where everything is, the certificate to trust, a one-time secret. */
-function startupBlock (
-  config: Config, tls: TlsMaterial | undefined, api: FastifyInstance, local: FastifyInstance, announcements: string[]
-): string {
-  const urlOf = (scheme: string, instance: FastifyInstance, host: string, path: string) => {
-    const shown = isLoopback(host) || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
-    return `${scheme}://${shown}:${(instance.server.address() as AddressInfo).port}${path}`
+/** DATA_DIR, created if missing; start-up stops naming it when it cannot be created or written. */
+function prepareDataDir (dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true })
+    accessSync(dir, constants.W_OK)
+  } catch (err) {
+    const { code } = err as NodeJS.ErrnoException
+    const reason = code === 'EACCES' || code === 'EPERM'
+      ? 'permission denied'
+      : code === 'ENOTDIR' || code === 'EEXIST' ? 'a file is in the way' : (err as Error).message
+    throw new ConfigError(`DATA_DIR: ${dir} cannot be created or written (${reason})`)
   }
-  const base = urlOf(tls === undefined ? 'http' : 'https', api, config.host, config.apiPrefix)
-  const lines = [
-    '',
-    `Zoo API      ${base}/${tls === undefined ? '  (plain HTTP: TLS=proxy, behind a TLS-terminating proxy)' : ''}`,
-    `Docs         ${base}/documentation`,
-    `Local tools  ${urlOf('http', local, config.localHost, '/')}`,
-    ...(tls === undefined ? [] : [`Certificate  ${tls.certFile} (${ORIGINS[tls.origin]})`, `SHA-256      ${tls.fingerprint}`]),
-    ...announcements.flatMap(message => ['', message]),
-    ''
-  ]
-  return lines.join('\n') + '\n'
 }
 
-/** Stops every instance in `instances`, including those added after this call. */
-function stopOnSignal (instances: FastifyInstance[]): void {
-  const stop = async (signal: string) => {
-    instances[0]?.log.info({ signal }, 'shutting down')
-    await Promise.all(instances.map(i => i.close()))
-    process.exit(0)
+/** Listens, or says in one line which setting names an address that cannot be had. */
+async function listen (instance: FastifyInstance, host: string, port: number, hostSetting: string, portSetting: string): Promise<void> {
+  try {
+    await instance.listen({ host, port })
+  } catch (err) {
+    switch ((err as NodeJS.ErrnoException).code) {
+      case 'EADDRINUSE': throw new ConfigError(`${portSetting}: port ${port} on ${host} is in use by another process`)
+      case 'EACCES': throw new ConfigError(`${portSetting}: port ${port} on ${host} needs privileges this process lacks`)
+      case 'EADDRNOTAVAIL': case 'ENOTFOUND': case 'EAI_AGAIN':
+        throw new ConfigError(`${hostSetting}: ${host} is not an address of this machine`)
+      default: throw err
+    }
   }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
 }
 
-await main()
+main(process.argv.slice(2)).catch(refuse)

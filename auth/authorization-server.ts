@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Client, OAuthStore, RefreshToken, User } from '../store/oauth.js'
+import type { AccountStore, Client, RefreshToken, User } from '../store/storage.js'
 import { digest, hashSecret, randomToken, verifySecret } from './secrets.js'
 import { knownScope, parseScope } from './scopes.js'
 import type { TokenService } from './tokens.js'
@@ -52,7 +52,7 @@ const invalidGrant = (why: string): OAuthError => new OAuthError(401, 'invalid_g
  */
 export class AuthorizationServer {
   constructor (
-    readonly store: OAuthStore,
+    readonly store: AccountStore,
     readonly tokens: TokenService,
     /** Refresh-token lifetime in seconds. */
     readonly refreshTtl: number
@@ -83,20 +83,20 @@ export class AuthorizationServer {
     if (id === undefined || secret === undefined) {
       throw new OAuthError(401, 'invalid_client', 'client authentication is required: HTTP Basic or client_id and client_secret', challenge)
     }
-    const client = this.store.client(id)
+    const client = await this.store.client(id)
     const valid = await verifySecret(secret, client?.secret_hash ?? await DECOY)
     if (client === undefined || !valid) throw new OAuthError(401, 'invalid_client', 'unknown client or wrong client secret', challenge)
     return client
   }
 
   /** RFC 6749 §2.1: a public client names itself and has no secret; it may only refresh and revoke. */
-  #publicClient (credentials: ClientCredentials): Client | undefined {
+  async #publicClient (credentials: ClientCredentials): Promise<Client | undefined> {
     if (
       credentials.authorization !== undefined ||
       credentials.client_secret !== undefined ||
       credentials.client_id === undefined
     ) return undefined
-    const client = this.store.client(credentials.client_id)
+    const client = await this.store.client(credentials.client_id)
     return client?.secret_hash === null ? client : undefined
   }
 
@@ -109,7 +109,7 @@ export class AuthorizationServer {
         `grant_type must be client_credentials, password or refresh_token, got "${request.grant_type}"`
       )
     }
-    const publicClient = this.#publicClient(request)
+    const publicClient = await this.#publicClient(request)
     if (publicClient !== undefined && request.grant_type !== 'refresh_token') {
       throw new OAuthError(400, 'unauthorized_client', 'a public client may only use the refresh_token grant')
     }
@@ -128,7 +128,7 @@ export class AuthorizationServer {
     if (request.username === undefined || request.password === undefined) {
       throw new OAuthError(400, 'invalid_request', 'the password grant needs username and password')
     }
-    const user = this.store.user(request.username)
+    const user = await this.store.user(request.username)
     const valid = await verifySecret(request.password, user?.password_hash ?? await DECOY)
     if (user === undefined || user.password_hash === null || !valid) throw invalidGrant('unknown user name or wrong password')
     return this.issueForUser(client, user, request.scope)
@@ -143,12 +143,12 @@ export class AuthorizationServer {
 
   async #refresh (client: Client, request: TokenRequest): Promise<TokenResponse> {
     if (request.refresh_token === undefined) throw new OAuthError(400, 'invalid_request', 'the refresh_token grant needs refresh_token')
-    const stored = this.store.refreshToken(digest(request.refresh_token))
+    const stored = await this.store.refreshToken(digest(request.refresh_token))
     if (stored === undefined || stored.client_id !== client.client_id) throw invalidGrant('unknown refresh token')
     if (stored.revoked_at !== null) throw invalidGrant('the refresh token was revoked')
     if (stored.rotated_at !== null) {
       // A rotated token used again: it leaked, or its successor did. End the whole grant.
-      this.store.revokeFamily(stored.family_id)
+      await this.store.revokeFamily(stored.family_id)
       throw invalidGrant('the refresh token was already used; every token of its grant is now revoked')
     }
     if (stored.expires_at <= new Date().toISOString()) throw invalidGrant('the refresh token expired')
@@ -180,8 +180,8 @@ export class AuthorizationServer {
         scope,
         expires_at: new Date(Date.now() + this.refreshTtl * 1000).toISOString()
       }
-      if (issue.refresh.replaces === undefined) this.store.saveRefreshToken(next)
-      else this.store.rotate(issue.refresh.replaces.token_hash, next)
+      if (issue.refresh.replaces === undefined) await this.store.saveRefreshToken(next)
+      else await this.store.rotate(issue.refresh.replaces.token_hash, next)
       response.refresh_token = refreshToken
     }
     return response
@@ -192,24 +192,33 @@ export class AuthorizationServer {
    * expires. A token that is unknown, or another client's, is answered the same (200) and kept.
    */
   async revoke (request: ClientCredentials & { token?: string }): Promise<void> {
-    const client = this.#publicClient(request) ?? await this.authenticateClient(request)
+    const client = await this.#publicClient(request) ?? await this.authenticateClient(request)
     if (request.token === undefined) throw new OAuthError(400, 'invalid_request', 'token is required')
-    const refresh = this.store.refreshToken(digest(request.token))
+    const refresh = await this.store.refreshToken(digest(request.token))
     if (refresh !== undefined) {
-      if (refresh.client_id === client.client_id) this.store.revokeFamily(refresh.family_id)
+      if (refresh.client_id === client.client_id) await this.store.revokeFamily(refresh.family_id)
       return
     }
     const access = await this.tokens.ownToken(request.token)
     if (access?.jti !== undefined && access.clientId === client.client_id && access.expiresAt > Date.now()) {
-      this.store.revokeAccessToken(access.jti, new Date(access.expiresAt))
-      this.tokens.revoke(access.jti)
+      await this.tokens.revocations.add(access.jti, new Date(access.expiresAt))
     }
   }
 
-  /** A client without a secret, made once per sign-in provider: its users' tokens are issued to it. */
-  publicClient (clientId: string, scope: string): Client {
-    return this.store.client(clientId) ??
-      this.store.createClient({ client_id: clientId, secret_hash: null, name: clientId, scope: knownScope(scope) })
+  /**
+   * A client without a secret, made once per sign-in provider: its users' tokens are issued to it.
+   * Two first sign-ins at once may both try to make it: the one whose insert fails finds it made.
+   */
+  async publicClient (clientId: string, scope: string): Promise<Client> {
+    const known = await this.store.client(clientId)
+    if (known !== undefined) return known
+    try {
+      return await this.store.createClient({ client_id: clientId, secret_hash: null, name: clientId, scope: knownScope(scope) })
+    } catch (err) {
+      const made = await this.store.client(clientId)
+      if (made === undefined) throw err
+      return made
+    }
   }
 }
 

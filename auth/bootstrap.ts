@@ -1,15 +1,21 @@
 import type { Config } from '../config.js'
-import type { OAuthStore } from '../store/oauth.js'
+import type { AccountStore } from '../store/storage.js'
 import { createClient } from './accounts.js'
 import { SCOPES } from './scopes.js'
+
+/**
+ * Bare when a shell takes it unchanged, as it does every generated id and secret (base64url);
+ * quoted otherwise: a configured id may start with `~`, which a shell would expand.
+ */
+const shellWord = (value: string): string => /^[\w.-][\w.~-]*$/.test(value) ? value : `'${value}'`
 
 /**
  * A fresh data directory gets one client with every scope, so the API can be used at once. Its
  * id and secret come from BOOTSTRAP_CLIENT_ID / BOOTSTRAP_CLIENT_SECRET; a generated secret is
  * told once through `announce`, never logged.
  */
-export async function ensureBootstrapClient (store: OAuthStore, config: Config, announce: (message: string) => void): Promise<void> {
-  if (store.clients().length > 0) return
+export async function ensureBootstrapClient (store: AccountStore, config: Config, announce: (message: string) => void): Promise<void> {
+  if ((await store.clients()).length > 0) return
   const created = await createClient(store, {
     clientId: config.bootstrapClientId,
     secret: config.bootstrapClientSecret,
@@ -18,8 +24,8 @@ export async function ensureBootstrapClient (store: OAuthStore, config: Config, 
   })
   if (config.bootstrapClientSecret === undefined) {
     announce([
-      'A bootstrap client with every scope was created. Its secret is shown only now; paste this line into your shell:',
-      `  export CLIENT_ID='${created.client_id}' CLIENT_SECRET='${created.client_secret}'`
+      'Bootstrap client (every scope) created; its secret is shown only now; paste this line:',
+      `export CLIENT_ID=${shellWord(created.client_id)} CLIENT_SECRET=${shellWord(created.client_secret)}`
     ].join('\n'))
   }
 }

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { JWTPayload } from 'jose'
-import type { OAuthStore } from '../store/oauth.js'
+import type { AccountStore } from '../store/storage.js'
 
 const ProviderMetadataSchema = (issuer: string) => Type.Object({
   issuer: Type.Literal(issuer),
@@ -41,10 +41,10 @@ export const split = (endpoint: string) => {
 }
 
 /** A name for a new user, in the characters the CLI allows, unique among users: `-2`, `-3`... when taken. */
-export function freeUsername (store: OAuthStore, claims: JWTPayload, fallback: string): string {
+export async function freeUsername (store: AccountStore, claims: JWTPayload, fallback: string): Promise<string> {
   const wanted = [claims.preferred_username, claims.email].find(v => typeof v === 'string' && v !== '') ?? fallback
   const base = String(wanted).replace(/[^A-Za-z0-9._@+-]/g, '-').slice(0, 90)
   let name = base
-  for (let n = 2; store.user(name) !== undefined; n++) name = `${base}-${n}`
+  for (let n = 2; await store.user(name) !== undefined; n++) name = `${base}-${n}`
   return name
 }

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import {
-  createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors, jwtVerify, SignJWT,
-  type JWTPayload, type JWTVerifyGetKey
-} from 'jose'
-import type { SigningKey } from './keys.js'
+import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyGetKey } from 'jose'
+import type { AccountStore } from '../store/storage.js'
+import type { SigningKeys } from './keys.js'
 
 /** Who a verified access token speaks for, and what it may do. */
 export interface Principal {
@@ -62,76 +60,108 @@ function tokenErrorOf (err: unknown): TokenError {
 }
 
 /**
+ * Which access tokens were revoked before they expired. Alone on its database (SQLite), a
+ * process knows every revocation: it made them, and keeps them in memory. Sharing it with other
+ * instances (PostgreSQL), it asks the database about every token, since another instance may
+ * have revoked it a moment ago.
+ */
+export class Revocations {
+  readonly #known = new Set<string>()
+
+  private constructor (readonly accounts: AccountStore, readonly shared: boolean) {}
+
+  static async open (accounts: AccountStore, shared: boolean): Promise<Revocations> {
+    const revocations = new Revocations(accounts, shared)
+    for (const jti of await accounts.revokedAccessTokens()) revocations.#known.add(jti)
+    return revocations
+  }
+
+  /** Whether `jti` is revoked, known without asking the database; undefined when it must be asked. */
+  known (jti: string): boolean | undefined {
+    return this.shared ? undefined : this.#known.has(jti)
+  }
+
+  async has (jti: string): Promise<boolean> {
+    return this.known(jti) ?? this.accounts.isRevoked(jti)
+  }
+
+  async add (jti: string, expiresAt: Date): Promise<void> {
+    await this.accounts.revokeAccessToken(jti, expiresAt)
+    this.#known.add(jti)
+  }
+}
+
+/**
  * Issues the API's access tokens (RFC 9068 JWTs, ES256) and verifies them, and, when configured,
- * those of an external issuer. A verified token is cached until it expires, so verification is
- * not paid on every request; a revoked one is refused even from the cache.
+ * those of an external issuer. A verified token is cached until it expires, so its signature is
+ * not checked on every request; a revoked one is refused even from the cache.
  */
 export class TokenService {
   readonly #cache = new Map<string, Principal>()
-  readonly #revoked: Set<string>
-  readonly #ownKeys: JWTVerifyGetKey
   readonly #external: { issuer: ExternalIssuer, keys: JWTVerifyGetKey } | undefined
 
-  constructor (readonly key: SigningKey, readonly settings: TokenSettings, revoked: Iterable<string>) {
-    this.#revoked = new Set(revoked)
-    this.#ownKeys = createLocalJWKSet({ keys: [key.publicJwk] })
+  constructor (readonly keys: SigningKeys, readonly settings: TokenSettings, readonly revocations: Revocations) {
     this.#external = settings.external === undefined
       ? undefined
       : { issuer: settings.external, keys: createRemoteJWKSet(new URL(settings.external.jwksUri)) }
   }
 
   async issue (grant: { subject: string, clientId: string, scope: string }): Promise<{ token: string, expiresIn: number }> {
+    const key = await this.keys.signing()
     const token = await new SignJWT({ client_id: grant.clientId, scope: grant.scope })
-      .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: this.key.kid })
+      .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: key.kid })
       .setIssuer(this.settings.issuer)
       .setAudience(this.settings.audience)
       .setSubject(grant.subject)
       .setIssuedAt()
       .setExpirationTime(`${this.settings.ttl}s`)
       .setJti(randomUUID())
-      .sign(this.key.privateKey)
+      .sign(key.privateKey)
     return { token, expiresIn: this.settings.ttl }
   }
 
   /**
-   * The principal of a token verified before and not expired since, or undefined: no signature to
-   * check, so no promise either. Throws for a token revoked since.
+   * The principal of a token verified before and not expired since, when whether it was revoked
+   * is known without asking the database; else undefined: no signature to check, so no promise
+   * either. Throws for a token revoked since.
    */
   cached (token: string): Principal | undefined {
-    const cached = this.#cache.get(token)
+    const cached = this.#unexpired(token)
     if (cached === undefined) return undefined
-    if (cached.expiresAt <= Date.now()) {
-      this.#cache.delete(token)
-      return undefined
-    }
-    if (cached.jti !== undefined && this.#revoked.has(cached.jti)) throw new TokenError('the access token was revoked')
+    const revoked = cached.jti === undefined ? false : this.revocations.known(cached.jti)
+    if (revoked === undefined) return undefined
+    if (revoked) throw new TokenError('the access token was revoked')
     return cached
   }
 
   async verify (token: string): Promise<Principal> {
-    const cached = this.cached(token)
-    if (cached !== undefined) return cached
-    const principal = await this.#verifyUncached(token)
-    if (principal.jti !== undefined && this.#revoked.has(principal.jti)) throw new TokenError('the access token was revoked')
-    if (this.#cache.size >= CACHE_SIZE) this.#cache.delete(this.#cache.keys().next().value as string)
-    this.#cache.set(token, principal)
+    let principal = this.#unexpired(token)
+    if (principal === undefined) {
+      principal = await this.#verifyUncached(token)
+      if (this.#cache.size >= CACHE_SIZE) this.#cache.delete(this.#cache.keys().next().value as string)
+      this.#cache.set(token, principal)
+    }
+    if (principal.jti !== undefined && await this.revocations.has(principal.jti)) throw new TokenError('the access token was revoked')
     return principal
+  }
+
+  #unexpired (token: string): Principal | undefined {
+    const cached = this.#cache.get(token)
+    if (cached === undefined || cached.expiresAt > Date.now()) return cached
+    this.#cache.delete(token)
+    return undefined
   }
 
   /** One of this API's own tokens, verified whether or not it has expired: what revocation needs. */
   async ownToken (token: string): Promise<Principal | undefined> {
     try {
-      const { payload } = await jwtVerify(token, this.#ownKeys, {
+      const { payload } = await jwtVerify(token, this.keys.verificationKey, {
         issuer: this.settings.issuer, algorithms: OWN_ALGORITHMS, typ: 'at+jwt', currentDate: new Date(0)
       })
       return principalOf(payload)
     } catch {
       return undefined
     }
-  }
-
-  revoke (jti: string): void {
-    this.#revoked.add(jti)
   }
 
   async #verifyUncached (token: string): Promise<Principal> {
@@ -145,7 +175,7 @@ export class TokenService {
     if (this.#external !== undefined && issuer === this.#external.issuer.issuer) return this.#verifyExternal(token, this.#external)
     if (issuer !== this.settings.issuer) throw new TokenError('the access token comes from an issuer this API does not accept')
     try {
-      const { payload } = await jwtVerify(token, this.#ownKeys, {
+      const { payload } = await jwtVerify(token, this.keys.verificationKey, {
         issuer: this.settings.issuer,
         audience: this.settings.audience,
         algorithms: OWN_ALGORITHMS,

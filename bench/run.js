@@ -1,5 +1,10 @@
 // `npm run bench -- [--rows N] [--duration S] [--connections C] [--tls proxy|on|both]
-//                    [--targets service,A,S,B] [--cases get-one,list-zoos,...] [--warmup S]`
+//                    [--targets service,A,S,B] [--cases get-one,list-zoos,...] [--warmup S]
+//                    [--engine sqlite|postgres] [--instances N] [--database-url URL]`
+//
+// With --engine postgres the service keeps its records in PostgreSQL (a database of its own per
+// run, copied from one seeded with the same records) and runs as --instances processes on it,
+// the load split among them as a balancer would; the baselines stay as they are.
 //
 // Builds (npm script), seeds one SQLite file and one db.json with --rows records per collection,
 // then loads each target, a separate process on 127.0.0.1, with autocannon, case by case: the
@@ -16,6 +21,7 @@ import { generate } from 'selfsigned'
 import { CASES, casesFor } from './cases.js'
 import { describeErrors, ms, printTable } from './report.js'
 import { seed } from './seed.js'
+import { copyDatabase, dropDatabase, seedPostgres } from './seed-postgres.js'
 import { TARGETS, authorize, killAll, residentMemory, send, start, stop, tail } from './targets.js'
 
 const HERE = fileURLToPath(new URL('.', import.meta.url))
@@ -23,7 +29,19 @@ const HERE = fileURLToPath(new URL('.', import.meta.url))
 // 2 s measured after 1 s of warm-up per case: the whole default run (both TLS modes, four
 // targets, eleven cases: 87 runs of 3 s) at --rows 1000000, build, seeding, start-ups and the
 // slow targets' queues included, stays well under ten minutes on two cores (bench/README.md).
-const DEFAULTS = { rows: 100_000, duration: 2, warmup: 1, connections: 20, tls: 'both' }
+const DEFAULTS = {
+  rows: 100_000,
+  duration: 2,
+  warmup: 1,
+  connections: 20,
+  tls: 'both',
+  engine: 'sqlite',
+  instances: 1,
+  // The server's maintenance database: the bench makes and drops its own databases beside it.
+  databaseUrl: 'postgres://postgres@127.0.0.1:5432/postgres'
+}
+const SEED_DATABASE = 'zoo_bench_seed'
+const RUN_DATABASE = 'zoo_bench_run'
 // How long a target may take, after a case, to work off the requests still queued when the load
 // stopped (the service's deep offset pages at a million rows take ~10 s), before the next case.
 const SETTLE_SECONDS = 30
@@ -38,7 +56,10 @@ function options () {
       connections: { type: 'string' },
       tls: { type: 'string' },
       targets: { type: 'string' },
-      cases: { type: 'string' }
+      cases: { type: 'string' },
+      engine: { type: 'string' },
+      instances: { type: 'string' },
+      'database-url': { type: 'string' }
     },
     strict: true
   })
@@ -61,7 +82,14 @@ function options () {
   }
   const tls = values.tls ?? DEFAULTS.tls
   if (!['proxy', 'on', 'both'].includes(tls)) throw new Error(`--tls must be proxy, on or both, got ${tls}`)
+  const engine = values.engine ?? DEFAULTS.engine
+  if (!['sqlite', 'postgres'].includes(engine)) throw new Error(`--engine must be sqlite or postgres, got ${engine}`)
+  const instances = number('instances', 1, true)
+  if (instances > 1 && engine === 'sqlite') throw new Error('--instances above 1 needs --engine postgres: instances share a database')
   return {
+    engine,
+    instances,
+    databaseUrl: values['database-url'] ?? DEFAULTS.databaseUrl,
     rows: number('rows', 1, true),
     duration: number('duration', 0.5, false),
     warmup: number('warmup', 0, false),
@@ -109,6 +137,8 @@ const percentile = (sorted, p) => sorted.length === 0
  * the measured window count. Success means a 2xx status: req/s counts those only.
  */
 async function load (target, next, { warmup, duration, connections }) {
+  // Several instances of the service: the connections spread over them, as a balancer would.
+  const ports = target.ports ?? [target.port]
   const headers = target.headers
   const setupRequest = request => {
     const r = next()
@@ -127,27 +157,29 @@ async function load (target, next, { warmup, duration, connections }) {
   let timeouts = 0
   const started = performance.now()
   const measureFrom = started + warmup * 1000
-  const instance = autocannon({
-    url: `${target.https ? 'https' : 'http'}://127.0.0.1:${target.port}`,
-    connections,
+  const instances = ports.map((port, i) => autocannon({
+    url: `${target.https ? 'https' : 'http'}://127.0.0.1:${port}`,
+    connections: Math.floor(connections / ports.length) + (i < connections % ports.length ? 1 : 0),
     duration: warmup + duration,
     requests: [{ setupRequest }],
     // autocannon checks for the end of the run once per sample: 1 s by default, rounding the run up.
     sampleInt: 100,
     // Trust the bench's own self-signed certificate, as a client configured for it would.
     tlsOptions: target.https ? { ca: target.ca } : undefined
-  })
-  instance.on('response', (client, status, bytes, time) => {
-    if (performance.now() < measureFrom) return
-    statuses[status] = (statuses[status] ?? 0) + 1
-    latencies.push(time)
-  })
-  instance.on('reqError', error => {
-    if (performance.now() < measureFrom) return
-    errors++
-    if (/timed out/.test(error.message)) timeouts++
-  })
-  await instance
+  }))
+  for (const instance of instances) {
+    instance.on('response', (client, status, bytes, time) => {
+      if (performance.now() < measureFrom) return
+      statuses[status] = (statuses[status] ?? 0) + 1
+      latencies.push(time)
+    })
+    instance.on('reqError', error => {
+      if (performance.now() < measureFrom) return
+      errors++
+      if (/timed out/.test(error.message)) timeouts++
+    })
+  }
+  await Promise.all(instances)
   const seconds = (performance.now() - measureFrom) / 1000
   latencies.sort((a, b) => a - b)
   const answers = latencies.length
@@ -230,17 +262,25 @@ async function runTarget (name, mode, ctx) {
   const { opts, seedDir, tls, data } = ctx
   const dataDir = join(ctx.tmp, `${mode}-${name}`)
   mkdirSync(dataDir)
+  const onPostgres = name === 'service' && opts.engine === 'postgres'
   // Each target its own copy: writes of one never reach another.
-  const file = { service: 'zoo.db', S: 'zoo.db', B: 'db.json' }[name]
+  const file = onPostgres ? undefined : { service: 'zoo.db', S: 'zoo.db', B: 'db.json' }[name]
   if (file !== undefined) copyOnDisk(join(seedDir, file), join(dataDir, file))
+  const databaseUrl = onPostgres ? await copyDatabase(opts.databaseUrl, SEED_DATABASE, RUN_DATABASE) : undefined
   const result = { cases: {} }
   let target
   try {
-    target = await start(name, { dataDir, tls, mode, readyTimeout: 60_000 + opts.rows * 0.15 })
+    const count = onPostgres ? opts.instances : 1
+    const instances = []
+    for (let instance = 0; instance < count; instance++) {
+      instances.push(await start(name, { dataDir, tls, mode, readyTimeout: 60_000 + opts.rows * 0.15, databaseUrl, instance }))
+    }
+    target = instances.length === 1 ? instances[0] : { ...instances[0], ports: instances.map(i => i.port), instances }
   } catch (err) {
     console.log(`  ${name}: could not start: ${err.message}`)
     result.failed = err.message
     rmSync(dataDir, { recursive: true, force: true })
+    if (databaseUrl !== undefined) await dropDatabase(opts.databaseUrl, RUN_DATABASE)
     return result
   }
   result.startSeconds = target.startSeconds
@@ -284,9 +324,11 @@ async function runTarget (name, mode, ctx) {
     result.failed = err.message
     console.log(`  ${name}: ${err.message}`)
   } finally {
-    result.rss = residentMemory(target)
-    await stop(target)
+    const instances = target.instances ?? [target]
+    result.rss = instances.map(residentMemory).reduce((sum, rss) => rss === null || sum === null ? null : sum + rss, 0)
+    for (const instance of instances) await stop(instance)
     rmSync(dataDir, { recursive: true, force: true })
+    if (databaseUrl !== undefined) await dropDatabase(opts.databaseUrl, RUN_DATABASE)
   }
   return result
 }
@@ -307,12 +349,13 @@ async function main () {
     })
   }
 
+  const engine = opts.engine === 'sqlite' ? 'SQLite' : `PostgreSQL, ${opts.instances} instance${opts.instances === 1 ? '' : 's'}`
   console.log(`zoo-api bench: ${opts.rows} rows per collection, ${opts.connections} connections, ` +
     `${opts.warmup} s warm-up + ${opts.duration} s per case; ` +
-    `TLS ${opts.modes.join(' and ')}; targets ${opts.targets.join(', ')}`)
+    `TLS ${opts.modes.join(' and ')}; targets ${opts.targets.join(', ')}; the service on ${engine}`)
   const seedDir = join(tmp, 'seed')
   const seedStarted = performance.now()
-  const data = await seed(seedDir, opts.rows, join(HERE, '../dist/migrations'))
+  const data = await seed(seedDir, opts.rows)
   for (const file of ['zoo.db', 'db.json']) onDisk(join(seedDir, file))
   const seedSeconds = (performance.now() - seedStarted) / 1000
   const seedInfo = {
@@ -322,6 +365,12 @@ async function main () {
   }
   console.log(`seeded in ${seedSeconds.toFixed(1)} s: zoo.db ${(seedInfo.zooDbBytes / 2 ** 20).toFixed(0)} MiB, ` +
     `db.json ${(seedInfo.dbJsonBytes / 2 ** 20).toFixed(0)} MiB`)
+  if (opts.engine === 'postgres') {
+    const started = performance.now()
+    await seedPostgres(opts.databaseUrl, SEED_DATABASE, join(seedDir, 'zoo.db'))
+    seedInfo.postgresSeconds = (performance.now() - started) / 1000
+    console.log(`copied into PostgreSQL in ${seedInfo.postgresSeconds.toFixed(1)} s`)
+  }
 
   let tls
   if (opts.modes.includes('on')) {
@@ -348,6 +397,7 @@ async function main () {
     printTable(mode, MODES[mode], targets, opts)
   }
 
+  if (opts.engine === 'postgres') await dropDatabase(opts.databaseUrl, SEED_DATABASE)
   const wallSeconds = (performance.now() - began) / 1000
   const date = new Date()
   const run = {
@@ -358,7 +408,9 @@ async function main () {
       connections: opts.connections,
       tls: opts.tls,
       targets: opts.targets,
-      cases: opts.cases
+      cases: opts.cases,
+      engine: opts.engine,
+      instances: opts.instances
     },
     machine: {
       node: process.version,
@@ -374,7 +426,8 @@ async function main () {
   }
   const dir = join(HERE, 'results')
   mkdirSync(dir, { recursive: true })
-  const file = join(dir, `${date.toISOString().slice(0, 10)}-${opts.rows}.json`)
+  const engineTag = opts.engine === 'sqlite' ? '' : `-postgres-${opts.instances}`
+  const file = join(dir, `${date.toISOString().slice(0, 10)}-${opts.rows}${engineTag}.json`)
   writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`)
   console.log(`\nwhole run ${wallSeconds.toFixed(0)} s; results in ${file}`)
 }

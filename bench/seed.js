@@ -3,7 +3,7 @@
 // json-server, written by a worker thread meanwhile.
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
-import { openDatabase } from '../dist/store/sqlite.js'
+import { openDatabase } from '../dist/store/sqlite/database.js'
 import { CITIES, COLLECTIONS, ROLES, SPECIES, zoosWithAnimals } from './records.js'
 
 const COLUMNS = {
@@ -12,14 +12,14 @@ const COLUMNS = {
   employees: ['id', 'name', 'role', 'email', 'zoo_id', 'hired_on', 'created_at', 'updated_at']
 }
 
-export async function seed (dir, rows, migrationsDir) {
+export async function seed (dir, rows) {
   const json = new Worker(new URL('./records.js', import.meta.url), { workerData: { jsonFile: join(dir, 'db.json'), rows } })
   const jsonWritten = new Promise((resolve, reject) => {
     json.once('error', reject)
     json.once('exit', code => code === 0 ? resolve() : reject(new Error(`db.json writer stopped with code ${code}`)))
   })
 
-  const db = openDatabase(dir, migrationsDir)
+  const db = openDatabase(dir)
   // Bulk load, in one transaction: no journal and no fsync (a crash loses only this temp file),
   // and the migrations' secondary indexes dropped during the inserts and made again afterwards
   // with their own SQL: CREATE INDEX sorts once, where inserting a million random keys into some

@@ -60,7 +60,7 @@ export function send (target, method, path, { headers = {}, body, timeout = 30_0
 }
 
 /** What each target runs and the path that answers once it is ready. */
-function command (name, { port, localPort, dataDir, tls, mode }) {
+function command (name, { port, localPort, dataDir, tls, mode, databaseUrl }) {
   const tlsEnv = mode === 'on' ? { TLS_CERT: tls.certFile, TLS_KEY: tls.keyFile } : {}
   switch (name) {
     case 'service': return {
@@ -78,7 +78,9 @@ function command (name, { port, localPort, dataDir, tls, mode }) {
         LOG_LEVEL: 'warn',
         BOOTSTRAP_CLIENT_ID: BOOTSTRAP.id,
         BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP.secret,
-        ACCESS_TOKEN_TTL: '86400'
+        ACCESS_TOKEN_TTL: '86400',
+        // Instances behind one balancer issue and accept the tokens of one issuer: the URL clients use.
+        ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://zoo.bench.test' })
       },
       ready: '/'
     }
@@ -103,11 +105,11 @@ function command (name, { port, localPort, dataDir, tls, mode }) {
  * Starts `name` as a child process over the files in `dataDir` and waits until it answers.
  * `mode`: 'proxy' (plain HTTP; the service then needs X-Forwarded-Proto) or 'on' (HTTPS/1.1).
  */
-export async function start (name, { dataDir, tls, mode, readyTimeout }) {
+export async function start (name, { dataDir, tls, mode, readyTimeout, databaseUrl, instance = 0 }) {
   const port = await freePort()
   const localPort = name === 'service' ? await freePort() : undefined
-  const { args, env, ready } = command(name, { port, localPort, dataDir, tls, mode })
-  const logFile = join(dataDir, `${name}.log`)
+  const { args, env, ready } = command(name, { port, localPort, dataDir, tls, mode, databaseUrl })
+  const logFile = join(dataDir, `${name}${instance === 0 ? '' : `-${instance}`}.log`)
   const log = openSync(logFile, 'w')
   const child = spawn(process.execPath, args, {
     cwd: ROOT,

@@ -1,5 +1,6 @@
 import type { FieldError } from '../schemas/common.js'
-import type { CollectionStore } from './store.js'
+import type { Resource } from './resource.js'
+import type { CollectionStore, Presence } from './store.js'
 
 /** The status each kind of refusal answers. */
 const STATUS = { not_found: 404, gone: 410, conflict: 409, invalid: 422 } as const
@@ -24,8 +25,12 @@ export class StoreError extends Error {
  * Refuses an id that names no live record: 404 if it never did, 410 if it was deleted (ids are
  * never reused, so a deleted one stays gone).
  */
-export function mustBeLive (collection: CollectionStore, id: number): void {
-  const presence = collection.presence(id)
-  if (presence === 'absent') throw new StoreError('not_found', `no ${collection.resource.singular} with id ${id}`)
-  if (presence === 'deleted') throw new StoreError('gone', `${collection.resource.singular} ${id} was deleted`)
+export function mustBeLive (resource: Resource, id: number, presence: Presence): void {
+  if (presence === 'absent') throw new StoreError('not_found', `no ${resource.singular} with id ${id}`)
+  if (presence === 'deleted') throw new StoreError('gone', `${resource.singular} ${id} was deleted`)
+}
+
+/** `mustBeLive`, asking the collection's store where the id stands. */
+export async function ensureLive (collection: CollectionStore, id: number): Promise<void> {
+  mustBeLive(collection.resource, id, await collection.presence(id))
 }

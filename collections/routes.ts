@@ -9,7 +9,7 @@ import { RESOURCES } from '../schemas/index.js'
 import { accepted, BODY_READ, empty, errors, GUARDED, recordRef, requestHeaders, withHeaders } from '../schemas/responses.js'
 import { etagOf, ifMatch, noneMatch } from './conditional.js'
 import { listLinks, parseListQuery } from './list-query.js'
-import { mustBeLive } from './refusals.js'
+import { ensureLive } from './refusals.js'
 import { capitalize, type Resource, type ResourceRecord } from './resource.js'
 import type { CollectionStore, Precondition, Versioned } from './store.js'
 
@@ -67,11 +67,11 @@ export function collectionRoutes (resource: Resource, options: { within?: Resour
     }
     const nesting = options.within === undefined || field === undefined
       ? undefined
-      : { parent: options.within, parents: fastify.store.collection(options.within), field }
+      : { parent: options.within, parents: fastify.storage.collections.collection(options.within), field }
     const scopeParams = nesting === undefined ? {} : { [nesting.field]: IdSchema }
     const collection: Collection = {
       resource,
-      store: fastify.store.collection(resource),
+      store: fastify.storage.collections.collection(resource),
       nesting,
       CollectionParams: Type.Object(scopeParams),
       ItemParams: Type.Unsafe<Params & { id: number }>(Type.Object({ ...scopeParams, id: IdSchema })),
@@ -104,10 +104,10 @@ function parentField (resource: Resource, parent: Resource): string {
 }
 
 /** In a nested collection, the parent must be live: 404 if it never was, 410 if deleted. */
-function parentOf ({ nesting }: Collection, params: Params): number | undefined {
+async function parentOf ({ nesting }: Collection, params: Params): Promise<number | undefined> {
   if (nesting === undefined) return undefined
   const parentId = params[nesting.field] as number
-  mustBeLive(nesting.parents, parentId)
+  await ensureLive(nesting.parents, parentId)
   return parentId
 }
 
@@ -119,20 +119,22 @@ function mustBelong ({ nesting, resource }: Collection, parentId: number | undef
 }
 
 /** The live record a path names: 404 if it never existed (or is not in the parent), 410 if deleted. */
-function read (collection: Collection, params: Params): Versioned {
-  const parentId = parentOf(collection, params)
+async function read (collection: Collection, params: Params): Promise<Versioned> {
+  const parentId = await parentOf(collection, params)
   const id = params.id as number
-  const found = collection.store.get(id)
-  if (found === undefined) mustBeLive(collection.store, id)
+  const found = await collection.store.get(id)
+  if (found === undefined) await ensureLive(collection.store, id)
   mustBelong(collection, parentId, found as Versioned)
   return found as Versioned
 }
 
 /** What a write checks in its own transaction: the parent of a nested path, then If-Match. */
-function preconditionOf (collection: Collection, params: Params, ifMatchHeader: string | undefined): Precondition | undefined {
+async function preconditionOf (
+  collection: Collection, params: Params, ifMatchHeader: string | undefined
+): Promise<Precondition | undefined> {
   const matches = ifMatch(ifMatchHeader, `${collection.resource.singular} ${params.id}`)
   if (collection.nesting === undefined) return matches
-  const parentId = parentOf(collection, params)
+  const parentId = await parentOf(collection, params)
   return current => {
     mustBelong(collection, parentId, current)
     matches?.(current)
@@ -163,11 +165,11 @@ function listRoute (fastify: Instance, collection: Collection): void {
       response: { 200: withHeaders(page, 'Link', 'X-Total-Count'), ...errors(...GUARDED, 400, ...collection.parentErrors) }
     }
   }, async (request, reply) => {
-    const parentId = parentOf(collection, request.params)
+    const parentId = await parentOf(collection, request.params)
     const listing = parseListQuery(resource, request.query)
     if (nesting !== undefined) listing.query.filters.push({ field: nesting.field, op: 'eq', value: parentId as number })
     // One record more than the page tells whether a next page exists.
-    const found = collection.store.list({ ...listing.query, limit: listing.size + 1 })
+    const found = await collection.store.list({ ...listing.query, limit: listing.size + 1 })
     const items = found.items.slice(0, listing.size)
     const url = new URL(request.url, originOf(request))
     return reply
@@ -204,7 +206,7 @@ function createRoute (fastify: Instance, collection: Collection): void {
       }
     }
   }, async (request, reply) => {
-    const parentId = parentOf(collection, request.params)
+    const parentId = await parentOf(collection, request.params)
     const body = request.body
     const inputs = (Array.isArray(body) ? body : [body])
       .map(record => nesting === undefined ? record : { ...record, [nesting.field]: parentId as number })
@@ -232,7 +234,7 @@ function readRoute (fastify: Instance, collection: Collection): void {
       }
     }
   }, async (request, reply) => {
-    const versioned = read(collection, request.params)
+    const versioned = await read(collection, request.params)
     // The client's copy is current: it may keep using it (RFC 9110 §15.4.5).
     if (noneMatch(request.headers['if-none-match'], versioned.version)) {
       return reply.code(304).header('ETag', etagOf(versioned.version)).send()
@@ -287,7 +289,7 @@ function updateRoutes (fastify: Instance, collection: Collection): void {
         }
       },
       handler: async (request, reply) => {
-        const precondition = preconditionOf(collection, request.params, request.headers['if-match'])
+        const precondition = await preconditionOf(collection, request.params, request.headers['if-match'])
         return answer(request, reply, 201, resource, await write(request.params.id, request.body, precondition))
       }
     })
@@ -313,7 +315,8 @@ function deleteRoute (fastify: Instance, collection: Collection): void {
       response: { 204: empty('Deleted'), ...accepted, ...errors(...GUARDED, ...BODY_READ, 404, 409, 410, 412) }
     }
   }, async (request, reply) => {
-    await collection.store.delete(request.params.id, preconditionOf(collection, request.params, request.headers['if-match']))
+    const precondition = await preconditionOf(collection, request.params, request.headers['if-match'])
+    await collection.store.delete(request.params.id, precondition)
     return reply.code(204).send()
   })
 }
@@ -341,8 +344,8 @@ function optionsRoute (fastify: Instance, collection: Collection, url: '/' | '/:
     }
   }, async (request, reply) => {
     const params: Params = request.params
-    if (params.id !== undefined) read(collection, params)
-    else parentOf(collection, params)
+    if (params.id !== undefined) await read(collection, params)
+    else await parentOf(collection, params)
     return reply.header('Allow', allow).send({ methods: allow.split(', '), writable: resource.writable, schema: resource.schemas.create })
   })
 }

@@ -1,9 +1,9 @@
 import type { FilterOperator, Resource, ResourceRecord, Scalar } from './resource.js'
 
 /**
- * The storage contract of the collections, free of any SQL: a second database engine implements
- * these two interfaces and nothing above them changes. Reads answer at once; writes settle once
- * they are durable, so an engine may group them into shared transactions.
+ * The storage contract of the collections, free of any SQL: each database engine implements
+ * these two interfaces (store/sqlite/, store/postgres/) and nothing above them changes. Writes
+ * settle once they are durable, so an engine may group them into shared transactions.
  */
 export interface Store {
   collection (resource: Resource): CollectionStore
@@ -48,10 +48,10 @@ export type Presence = 'live' | 'deleted' | 'absent'
 
 export interface CollectionStore {
   readonly resource: Resource
-  list (query: ListQuery): Page
-  get (id: number): Versioned | undefined
+  list (query: ListQuery): Promise<Page>
+  get (id: number): Promise<Versioned | undefined>
   /** Whether an id names a live record, a deleted one (410) or none ever (404). */
-  presence (id: number): Presence
+  presence (id: number): Promise<Presence>
   /** Creates every input or none. Field errors of input i are reported under `i.` when `batch`. */
   create (inputs: ResourceRecord[], batch: boolean): Promise<Versioned[]>
   /** Sets every writable field: one missing from `input` becomes null. */

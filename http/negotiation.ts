@@ -11,7 +11,7 @@ export const DOCUMENTATION_PREFIX = '/documentation'
  */
 export function negotiate (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const accept = request.headers.accept
-  if (accept !== undefined && !isDocumentation(request) && request.accepts().type(['application/json']) === false) {
+  if (accept !== undefined && request.accepts().type(['application/json']) === false && !isDocumentation(request)) {
     throw new HttpError(406, `This API answers only application/json; Accept was "${accept}"`)
   }
   done()

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyError } from 'fastify'
 import type { Principal } from '../auth/tokens.js'
-import type { ClaimedJob, JobOwner, JobResult, JobStore, JobView, StoredRequest } from '../store/jobs.js'
+import type { ClaimedJob, JobOwner, JobResult, JobStore, JobView, StoredRequest } from '../store/storage.js'
 
 /** Finished jobs are deleted after a week: their requests and answers hold records' data. */
 const RETENTION_MS = 7 * 24 * 60 * 60 * 1000
@@ -12,35 +12,61 @@ const ownerOf = (principal: Principal): JobOwner =>
 /**
  * The queue of background jobs and its worker, which runs them one at a time, oldest first, by
  * handing each request to `replay`. It starts once the app is ready, with the jobs an earlier
- * process left, and stops when the app closes, after the job in progress.
+ * process left, and stops when the app closes, after the job in progress. A job queued here wakes
+ * it at once; with a storage shared by several instances it also looks every `pollInterval`
+ * milliseconds for jobs queued elsewhere, or left by an instance that died.
  */
 export class JobQueue {
   #state: 'waiting' | 'started' | 'stopped' = 'waiting'
   #busy = false
   #drained: Promise<void> = Promise.resolve()
+  #poller: NodeJS.Timeout | undefined
 
   constructor (
     readonly store: JobStore,
     /** Sends a job's request and returns the answer. */
     readonly replay: (job: ClaimedJob) => Promise<JobResult>,
-    readonly log: FastifyBaseLogger
+    readonly log: FastifyBaseLogger,
+    readonly pollInterval?: number
   ) {}
 
-  enqueue (principal: Principal, request: StoredRequest): JobView {
-    const job = this.store.enqueue(ownerOf(principal), [...principal.scopes].join(' '), request)
+  async enqueue (principal: Principal, request: StoredRequest): Promise<JobView> {
+    const job = await this.store.enqueue(ownerOf(principal), [...principal.scopes].join(' '), request)
     this.wake()
     return job
   }
 
-  find (id: string, principal: Principal): JobView | undefined {
+  async find (id: string, principal: Principal): Promise<JobView | undefined> {
     return this.store.find(id, ownerOf(principal))
   }
 
-  start (): void {
+  /** Whether the worker runs queued jobs: started and not stopped. */
+  get running (): boolean {
+    return this.#state === 'started'
+  }
+
+  /** Starts the worker, with the jobs a previous process left behind queued again. */
+  async start (): Promise<void> {
+    if (this.#state !== 'waiting') return
+    // Before the worker claims anything: a job it claimed would look abandoned too.
+    await this.#requeueAbandoned()
+    await this.store.prune(new Date(Date.now() - RETENTION_MS))
     if (this.#state !== 'waiting') return
     this.#state = 'started'
-    this.store.prune(new Date(Date.now() - RETENTION_MS))
+    if (this.pollInterval !== undefined) {
+      this.#poller = setInterval(() => { this.#poll() }, this.pollInterval)
+      this.#poller.unref()
+    }
     this.wake()
+  }
+
+  async #requeueAbandoned (): Promise<void> {
+    const abandoned = await this.store.requeueAbandoned()
+    if (abandoned > 0) this.log.warn({ jobs: abandoned }, 'jobs left running by a process that is gone are queued again')
+  }
+
+  #poll (): void {
+    this.#requeueAbandoned().then(() => this.wake(), (err: unknown) => this.log.error({ err }, 'the job queue cannot be read'))
   }
 
   /** Runs the queued jobs, unless the worker is already at it or not running. */
@@ -53,13 +79,14 @@ export class JobQueue {
   /** Takes no new job; resolves once the one in progress has finished. */
   async stop (): Promise<void> {
     this.#state = 'stopped'
+    clearInterval(this.#poller)
     await this.#drained
   }
 
   async #drain (): Promise<void> {
     try {
       while (this.#state === 'started') {
-        const job = this.store.claimNext()
+        const job = await this.store.claimNext()
         if (job === undefined) return
         await this.#run(job)
       }
@@ -77,15 +104,15 @@ export class JobQueue {
       // preClose hook stops the worker: the request was not sent, the next start sends it.
       if ((err as FastifyError).code === 'FST_ERR_REOPENED_CLOSE_SERVER') {
         this.#state = 'stopped'
-        this.store.requeue(job.id)
+        await this.store.requeue(job.id)
         this.log.info({ job: job.id }, 'job left queued: the app is closing')
         return
       }
       this.log.error({ err, job: job.id }, 'job failed')
       result = { status: 500, body: { error: 'Internal server error' } }
     }
-    this.store.finish(job.id, result)
+    await this.store.finish(job.id, result)
     this.log.info({ job: job.id, status: result.status }, 'job finished')
-    this.store.prune(new Date(Date.now() - RETENTION_MS))
+    await this.store.prune(new Date(Date.now() - RETENTION_MS))
   }
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import type { TokenService } from '../auth/tokens.js'
-import type { ClaimedJob, JobResult } from '../store/jobs.js'
-import type { OAuthStore } from '../store/oauth.js'
+import type { AccountStore, ClaimedJob, JobResult } from '../store/storage.js'
 
 /**
  * The remote address of the requests the API sends itself (the job worker's replays). Not an IP
@@ -15,12 +14,12 @@ export const INTERNAL_ADDRESS = 'internal'
  * it (and its user) still has, so deleting a client or taking a scope away applies to its
  * queued jobs too. An external issuer's grants cannot be looked up: its token's scopes stand.
  */
-export function grantedScope ({ owner, scope }: ClaimedJob, tokens: TokenService, accounts: OAuthStore): string {
+export async function grantedScope ({ owner, scope }: ClaimedJob, tokens: TokenService, accounts: AccountStore): Promise<string> {
   if (owner.issuer !== tokens.settings.issuer) return scope
-  const allowed = new Set(accounts.client(owner.clientId)?.scope.split(' '))
+  const allowed = new Set((await accounts.client(owner.clientId))?.scope.split(' '))
   const user = /^user:(\d+)$/.exec(owner.subject)
   if (user !== null) {
-    const userScopes = new Set(accounts.userById(Number(user[1]))?.scope.split(' '))
+    const userScopes = new Set((await accounts.userById(Number(user[1])))?.scope.split(' '))
     for (const s of allowed) if (!userScopes.has(s)) allowed.delete(s)
   }
   return scope.split(' ').filter(s => allowed.has(s)).join(' ')
@@ -32,12 +31,13 @@ export function grantedScope ({ owner, scope }: ClaimedJob, tokens: TokenService
  * owner, with the scopes it still has.
  */
 export function replayer (fastify: FastifyInstance): (job: ClaimedJob) => Promise<JobResult> {
-  const { tokens, store: accounts } = fastify.oauth
+  const { tokens } = fastify.oauth
+  const { accounts } = fastify.storage
   return async job => {
     const { token } = await tokens.issue({
       subject: job.owner.subject,
       clientId: job.owner.clientId,
-      scope: grantedScope(job, tokens, accounts)
+      scope: await grantedScope(job, tokens, accounts)
     })
     const { method, url, headers, body } = job.request
     const response = await fastify.inject({

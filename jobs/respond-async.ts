@@ -26,15 +26,16 @@ export function respondAsync (queue: JobQueue) {
       const value = request.headers[name]
       return value === undefined ? [] : [[name, String(value)]]
     }))
-    const job = queue.enqueue(principal, {
+    queue.enqueue(principal, {
       method: request.method,
       url: request.url,
       headers,
       body: request.body === undefined ? null : JSON.stringify(request.body)
-    })
-    reply.code(202)
-      .header('Location', `${versionRoot(request)}/jobs/${job.id}`)
-      .header('Preference-Applied', 'respond-async')
-      .send({ id: job.id, status: 'queued' })
+    }).then(job => {
+      reply.code(202)
+        .header('Location', `${versionRoot(request)}/jobs/${job.id}`)
+        .header('Preference-Applied', 'respond-async')
+        .send({ id: job.id, status: 'queued' })
+    }, done)
   }
 }

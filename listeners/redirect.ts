@@ -1,10 +1,9 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
-import type { Config } from '../config.js'
 import { hostNameOf } from '../http/host.js'
-import { instanceOptions } from './instance-options.js'
+import { equipInstance, instanceOptions, type InstanceSettings } from './instance-options.js'
 
 export interface RedirectOptions {
-  logLevel: Config['logLevel']
+  settings: InstanceSettings
   /** The port the HTTPS API listens on: every redirect points there. */
   httpsPort: number
   /** For a request whose Host header names no usable host (HTTP/1.0 without one, or garbage). */
@@ -29,9 +28,10 @@ function pathOf (url: string): string {
  */
 export function buildRedirectListener (options: RedirectOptions): FastifyInstance {
   const fastify = Fastify({
-    ...instanceOptions(options.logLevel, 'redirect'),
+    ...instanceOptions(options.settings, 'redirect'),
     frameworkErrors: (_error, request, reply) => { redirect(request, reply) }
   })
+  equipInstance(fastify, options.settings)
   const port = options.httpsPort === 443 ? '' : `:${options.httpsPort}`
   function redirect (request: FastifyRequest, reply: FastifyReply): FastifyReply {
     const host = hostNameOf(request.headers.host) ?? options.fallbackHost

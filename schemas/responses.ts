@@ -112,11 +112,15 @@ export const ERRORS: Record<number, { description: string, headers?: Header[] }>
   429: { description: 'Too many requests from this address', headers: ['Retry-After'] },
   500: { description: 'Server fault, logged under request_id' },
   502: { description: 'The sign-in provider could not be reached, or answered what cannot be used' },
-  503: { description: 'The token cannot be checked now: the keys of its issuer are unavailable' }
+  503: {
+    description: 'The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer ' +
+      'are unavailable',
+    headers: ['Retry-After']
+  }
 }
 
-/** Answered by the layers in front of every route: HTTPS (TLS=proxy), Accept, the rate limit, faults. */
-const ANYWHERE = [403, 406, 429, 500]
+/** Answered by the layers in front of every route: HTTPS (TLS=proxy), Accept, the rate limit, overload, faults. */
+const ANYWHERE = [403, 406, 429, 500, 503]
 /** What the bearer guard of /v1 answers (plugins/app/bearer-guard.ts). */
 export const GUARDED = [401, 403, 503]
 /**

@@ -8,8 +8,8 @@ export const ZooFieldsSchema = {
   city: Type.String({ minLength: 1, maxLength: 100 }),
   country: Type.Optional(Nullable(Type.String({
     enum: [...COUNTRY_CODES],
-    description: 'an ISO 3166-1 alpha-2 code, upper case (such as ' +
-      'DE)'
+    // Read by the validation messages (http/validation.ts): "country must be <description>".
+    description: 'an upper-case ISO 3166-1 alpha-2 code such as DE'
   }))),
   opened_on: Type.Optional(Nullable(DateSchema))
 }

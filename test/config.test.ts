@@ -5,6 +5,9 @@ import { loadConfig } from '../config.js'
 t.test('every setting has an embedded default', async t => {
   const config = loadConfig({}, [])
   t.match(config, { host: '127.0.0.1', port: 8443, dataDir: resolve('./data'), apiPrefix: '', logLevel: 'info' })
+  t.equal(config.unpackDir, resolve('./data/unpacked'), 'the binary unpacks under the data directory')
+  t.equal(loadConfig({ DATA_DIR: '/srv/zoo' }, []).unpackDir, '/srv/zoo/unpacked')
+  t.equal(loadConfig({ UNPACK_DIR: 'unpacked-here' }, []).unpackDir, resolve('unpacked-here'))
 })
 
 t.test('environment variables set, CLI flags win', async t => {
@@ -34,6 +37,13 @@ t.test('a bad setting stops start-up with one line naming it', async t => {
     [{ CORS_ORIGINS: 'app.example.com' }, [], /^CORS_ORIGINS: "app.example.com" is not an origin/],
     [{ RATE_LIMIT: 'many' }, [], /^RATE_LIMIT must be a whole number, got "many"$/],
     [{ LOG_LEVEL: 'loud' }, [], /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"$/],
+    [{ LOG_FORMAT: 'xml' }, [], /^LOG_FORMAT must be "auto" \(readable on a terminal, JSON otherwise\), "json" or "pretty", got "xml"$/],
+    [{ SHUTDOWN_TIMEOUT: '0' }, [], /^SHUTDOWN_TIMEOUT must be a number of seconds from 1 to 600, got "0"$/],
+    [{ BODY_LIMIT: '1kb' }, [], /^BODY_LIMIT must be a number of bytes from 1024 to 104857600, got "1kb"$/],
+    [{ HTTP2_MAX_STREAMS: '0' }, [], /^HTTP2_MAX_STREAMS must be a number of streams from 1 to 10000, got "0"$/],
+    [{ MAX_EVENT_LOOP_DELAY: '-5' }, [], /^MAX_EVENT_LOOP_DELAY must be a number of milliseconds from 0 to 60000/],
+    [{ HEADERS_TIMEOUT: '40', REQUEST_TIMEOUT: '30' }, [],
+      /^HEADERS_TIMEOUT \(40\) must not exceed REQUEST_TIMEOUT \(30\): the headers are part of the request$/],
     [{}, ['--colour', 'red'], /Unknown option '--colour'/],
     [{}, ['stray'], /Unexpected argument 'stray'/]
   ]

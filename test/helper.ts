@@ -1,26 +1,66 @@
+import { createHash, randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import type { Writable } from 'node:stream'
 import Database from 'better-sqlite3'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
-import type { Test } from 'tap'
+import pg from 'pg'
+import tap, { type Test } from 'tap'
 import { buildApi } from '../app.js'
 import { createClient, createUser } from '../auth/accounts.js'
 import { loadConfig, type Config } from '../config.js'
-import { OAuthStore } from '../store/oauth.js'
+import { openStorage } from '../store/open.js'
+import type { AccountStore, Storage } from '../store/storage.js'
 import { checkContract } from './contract.js'
 
 /** The bootstrap client every test app gets: it holds every scope. */
 export const BOOTSTRAP = { id: 'test-bootstrap', secret: 'test-bootstrap-secret-0123456789' } as const
 
-/** The configuration of a test app: quiet, on `dataDir`, with the known bootstrap client. */
+/**
+ * The engine the suite runs on: SQLite, or PostgreSQL with `ZOO_TEST_ENGINE=postgres` (the
+ * second pass of npm test), on the database of `ZOO_TEST_DATABASE_URL`.
+ */
+export const ENGINE: 'sqlite' | 'postgres' = process.env.ZOO_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite'
+const POSTGRES = process.env.ZOO_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+/** Names this test file's schemas apart from those of the files that run beside it, and of earlier runs. */
+const RUN = randomBytes(4).toString('hex')
+const schemas = new Set<string>()
+
+/**
+ * On PostgreSQL, a data directory's database: a schema of its own (which the service makes), the
+ * same for every app started on that directory, so that a restart finds what the first app
+ * wrote; dropped when the test file ends.
+ */
+function databaseOf (dataDir: string): Record<string, string> {
+  if (ENGINE === 'sqlite') return {}
+  const schema = `test_${RUN}_${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`
+  if (schemas.size === 0) tap.teardown(dropSchemas)
+  schemas.add(schema)
+  return { DATABASE_URL: `${POSTGRES}?options=${encodeURIComponent(`-c search_path=${schema}`)}` }
+}
+
+async function dropSchemas (): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES })
+  await client.connect()
+  try {
+    for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+  } finally {
+    await client.end()
+  }
+}
+
+/** The configuration of a test app: quiet, on `dataDir` (and its database), with the known bootstrap client. */
 export function testConfig (dataDir: string, settings: Record<string, string> = {}): Config {
   return loadConfig({
     DATA_DIR: dataDir,
+    ...databaseOf(dataDir),
     LOG_LEVEL: 'silent',
     BOOTSTRAP_CLIENT_ID: BOOTSTRAP.id,
     BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP.secret,
     // Suites send hundreds of requests a minute from one address; test/routes/rate-limit.test.ts sets one.
     RATE_LIMIT: '0',
+    // Tests block the event loop themselves (a reference query, a big fixture) and share two cores
+    // with others: test/routes/health.test.ts sets the overload check and overloads on purpose.
+    MAX_EVENT_LOOP_DELAY: '0',
     ...settings
   }, [])
 }
@@ -98,23 +138,59 @@ export function openDatabaseFile (app: FastifyInstance): Database.Database {
 }
 
 /** Every row of every table, read from the file, for asserting that a refused request wrote nothing. */
-export function snapshot (app: FastifyInstance): Record<string, unknown[]> {
-  const db = openDatabaseFile(app)
+export async function snapshot (app: FastifyInstance): Promise<Record<string, unknown[]>> {
+  const tables = ENGINE === 'sqlite'
+    ? await query(app, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+    : await query(app, 'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1')
+  const all: Record<string, unknown[]> = {}
+  for (const { name } of tables) all[String(name)] = await query(app, `SELECT * FROM "${String(name)}" ORDER BY 1`)
+  return all
+}
+
+/**
+ * A statement run on the app's database from the outside, as another program would: on SQLite
+ * its file, on PostgreSQL its schema. `?` marks the parameters on both.
+ */
+export async function query (app: FastifyInstance, sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
+  if (app.config.databaseUrl === undefined) {
+    const db = new Database(join(app.config.dataDir, 'zoo.db'))
+    try {
+      const statement = db.prepare(sql)
+      if (!statement.reader) {
+        statement.run(...params)
+        return []
+      }
+      return statement.all(...params) as Record<string, unknown>[]
+    } finally {
+      db.close()
+    }
+  }
+  const client = new pg.Client({ connectionString: app.config.databaseUrl })
+  await client.connect()
   try {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[]
-    return Object.fromEntries(tables.map(name => [name, db.prepare(`SELECT * FROM "${name}"`).all()]))
+    let n = 0
+    return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows
   } finally {
-    db.close()
+    await client.end()
   }
 }
 
+/** The environment the CLI needs to work on the app's database. */
+export const cliEnv = (app: FastifyInstance): Record<string, string> =>
+  ({ DATA_DIR: app.config.dataDir, ...(app.config.databaseUrl === undefined ? {} : { DATABASE_URL: app.config.databaseUrl }) })
+
 /** Clients and users made on the app's database file, as the CLI would. */
-export async function withAccounts<T> (app: FastifyInstance, work: (store: OAuthStore) => Promise<T>): Promise<T> {
-  const db = new Database(join(app.config.dataDir, 'zoo.db'))
+export async function withAccounts<T> (app: FastifyInstance, work: (store: AccountStore) => Promise<T>): Promise<T> {
+  return withStorage(app, storage => work(storage.accounts))
+}
+
+/** The app's storage, opened apart from the app as the CLI would, and closed after `work`. */
+export async function withStorage<T> (app: FastifyInstance, work: (storage: Storage) => Promise<T>): Promise<T> {
+  const storage = await openStorage(app.config)
   try {
-    return await work(new OAuthStore(db))
+    return await work(storage)
   } finally {
-    db.close()
+    await storage.close()
   }
 }
 

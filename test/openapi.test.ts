@@ -177,7 +177,7 @@ t.test('under API_PREFIX the document is there too, its paths relative to the se
   t.same(document.servers, [{ url: 'https://zoo.example.com/api' }])
   t.same(
     Object.keys(document.paths).filter(p => !p.startsWith('/v1/')),
-    ['/', '/oauth/token', '/oauth/revoke', '/v1', '/.well-known/oauth-authorization-server', '/.well-known/jwks.json']
+    ['/', '/health', '/oauth/token', '/oauth/revoke', '/ready', '/v1', '/.well-known/oauth-authorization-server', '/.well-known/jwks.json']
   )
   t.equal(document.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl, 'https://zoo.example.com/api/oauth/token')
   const page = await call(app, 'GET', '/api/documentation')

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyPluginAsync } from 'fastify'
-import { HttpError, JSON_ONLY } from '../../http/errors.js'
+import { unsupportedMediaType } from '../../http/errors.js'
 import { allowOnly } from '../../http/method-not-allowed.js'
 import { decodeCursor, type DirectoryLister } from '../directory-listing.js'
 import type { PathGuard } from '../path-guard.js'
@@ -10,8 +10,6 @@ export interface ListDirectoryOptions {
   guard: PathGuard
   lister: DirectoryLister
 }
-
-export const NOT_JSON = `The body must be JSON: ${JSON_ONLY}`
 
 const listDirectory: FastifyPluginAsync<ListDirectoryOptions> = async (fastify, { guard, lister }) => {
   allowOnly(fastify, '/list_directory', ['POST'])
@@ -32,7 +30,7 @@ const listDirectory: FastifyPluginAsync<ListDirectoryOptions> = async (fastify, 
     },
     // A request without any body never meets the content-type parser that answers 415.
     preValidation: async (request) => {
-      if (request.headers['content-type'] === undefined) throw new HttpError(415, NOT_JSON)
+      if (request.headers['content-type'] === undefined) throw unsupportedMediaType(request)
     }
   }, async (request) => {
     const { path, limit = LIST_LIMIT.default, cursor } = request.body

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+import '../../http/probes.js'
 import fp from 'fastify-plugin'
 
 /**
@@ -20,12 +21,13 @@ const REFUSAL = JSON.stringify({ error: 'HTTPS required' })
 /**
  * TLS=proxy: the API listens in plain HTTP behind a TLS-terminating proxy and refuses
  * every request the proxy did not receive over HTTPS, before any other check: no resource, no
- * token error, no hint of what is there. With TLS=on the listener itself is HTTPS only.
+ * token error, no hint of what is there. The health probes (http/probes.ts) are the exception:
+ * a load balancer asks them of the instance itself. With TLS=on the listener itself is HTTPS only.
  */
 export default fp(async function httpsOnly (fastify) {
   if (fastify.config.tls !== 'proxy') return
   fastify.addHook('onRequest', (request, reply, done) => {
-    if (forwardedOverHttps(request)) return done()
+    if (forwardedOverHttps(request) || request.routeOptions.config.probe === true) return done()
     reply.code(403).type('application/json; charset=utf-8').send(REFUSAL)
   })
 }, { name: 'https-only' })

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { HttpError } from '../../http/errors.js'
 import { digest } from '../../auth/secrets.js'
-import { IdempotencyStore } from '../../store/idempotency.js'
+import type { Claim } from '../../store/storage.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,7 +36,7 @@ const keyed = (request: FastifyRequest): boolean =>
  * authentication and validation, so a refused request holds no key.
  */
 export default fp(async function idempotency (fastify) {
-  const store = new IdempotencyStore(fastify.db)
+  const store = fastify.storage.idempotency
   fastify.decorateRequest('idempotencyKey', null)
 
   // Callback hooks: every request passes them, nearly all without a key, at no cost of a promise.
@@ -48,18 +48,19 @@ export default fp(async function idempotency (fastify) {
     if (principal === null) return done()
     const owner = `${principal.issuer} ${principal.clientId}`
     const fingerprint = digest(canonical([request.method, request.url, request.body]))
-    const claim = store.claim(owner, key, fingerprint)
-    switch (claim.outcome) {
-      case 'claimed':
-        request.idempotencyKey = { owner, key }
-        return done()
-      case 'in_flight':
-        throw new HttpError(409, 'A request with this Idempotency-Key is still in progress; retry later')
-      case 'mismatch':
-        throw new HttpError(422, 'This Idempotency-Key was used with another request; use a new key for a new request')
-      case 'replay':
-        reply.code(claim.answer.status).headers(claim.answer.headers).header('Idempotent-Replayed', 'true').send(claim.answer.body)
-    }
+    store.claim(owner, key, fingerprint).then((claim: Claim) => {
+      switch (claim.outcome) {
+        case 'claimed':
+          request.idempotencyKey = { owner, key }
+          return done()
+        case 'in_flight':
+          return done(new HttpError(409, 'A request with this Idempotency-Key is still in progress; retry later'))
+        case 'mismatch':
+          return done(new HttpError(422, 'This Idempotency-Key was used with another request; use a new key for a new request'))
+        case 'replay':
+          reply.code(claim.answer.status).headers(claim.answer.headers).header('Idempotent-Replayed', 'true').send(claim.answer.body)
+      }
+    }, done)
   })
 
   fastify.addHook('onSend', (request, reply, payload, done) => {
@@ -68,20 +69,23 @@ export default fp(async function idempotency (fastify) {
     // requests: those of plugins/external (the documentation UI's).
     if (held == null) return done(null, payload)
     request.idempotencyKey = null
+    let recorded: Promise<void>
     if (reply.statusCode >= 500) {
-      store.release(held.owner, held.key)
+      recorded = store.release(held.owner, held.key)
     } else {
       const headers = Object.fromEntries(REPLAYED_HEADERS
         .filter(name => reply.hasHeader(name))
         .map(name => [name, String(reply.getHeader(name))]))
-      store.complete(held.owner, held.key, { status: reply.statusCode, headers, body: typeof payload === 'string' ? payload : '' })
+      const body = typeof payload === 'string' ? payload : ''
+      recorded = store.complete(held.owner, held.key, { status: reply.statusCode, headers, body })
     }
-    done(null, payload)
+    // The answer is recorded before it is sent: a retry that arrives once the client has it finds it.
+    recorded.then(() => done(null, payload), done)
   })
 
   // A client gone before the answer: the key is free for its retry.
   fastify.addHook('onRequestAbort', async (request) => {
     const held = request.idempotencyKey
-    if (held != null) store.release(held.owner, held.key)
+    if (held != null) await store.release(held.owner, held.key)
   })
-}, { name: 'idempotency', dependencies: ['sqlite', 'bearer-guard'] })
+}, { name: 'idempotency', dependencies: ['storage', 'bearer-guard'] })

@@ -3,7 +3,6 @@ import fp from 'fastify-plugin'
 import { JobQueue } from '../../jobs/queue.js'
 import { replayer } from '../../jobs/replay.js'
 import { respondAsync } from '../../jobs/respond-async.js'
-import { JobStore } from '../../store/jobs.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,18 +15,19 @@ declare module 'fastify' {
   }
 }
 
+/** How often an instance sharing its database looks for jobs queued by the others, or left by one that died. */
+const POLL_INTERVAL_MS = 1000
+
 /**
  * Background jobs (jobs/). A collection write sent with `Prefer: respond-async` is checked as
  * usual (token, scope, body), then stored and answered 202; the worker replays it later through
- * the API itself. Jobs a previous process left running are queued again.
+ * the API itself. Jobs a previous process left running are queued again when the worker starts.
  */
 export default fp(async function jobs (fastify: FastifyInstance) {
-  const store = new JobStore(fastify.db)
-  const abandoned = store.requeueAbandoned()
-  if (abandoned > 0) fastify.log.warn({ jobs: abandoned }, 'jobs left running by a previous process are queued again')
-  const queue = new JobQueue(store, replayer(fastify), fastify.log)
+  const { storage } = fastify
+  const queue = new JobQueue(storage.jobs, replayer(fastify), fastify.log, storage.shared ? POLL_INTERVAL_MS : undefined)
   fastify.decorate('jobs', queue)
   fastify.decorate('respondAsync', respondAsync(queue))
-  fastify.addHook('onReady', async () => { if (fastify.runJobs) queue.start() })
+  fastify.addHook('onReady', async () => { if (fastify.runJobs) await queue.start() })
   fastify.addHook('preClose', async () => { await queue.stop() })
-}, { name: 'jobs', dependencies: ['sqlite', 'oauth', 'bearer-guard'] })
+}, { name: 'jobs', dependencies: ['storage', 'oauth', 'bearer-guard'] })

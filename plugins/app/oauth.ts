@@ -1,33 +1,35 @@
 import fp from 'fastify-plugin'
 import { AuthorizationServer } from '../../auth/authorization-server.js'
 import { ensureBootstrapClient } from '../../auth/bootstrap.js'
-import { loadOrCreateSigningKey, type SigningKey } from '../../auth/keys.js'
-import { TokenService } from '../../auth/tokens.js'
-import { OAuthStore } from '../../store/oauth.js'
+import { SigningKeys } from '../../auth/keys.js'
+import { Revocations, TokenService } from '../../auth/tokens.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    oauth: { authorizationServer: AuthorizationServer, tokens: TokenService, key: SigningKey, store: OAuthStore }
+    oauth: { authorizationServer: AuthorizationServer, tokens: TokenService, keys: SigningKeys }
   }
 }
 
 /**
  * The built-in authorization server (its endpoints are routes/oauth), the tokens it issues and
  * the external issuer whose tokens are also accepted, all checked by plugins/app/bearer-guard.ts.
+ * The first signing key and the bootstrap client are made once, however many instances start
+ * together on one database.
  */
 export default fp(async function oauth (fastify) {
-  const config = fastify.config
-  const store = new OAuthStore(fastify.db)
-  const key = await loadOrCreateSigningKey(config.dataDir)
+  const { config, storage } = fastify
+  const keys = await storage.exclusively(() =>
+    SigningKeys.open(storage.signingKeys, storage.engine === 'sqlite' ? config.dataDir : undefined))
   const external = config.oauthIssuer === undefined
     ? undefined
     : { issuer: config.oauthIssuer, jwksUri: config.oauthJwksUri as string, audience: config.oauthAudience as string }
-  const tokens = new TokenService(key, {
+  const tokens = new TokenService(keys, {
     issuer: config.publicUrl,
     audience: `${config.publicUrl}/v1`,
     ttl: config.accessTokenTtl,
     external
-  }, store.revokedAccessTokens())
-  await ensureBootstrapClient(store, config, fastify.announce)
-  fastify.decorate('oauth', { authorizationServer: new AuthorizationServer(store, tokens, config.refreshTokenTtl), tokens, key, store })
-}, { name: 'oauth', dependencies: ['sqlite'] })
+  }, await Revocations.open(storage.accounts, storage.shared))
+  await storage.exclusively(() => ensureBootstrapClient(storage.accounts, config, fastify.announce))
+  const authorizationServer = new AuthorizationServer(storage.accounts, tokens, config.refreshTokenTtl)
+  fastify.decorate('oauth', { authorizationServer, tokens, keys })
+}, { name: 'oauth', dependencies: ['storage'] })

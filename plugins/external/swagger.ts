@@ -22,14 +22,16 @@ export const autoConfig = (fastify: FastifyInstance): FastifyDynamicSwaggerOptio
         title: 'Zoo API',
         version: '1.0.0',
         description: 'Zoos, their animals and employees: a resource-oriented JSON API over HTTPS. Every /v1 request needs an OAuth 2.0 ' +
-            'bearer token with the scope of its collection.'
+            'bearer token with the scope of its collection: POST /oauth/token (issueToken) says how to get one, with the bootstrap ' +
+            'client printed at the first start or a client of npm run cli -- client create.'
       },
       servers: [{ url: publicUrl }],
       tags: [
         { name: 'hypermedia', description: 'Where to start: links to the collections' },
         ...RESOURCES.map(r => ({ name: r.name, description: `The ${r.name} collection` })),
         { name: 'jobs', description: 'Writes sent with Prefer: respond-async, run in the background' },
-        { name: 'oauth', description: 'The built-in OAuth 2.0 authorization server' }
+        { name: 'oauth', description: 'The built-in OAuth 2.0 authorization server' },
+        { name: 'operations', description: 'Health probes for supervisors and load balancers' }
       ],
       components: {
         securitySchemes: {

@@ -10,7 +10,7 @@ import { noStore } from '../../http/cache-control.js'
 import { HttpError } from '../../http/errors.js'
 import { errors } from '../../schemas/responses.js'
 import { TokenSchema } from '../../schemas/token.js'
-import type { OAuthStore, User } from '../../store/oauth.js'
+import type { AccountStore, User } from '../../store/storage.js'
 
 const CallbackQuery = Type.Object({
   code: Type.Optional(Type.String()),
@@ -91,17 +91,26 @@ const login: FastifyPluginAsyncTypebox = async (fastify) => {
   }
 
   /**
-   * The local user of an external identity, made at its first sign-in. Synchronous: no other
-   * request can take the chosen name between the check and the insert.
+   * The local user of an external identity, made at its first sign-in under a free name. Another
+   * request (on this instance or another) may take the name, or make this identity's user, between
+   * the look and the insert: the insert then fails, and the look is made again.
    */
-  function localUser (store: OAuthStore, claims: JWTPayload & { iss: string, sub: string }): User {
-    return store.externalUser(claims.iss, claims.sub) ?? store.createUser({
-      username: freeUsername(store, claims, `${provider}-${claims.sub}`),
-      password_hash: null,
-      scope: config.loginUserScope,
-      external_issuer: claims.iss,
-      external_subject: claims.sub
-    })
+  async function localUser (store: AccountStore, claims: JWTPayload & { iss: string, sub: string }): Promise<User> {
+    for (let attempt = 1; ; attempt++) {
+      const known = await store.externalUser(claims.iss, claims.sub)
+      if (known !== undefined) return known
+      try {
+        return await store.createUser({
+          username: await freeUsername(store, claims, `${provider}-${claims.sub}`),
+          password_hash: null,
+          scope: config.loginUserScope,
+          external_issuer: claims.iss,
+          external_subject: claims.sub
+        })
+      } catch (err) {
+        if (attempt === 3) throw err
+      }
+    }
   }
 
   fastify.get(`/${provider}`, {
@@ -140,9 +149,9 @@ const login: FastifyPluginAsyncTypebox = async (fastify) => {
       throw new HttpError(400, `The sign-in callback needs code and state: ${restart}`)
     }
     const claims = await identify(request, await exchange(request, reply))
-    const { authorizationServer, store } = fastify.oauth
-    const user = localUser(store, claims)
-    const client = authorizationServer.publicClient(`login-${provider}`, SCOPES.join(' '))
+    const { authorizationServer } = fastify.oauth
+    const user = await localUser(fastify.storage.accounts, claims)
+    const client = await authorizationServer.publicClient(`login-${provider}`, SCOPES.join(' '))
     return noStore(reply).send(await authorizationServer.issueForUser(client, user, undefined))
   })
 }

@@ -19,15 +19,16 @@ const RevokeBody = Type.Object(
 )
 const OAuthErrorSchema = Type.Object({ error: Type.String(), error_description: Type.String() })
 // Every failure the error handler below renders speaks RFC 6749; the HTTPS refusal of TLS=proxy does not.
-const ERRORS = { ...errors(), ...errorResponses(OAuthErrorSchema, [...BODY_READ, 401, 406, 429, 500]) }
+const ERRORS = { ...errors(), ...errorResponses(OAuthErrorSchema, [...BODY_READ, 401, 406, 429, 500, 503]) }
 
 /** The built-in authorization server's endpoints: token (RFC 6749) and revoke (RFC 7009). */
 const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   await fastify.register(formbody)
   // Errors here speak RFC 6749: `error` is the code, `error_description` the reason.
   fastify.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    // A method the path does not serve (405 with Allow) is answered like on every other path.
-    if (error instanceof HttpError && error.statusCode === 405) return errorHandler(error, request, reply)
+    // A method the path does not serve (405 with Allow, or a 406 before it) is answered like on every other path: that
+    // route is no OAuth endpoint, and is left out of the document (http/method-not-allowed.ts).
+    if (error instanceof HttpError && request.routeOptions.schema?.hide === true) return errorHandler(error, request, reply)
     const failure = error instanceof OAuthError
       ? error
       : error.validation !== undefined
@@ -36,7 +37,8 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
           ? new OAuthError(415, 'invalid_request', 'send the parameters as application/x-www-form-urlencoded')
           : error.statusCode !== undefined && error.statusCode < 500
             ? new OAuthError(error.statusCode, 'invalid_request', error.message)
-            : undefined
+            // Overloaded (plugins/app/overload.ts): Retry-After is already set.
+            : error.statusCode === 503 ? new OAuthError(503, 'temporarily_unavailable', error.message) : undefined
     if (failure === undefined) {
       request.log.error({ err: error }, 'token endpoint failed')
       return noStore(reply).code(500).send({ error: 'server_error', error_description: 'Internal server error' })

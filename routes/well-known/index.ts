@@ -32,14 +32,19 @@ const wellKnown: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: {
       operationId: 'getJwks',
       summary: 'The public keys that verify access tokens',
-      description: 'A JSON Web Key Set (RFC 7517) holding the ES256 key the access tokens are signed with.',
+      description: 'A JSON Web Key Set (RFC 7517) holding the ES256 keys the access tokens are signed with: the newest signs, ' +
+        'the others verify the tokens they signed before a rotation.',
       tags: ['oauth'],
       response: {
         200: Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }, { description: 'The key set' }),
         ...errors()
       }
     }
-  }, async () => ({ keys: [fastify.oauth.key.publicJwk] }))
+  }, async () => {
+    // Every instance's keys: one made or rotated elsewhere is published here at once.
+    await fastify.oauth.keys.reload()
+    return { keys: fastify.oauth.keys.publicJwks() }
+  })
 }
 
 export default wellKnown

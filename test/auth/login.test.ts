@@ -3,7 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { decodeJwt } from 'jose'
 import type { MutableResponse, MutableToken } from 'oauth2-mock-server'
 import t, { type Test } from 'tap'
-import { addUser, build, call, openDatabaseFile, testConfig, tokenRequest } from '../helper.js'
+import { addUser, build, call, query, testConfig, tokenRequest } from '../helper.js'
 import { startProvider } from './oauth-provider.js'
 
 const CLIENT = { id: 'zoo-api-at-mock', secret: 'mock-client-secret' }
@@ -61,16 +61,8 @@ function asIdentity (t: Test, claims: Record<string, unknown>): void {
   })
 }
 
-const users = (app: FastifyInstance): Record<string, unknown>[] => {
-  const db = openDatabaseFile(app)
-  try {
-    return db
-      .prepare('SELECT id, username, password_hash, scope, external_issuer, external_subject FROM users ORDER BY id')
-      .all() as Record<string, unknown>[]
-  } finally {
-    db.close()
-  }
-}
+const users = async (app: FastifyInstance): Promise<Record<string, unknown>[]> =>
+  query(app, 'SELECT id, username, password_hash, scope, external_issuer, external_subject FROM users ORDER BY id')
 
 t.test('GET /login/<provider> redirects to the provider with state and a PKCE S256 challenge', async t => {
   const app = await build(t, signInSettings())
@@ -113,7 +105,7 @@ t.test('the callback answers API tokens for a new local user, with the read scop
   t.equal(cleared.length, 2, 'the state and verifier cookies are cleared')
   t.ok(cleared.every(c => c.value === '' && c.expires !== undefined && c.expires.getTime() <= Date.now()))
 
-  const [user] = users(app)
+  const [user] = await users(app)
   t.same(user, {
     id: 1,
     username: 'mock-johndoe',
@@ -123,9 +115,7 @@ t.test('the callback answers API tokens for a new local user, with the read scop
     external_subject: 'johndoe'
   })
   t.match(decodeJwt(body.access_token), { sub: 'user:1', client_id: 'login-mock', scope: READ_SCOPE })
-  const db = openDatabaseFile(app)
-  t.match(db.prepare("SELECT * FROM oauth_clients WHERE client_id = 'login-mock'").get(), { secret_hash: null })
-  db.close()
+  t.match(await query(app, "SELECT * FROM oauth_clients WHERE client_id = 'login-mock'"), [{ secret_hash: null }])
 
   const authorization = `Bearer ${body.access_token}`
   t.equal((await call(app, 'GET', '/v1/zoos', undefined, { authorization })).statusCode, 200)
@@ -141,7 +131,7 @@ t.test('a second sign-in of the same identity is the same local user', async t =
   t.equal(second.statusCode, 200)
   t.equal(decodeJwt(second.json().access_token).sub, decodeJwt(first.json().access_token).sub)
   t.not(second.json().refresh_token, first.json().refresh_token)
-  t.equal(users(app).length, 1)
+  t.equal((await users(app)).length, 1)
 })
 
 t.test('a new identity gets a user named after it, never an existing one', async t => {
@@ -156,7 +146,7 @@ t.test('a new identity gets a user named after it, never an existing one', async
       t.not(decodeJwt(res.json().access_token).sub, `user:${local.id}`)
     })
     await st
-    return String(users(app).at(-1)?.username)
+    return String((await users(app)).at(-1)?.username)
   }
   t.equal(await named({ sub: 'a1', preferred_username: 'alice' }), 'alice-2', 'a local user has the name already')
   t.equal(
@@ -166,8 +156,8 @@ t.test('a new identity gets a user named after it, never an existing one', async
   )
   t.equal(await named({ sub: 'b1', email: 'bob@example.com' }), 'bob@example.com', 'the email when there is no preferred_username')
   t.equal(await named({ sub: 'c1', preferred_username: 'Zoë Keeper' }), 'Zo--Keeper', 'other characters become -')
-  t.equal(users(app).length, 5)
-  t.match(users(app)[1], { external_subject: 'a1', password_hash: null, external_issuer: ISSUER })
+  t.equal((await users(app)).length, 5)
+  t.match((await users(app))[1], { external_subject: 'a1', password_hash: null, external_issuer: ISSUER })
 })
 
 t.test('the refresh token works for the public client login-<provider>, without a secret', async t => {
@@ -221,7 +211,7 @@ t.test('a forged, missing or replayed state is refused', async t => {
   const replayed = await callback(app, back, started.cookie)
   t.equal(replayed.statusCode, 403, 'the provider takes a code once')
   t.match(replayed.json(), { error: /^mock refused the authorization code \(invalid_request\)/ })
-  t.equal(users(app).length, 1)
+  t.equal((await users(app)).length, 1)
 })
 
 t.test('a provider that refuses the sign-in is answered 403', async t => {
@@ -237,7 +227,7 @@ t.test('a provider that refuses the sign-in is answered 403', async t => {
   t.same(res.json(), { error: 'mock refused the sign-in (access_denied: The user said no): start again at /login/mock' })
   const bare = await callback(app, new URL('https://localhost:8443/login/mock/callback?error=server_error'), started.cookie)
   t.match(bare.json(), { error: 'mock refused the sign-in (server_error): start again at /login/mock' })
-  t.same(users(app), [])
+  t.same(await users(app), [])
 })
 
 t.test('a token endpoint that refuses the code answers 403; one that fails, 502', async t => {
@@ -263,7 +253,7 @@ t.test('a token endpoint that refuses the code answers 403; one that fails, 502'
   const failed = await signIn(app)
   t.equal(failed.statusCode, 502)
   t.same(failed.json(), { error: 'mock could not be reached to finish the sign-in' })
-  t.same(users(app), [])
+  t.same(await users(app), [])
 })
 
 t.test('a provider that goes away before the callback: 502', async t => {
@@ -300,7 +290,7 @@ t.test('an ID token that is missing or does not verify is refused with 502, and 
       t.same(res.json(), { error: 'mock sent an ID token that does not verify' })
     })
   }
-  t.same(users(app), [])
+  t.same(await users(app), [])
 })
 
 t.test('under API_PREFIX the callback URL and the routes carry the prefix', async t => {

@@ -1,12 +1,12 @@
-import { statSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
-import { decodeJwt, decodeProtectedHeader } from 'jose'
+import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose'
 import t from 'tap'
 import { buildApi } from '../../app.js'
+import { runCli } from '../../auth/cli.js'
 import { SCOPES } from '../../auth/scopes.js'
 import { checkContract } from '../contract.js'
-import { addClient, addUser, basic, BOOTSTRAP, build, call, snapshot, testConfig, tokenRequest } from '../helper.js'
+import { addClient, addUser, basic, BOOTSTRAP, build, call, cliEnv, ENGINE, query, snapshot, testConfig, tokenRequest } from '../helper.js'
 
 const form = (params: Record<string, string>) => new URLSearchParams(params).toString()
 
@@ -128,9 +128,9 @@ t.test('password grant: access and refresh token for the scopes both the user an
     t.equal(bad.statusCode, 401, `${username} / ${password}`)
     t.match(bad.json(), { error: 'invalid_grant', error_description: 'unknown user name or wrong password' })
   }
-  const before = snapshot(app)
+  const before = await snapshot(app)
   t.equal((await tokenRequest(app, { grant_type: 'password', username: 'ada', password: 'x' })).statusCode, 401)
-  t.same(snapshot(app), before, 'a refused grant writes nothing')
+  t.same(await snapshot(app), before, 'a refused grant writes nothing')
 })
 
 t.test('refresh_token: rotation, and reuse of a rotated token revokes the whole family', async t => {
@@ -173,9 +173,7 @@ t.test('an expired refresh token is refused', async t => {
   const app = await build(t)
   await addUser(app, 'ada', 'correct horse battery', 'zoos:read')
   const first = (await tokenRequest(app, { grant_type: 'password', username: 'ada', password: 'correct horse battery' })).json()
-  const db = new Database(join(app.config.dataDir, 'zoo.db'))
-  db.prepare('UPDATE refresh_tokens SET expires_at = ?').run(new Date(Date.now() - 1000).toISOString())
-  db.close()
+  await query(app, 'UPDATE refresh_tokens SET expires_at = ?', [new Date(Date.now() - 1000).toISOString()])
   const res = await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: first.refresh_token })
   t.equal(res.statusCode, 401)
   t.match(res.json(), { error: 'invalid_grant', error_description: 'the refresh token expired' })
@@ -271,18 +269,70 @@ t.test('metadata (RFC 8414) and JWKS documents', async t => {
   t.equal(decodeJwt(token).iss, 'https://localhost:8443/api')
 })
 
-t.test('the signing key is made once and kept in DATA_DIR', async t => {
+t.test('the signing key is made once and kept in the database', async t => {
   const first = await build(t)
   const kid = (await first.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json().keys[0].kid
   const token = (await tokenRequest(first, { grant_type: 'client_credentials' })).json().access_token
   await first.close()
   const second = checkContract(t, buildApi(testConfig(first.config.dataDir)))
   t.teardown(() => second.close())
-  t.equal((await second.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json().keys[0].kid, kid)
+  t.same((await second.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json().keys.map((k: JWK) => k.kid), [kid])
   t.equal(
     (await call(second, 'GET', '/v1/zoos', undefined, { authorization: `Bearer ${token}` })).statusCode,
     200,
     'tokens survive a ' + 'restart'
   )
-  t.equal(statSync(join(first.config.dataDir, 'signing-key.jwk.json')).mode & 0o777, 0o600)
+  t.notOk(existsSync(join(first.config.dataDir, 'signing-key.jwk.json')), 'no key file: the database holds it')
+})
+
+t.test('the key an earlier version kept in DATA_DIR/signing-key.jwk.json is taken over, so its tokens stay valid', {
+  skip: ENGINE === 'postgres' && 'only SQLite in DATA_DIR had that file'
+}, async t => {
+  const dataDir = t.testdir()
+  const { privateKey } = await generateKeyPair('ES256', { extractable: true })
+  const legacy = await exportJWK(privateKey)
+  writeFileSync(join(dataDir, 'signing-key.jwk.json'), JSON.stringify(legacy), { mode: 0o600 })
+  const { d: _private, ...publicJwk } = legacy
+  const kid = await calculateJwkThumbprint(publicJwk)
+  const now = Math.floor(Date.now() / 1000)
+  const issuedBefore = await new SignJWT({ client_id: BOOTSTRAP.id, scope: 'zoos:read' })
+    .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid })
+    .setIssuer('https://localhost:8443').setAudience('https://localhost:8443/v1').setSubject(BOOTSTRAP.id)
+    .setIssuedAt(now).setExpirationTime(now + 600).setJti('issued-by-the-earlier-version')
+    .sign(privateKey)
+  const app = checkContract(t, buildApi(testConfig(dataDir)))
+  t.teardown(() => app.close())
+  t.same((await app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json().keys.map((k: JWK) => k.kid), [kid])
+  t.equal((await call(app, 'GET', '/v1/zoos', undefined, { authorization: `Bearer ${issuedBefore}` })).statusCode, 200)
+  const issued = (await tokenRequest(app, { grant_type: 'client_credentials' })).json().access_token
+  t.equal(decodeProtectedHeader(issued).kid, kid, 'and it signs')
+})
+
+t.test('key rotate: the new key signs at once, tokens of the old one stay valid, keys replaced long ago go', async t => {
+  const app = await build(t)
+  const before = (await tokenRequest(app, { grant_type: 'client_credentials' })).json().access_token
+  const oldKid = decodeProtectedHeader(before).kid
+  const rotate = async () => {
+    let out = ''
+    const io = { env: cliEnv(app), stdin: async () => '', stdout: (s: string) => { out += s }, stderr: () => {} }
+    const code = await runCli(['key', 'rotate'], io)
+    t.equal(code, 0)
+    return (JSON.parse(out) as { kid: string }).kid
+  }
+  const newKid = await rotate()
+  t.not(newKid, oldKid)
+  const after = (await tokenRequest(app, { grant_type: 'client_credentials' })).json().access_token
+  t.equal(decodeProtectedHeader(after).kid, newKid, 'the running service signs with the new key without a restart')
+  for (const token of [before, after]) {
+    t.equal((await call(app, 'GET', '/v1/zoos', undefined, { authorization: `Bearer ${token}` })).statusCode, 200)
+  }
+  const published = (await app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json().keys.map((k: JWK) => k.kid)
+  t.same(published, [newKid, oldKid], 'both published, newest first')
+  // A key replaced longer ago than a token lives can go: nothing it signed is valid any more.
+  const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3600_000).toISOString()
+  await query(app, 'UPDATE signing_keys SET created_at = ? WHERE kid = ?', [hoursAgo(2), oldKid])
+  await query(app, 'UPDATE signing_keys SET created_at = ? WHERE kid = ?', [hoursAgo(1), newKid])
+  const third = await rotate()
+  const left = (await app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json().keys.map((k: JWK) => k.kid)
+  t.same(left, [third, newKid], 'the key replaced an hour ago is gone')
 })

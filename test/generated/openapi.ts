@@ -19,6 +19,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness: the process answers
+         * @description Public, not rate-limited, not logged. For a supervisor that restarts a process that stopped answering.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth/token": {
         parameters: {
             query?: never;
@@ -53,6 +73,26 @@ export interface paths {
          * @description The client that holds the token authenticates as for the token endpoint; 200 whether or not the token was known.
          */
         post: operations["revokeToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: the database answers, the migrations are applied, the job worker runs
+         * @description Public, not rate-limited, not logged. For a load balancer: 503 takes the instance out of rotation, while it starts, stops, is overloaded or has lost its database.
+         */
+        get: operations["getReady"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -432,7 +472,7 @@ export interface paths {
         };
         /**
          * The public keys that verify access tokens
-         * @description A JSON Web Key Set (RFC 7517) holding the ES256 key the access tokens are signed with.
+         * @description A JSON Web Key Set (RFC 7517) holding the ES256 keys the access tokens are signed with: the newest signs, the others verify the tokens they signed before a rotation.
          */
         get: operations["getJwks"];
         put?: never;
@@ -469,7 +509,7 @@ export interface components {
             name: string;
             city: string;
             /**
-             * @description an ISO 3166-1 alpha-2 code, upper case (such as DE)
+             * @description an upper-case ISO 3166-1 alpha-2 code such as DE
              * @enum {string|null}
              */
             country: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW" | null;
@@ -659,6 +699,91 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process answers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+            /** @description The token lacks the scope the request needs; or, behind a proxy (TLS=proxy), the request did not reach it over HTTPS */
+            403: {
+                headers: {
+                    /** @description Bearer realm="zoo-api", with error="invalid_token" or error="insufficient_scope" and the scope needed (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Accept rules out application/json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault, logged under request_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     issueToken: {
@@ -800,6 +925,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
         };
     };
     revokeToken: {
@@ -928,6 +1067,112 @@ export interface operations {
                     };
                 };
             };
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+        };
+    };
+    getReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready for requests */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ready";
+                        checks: {
+                            /** @description `ok` when the database answers a query */
+                            database: string;
+                            /** @description `ok` when every migration this version ships is applied */
+                            migrations: string;
+                            /** @description `ok` when the background-job worker is running */
+                            jobs: string;
+                        };
+                    };
+                };
+            };
+            /** @description The token lacks the scope the request needs; or, behind a proxy (TLS=proxy), the request did not reach it over HTTPS */
+            403: {
+                headers: {
+                    /** @description Bearer realm="zoo-api", with error="invalid_token" or error="insufficient_scope" and the scope needed (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Accept rules out application/json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server fault, logged under request_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not ready: error says why, checks says which check failed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What is not ready */
+                        error: string;
+                        /** @description Absent when the server is overloaded: then no check runs */
+                        checks?: {
+                            /** @description `ok` when the database answers a query */
+                            database: string;
+                            /** @description `ok` when every migration this version ships is applied */
+                            migrations: string;
+                            /** @description `ok` when the background-job worker is running */
+                            jobs: string;
+                        };
+                    };
+                };
+            };
         };
     };
     getVersion1: {
@@ -1014,9 +1259,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1234,9 +1481,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1401,9 +1650,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1540,9 +1791,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1664,9 +1917,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1865,9 +2120,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2029,9 +2286,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2171,9 +2430,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2376,9 +2637,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2596,9 +2859,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2771,9 +3036,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2910,9 +3177,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3034,9 +3303,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3239,9 +3510,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3403,9 +3676,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3545,9 +3820,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3754,9 +4031,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3857,9 +4136,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4063,9 +4344,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4228,9 +4511,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4367,9 +4652,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4491,9 +4778,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4691,9 +4980,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4855,9 +5146,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4997,9 +5290,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5201,9 +5496,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5442,9 +5739,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5628,9 +5927,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5770,9 +6071,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5896,9 +6199,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6062,9 +6367,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6206,9 +6513,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6447,9 +6756,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6641,9 +6952,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6783,9 +7096,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6909,9 +7224,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7075,9 +7392,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7219,9 +7538,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token cannot be checked now: the keys of its issuer are unavailable */
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7290,6 +7611,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getJwks: {
@@ -7348,6 +7680,17 @@ export interface operations {
             /** @description Server fault, logged under request_id */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer are unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -125,7 +125,7 @@ t.test('a request refused for its token, scope or body is refused at once, and n
   const reader = await addClient(app, 'zoos:read animals:write')
   const tokens = await tokenRequest(app, { grant_type: 'client_credentials' }, basic(reader.client_id, reader.client_secret as string))
   const token = tokens.json().access_token
-  const before = snapshot(app)
+  const before = await snapshot(app)
 
   const noToken = await app.inject({
     method: 'POST',
@@ -163,7 +163,7 @@ t.test('a request refused for its token, scope or body is refused at once, and n
   const text = await call(app, 'POST', '/v1/zoos', undefined, { ...ASYNC, 'content-type': 'text/plain' })
   t.equal(text.statusCode, 415)
 
-  t.same(snapshot(app), before, 'nothing was written, no job was queued')
+  t.same(await snapshot(app), before, 'nothing was written, no job was queued')
 })
 
 t.test('with Idempotency-Key the 202 is what a retry gets: one job, one record', async t => {

@@ -2,7 +2,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import type { Test } from 'tap'
 import { buildApi } from '../../app.js'
 import type { Config } from '../../config.js'
-import type { JobView } from '../../store/jobs.js'
+import type { JobView } from '../../store/storage.js'
 import { checkContract } from '../contract.js'
 import { call } from '../helper.js'
 

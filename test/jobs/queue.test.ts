@@ -1,12 +1,9 @@
-import { fileURLToPath } from 'node:url'
 import type { FastifyBaseLogger } from 'fastify'
 import t, { type Test } from 'tap'
 import type { Principal } from '../../auth/tokens.js'
 import { JobQueue } from '../../jobs/queue.js'
-import { JobStore, type ClaimedJob, type JobResult } from '../../store/jobs.js'
-import { openDatabase } from '../../store/sqlite.js'
-
-const MIGRATIONS = fileURLToPath(new URL('../../migrations', import.meta.url))
+import { openSqliteStorage } from '../../store/sqlite/storage.js'
+import type { ClaimedJob, JobResult } from '../../store/storage.js'
 const PRINCIPAL: Principal = {
   subject: 'c1',
   clientId: 'c1',
@@ -36,15 +33,16 @@ function logger (): FastifyBaseLogger & { errors: unknown[] } {
 }
 
 function setUp (t: Test, replay: (job: ClaimedJob) => Promise<JobResult>) {
-  const db = openDatabase(t.testdir(), MIGRATIONS)
-  t.teardown(() => db.close())
-  const store = new JobStore(db)
+  const storage = openSqliteStorage(t.testdir())
+  t.teardown(() => storage.close())
+  const store = storage.jobs
   const log = logger()
   const queue = new JobQueue(store, replay, log)
-  const enqueue = (name: string) =>
-    queue.enqueue(PRINCIPAL, { method: 'POST', url: '/v1/zoos', headers: {}, body: JSON.stringify({ name }) }).id
-  const status = (id: string) => queue.find(id, PRINCIPAL)?.status
-  return { queue, enqueue, status, log }
+  const enqueue = async (name: string) =>
+    (await queue.enqueue(PRINCIPAL, { method: 'POST', url: '/v1/zoos', headers: {}, body: JSON.stringify({ name }) })).id
+  const status = async (id: string) => (await queue.find(id, PRINCIPAL))?.status
+  const statuses = async (ids: string[]) => Promise.all(ids.map(status))
+  return { queue, enqueue, status, statuses, log }
 }
 
 /** A promise the test settles when it chooses. */
@@ -59,7 +57,7 @@ t.test('nothing runs before start; then the jobs run one at a time, oldest first
   let running = 0
   let most = 0
   const done = gate()
-  const { queue, enqueue, status } = setUp(t, async job => {
+  const { queue, enqueue, statuses } = setUp(t, async job => {
     most = Math.max(most, ++running)
     await new Promise(resolve => setImmediate(resolve))
     order.push(JSON.parse(job.request.body as string).name)
@@ -67,17 +65,16 @@ t.test('nothing runs before start; then the jobs run one at a time, oldest first
     if (order.length === 3) done.open()
     return CREATED
   })
-  const ids = ['a', 'b', 'c'].map(enqueue)
+  const ids = [await enqueue('a'), await enqueue('b'), await enqueue('c')]
   queue.wake()
-  t.same(ids.map(status), ['queued', 'queued', 'queued'], 'a worker not started takes nothing')
-  queue.start()
-  queue.start()
+  t.same(await statuses(ids), ['queued', 'queued', 'queued'], 'a worker not started takes nothing')
+  await Promise.all([queue.start(), queue.start()])
   queue.wake()
   await done.opened
   await queue.stop()
   t.same(order, ['a', 'b', 'c'])
   t.equal(most, 1, 'never two at once')
-  t.same(ids.map(status), ['succeeded', 'succeeded', 'succeeded'])
+  t.same(await statuses(ids), ['succeeded', 'succeeded', 'succeeded'])
 })
 
 t.test('stop waits for the job in progress and takes no other', async t => {
@@ -88,31 +85,31 @@ t.test('stop waits for the job in progress and takes no other', async t => {
     await release.opened
     return CREATED
   })
-  queue.start()
-  const first = enqueue('a')
-  const second = enqueue('b')
+  await queue.start()
+  const first = await enqueue('a')
+  const second = await enqueue('b')
   await started.opened
   let stopped = false
   const stopping = queue.stop().then(() => { stopped = true })
   await new Promise(resolve => setImmediate(resolve))
   t.notOk(stopped, 'still waiting for the job in progress')
-  t.equal(status(first), 'running')
+  t.equal(await status(first), 'running')
   release.open()
   await stopping
-  t.equal(status(first), 'succeeded')
-  t.equal(status(second), 'queued', 'left for the next start')
+  t.equal(await status(first), 'succeeded')
+  t.equal(await status(second), 'queued', 'left for the next start')
   queue.wake()
-  t.equal(status(second), 'queued', 'a stopped worker stays stopped')
+  t.equal(await status(second), 'queued', 'a stopped worker stays stopped')
 })
 
 t.test('a request inject() refused because the app is closing leaves its job queued', async t => {
   const { queue, enqueue, status, log } = setUp(t, async () => {
     throw Object.assign(new Error('Fastify has already been closed and cannot be reopened'), { code: 'FST_ERR_REOPENED_CLOSE_SERVER' })
   })
-  const id = enqueue('a')
-  queue.start()
+  const id = await enqueue('a')
+  await queue.start()
   await queue.stop()
-  t.equal(status(id), 'queued')
+  t.equal(await status(id), 'queued')
   t.same(log.errors, [])
 })
 
@@ -124,13 +121,13 @@ t.test('a replay that throws fails its job with 500, logged, and the worker goes
     second.open()
     return CREATED
   })
-  const failed = enqueue('a')
-  const next = enqueue('b')
-  queue.start()
+  const failed = await enqueue('a')
+  const next = await enqueue('b')
+  await queue.start()
   await second.opened
   await queue.stop()
-  t.match(queue.find(failed, PRINCIPAL), { status: 'failed', result: { status: 500, body: { error: 'Internal server error' } } })
+  t.match(await queue.find(failed, PRINCIPAL), { status: 'failed', result: { status: 500, body: { error: 'Internal server error' } } })
   t.match(log.errors, [{ job: failed, err: { message: 'signing key unreadable' } }])
-  t.match(queue.find(next, PRINCIPAL), { status: 'succeeded', result: CREATED })
-  t.equal(queue.find(failed, { ...PRINCIPAL, clientId: 'c2' }), undefined, 'another client does not find it')
+  t.match(await queue.find(next, PRINCIPAL), { status: 'succeeded', result: CREATED })
+  t.equal(await queue.find(failed, { ...PRINCIPAL, clientId: 'c2' }), undefined, 'another client does not find it')
 })

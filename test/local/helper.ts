@@ -127,12 +127,13 @@ export function portOf (app: FastifyInstance): number {
 export function spawnTs (
   file: string,
   env: Record<string, string>,
-  user?: { uid: number; gid: number }
+  user?: { uid: number; gid: number },
+  args: string[] = []
 ): ChildProcessByStdio<null, Readable, Readable> {
   const bookkeeping = /^(NODE_OPTIONS|NODE_V8_COVERAGE|_TAPJS_)/
   const inherited = user === undefined ? process.env : Object.fromEntries(Object.entries(process.env).filter(([k]) => !bookkeeping.test(k)))
   const execArgv = user === undefined ? process.execArgv : process.execArgv.filter(arg => !arg.includes('processinfo'))
-  return spawn(process.execPath, [...execArgv, fileURLToPath(new URL(`../../${file}`, import.meta.url))], {
+  return spawn(process.execPath, [...execArgv, fileURLToPath(new URL(`../../${file}`, import.meta.url)), ...args], {
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...user

@@ -1,5 +1,4 @@
 import { once } from 'node:events'
-import { createServer } from 'node:net'
 import type { Readable } from 'node:stream'
 import t, { type Test } from 'tap'
 import { lineOf, makeTree, send, spawnTs } from './helper.js'
@@ -77,16 +76,4 @@ t.test('a bad directory stops start-up with one line naming it', async t => {
   })
   t.same(await exit, [2, null])
   t.equal(stderr, 'zoo-api: ALLOWED_DIRS: /nope/not/here does not exist\n')
-})
-
-t.test('a port in use stops start-up, and neither instance stays up', async t => {
-  const blocker = createServer()
-  blocker.listen(0, '127.0.0.1')
-  await once(blocker, 'listening')
-  t.teardown(() => blocker.close())
-  const address = blocker.address()
-  const { child, exit } = start(t, { LOCAL_PORT: String(typeof address === 'object' && address !== null ? address.port : 0) })
-  const failure = logLine(child.stdout, log => log.msg === 'start-up failed')
-  t.match(await failure, { level: 60 })
-  t.same(await exit, [1, null])
 })

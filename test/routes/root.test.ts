@@ -105,10 +105,14 @@ t.test('the documentation UI answers its own types: negotiation is for the JSON 
     t.equal(script.statusCode, 200, `${prefix}: its scripts`)
     const yaml = await app.inject({ method: 'GET', url: `${prefix}/documentation/yaml`, headers: { accept: 'application/x-yaml' } })
     t.equal(yaml.statusCode, 200, `${prefix}: the YAML document to Accept: application/x-yaml`)
-    t.equal(
-      (await app.inject({ method: 'GET', url: `${prefix}/`, headers: { accept: 'text/html' } })).statusCode,
-      406,
-      `${prefix}/ stays JSON`
-    )
+    const icon = await app.inject({
+      method: 'GET',
+      url: `${prefix}/documentation/static/theme/favicon.svg`,
+      headers: { accept: 'image/svg+xml' }
+    })
+    t.equal(icon.statusCode, 200, `${prefix}: its icon`)
+    for (const url of [`${prefix}/`, `${prefix}/v1`, `${prefix}/oauth/token`]) {
+      t.equal((await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } })).statusCode, 406, `${url} stays JSON`)
+    }
   }
 })

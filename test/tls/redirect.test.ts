@@ -1,10 +1,11 @@
 import t, { type Test } from 'tap'
 import { hostNameOf } from '../../http/host.js'
 import { buildRedirectListener } from '../../listeners/redirect.js'
+import { testConfig } from '../helper.js'
 import { portOf, send, sendRaw } from '../local/helper.js'
 
 async function listening (t: Test, httpsPort = 8443) {
-  const app = buildRedirectListener({ logLevel: 'silent', httpsPort, fallbackHost: 'fallback.example.test' })
+  const app = buildRedirectListener({ settings: testConfig(t.testdir()), httpsPort, fallbackHost: 'fallback.example.test' })
   t.teardown(() => app.close())
   await app.listen({ host: '127.0.0.1', port: 0 })
   return portOf(app)

@@ -26,7 +26,7 @@ const jobs: FastifyPluginAsyncTypebox = async function jobs (fastify) {
   }, async (request, reply) => {
     const { id } = request.params
     // The bearer guard of /v1 ran first: every request here has a principal.
-    const job = request.principal === null ? undefined : fastify.jobs.find(id, request.principal)
+    const job = request.principal === null ? undefined : await fastify.jobs.find(id, request.principal)
     if (job === undefined) throw new HttpError(404, `No job ${id}: a job is visible only to the client that queued it`)
     // Not finished: worth asking again shortly.
     if (job.finished_at === null) reply.header('Retry-After', '1')

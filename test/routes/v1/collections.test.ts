@@ -102,13 +102,13 @@ for (const collection of ['zoos', 'animals', 'employees']) {
       const app = await build(t)
       const sample = (await samples(app))[collection] as Sample
       const { id } = await create(app, collection, sample.valid)
-      const before = snapshot(app)
+      const before = await snapshot(app)
       const res = await call(app, 'PUT', `/v1/${collection}/${id}`, sample.change)
       t.equal(res.statusCode, 422)
       const missing = Object.keys(sample.minimal).filter(f => !(f in sample.change))
       t.same(res.json().errors.map((e: { field: string }) => e.field).sort(), missing.sort())
       t.match(res.json(), { error: /^Validation failed: / })
-      t.same(snapshot(app), before)
+      t.same(await snapshot(app), before)
     })
 
     t.test('PATCH changes only the fields sent: 201 with the complete record', async t => {
@@ -203,12 +203,12 @@ for (const collection of ['zoos', 'animals', 'employees']) {
       t.equal(records[1].id, records[0].id + 1)
       t.notOk(res.headers.location, 'no single Location for a batch')
 
-      const before = snapshot(app)
+      const before = await snapshot(app)
       const bad = await call(app, 'POST', `/v1/${collection}`, [sample.minimal, { ...sample.minimal, name: '' }, {}])
       t.equal(bad.statusCode, 422)
       t.match(bad.json().errors, [{ field: '1.name', code: 'length' }])
       t.ok(bad.json().errors.some((e: { field: string, code: string }) => e.field === '2.name' && e.code === 'required'))
-      t.same(snapshot(app), before, 'nothing of the batch was written')
+      t.same(await snapshot(app), before, 'nothing of the batch was written')
 
       for (const body of [[], Array.from({ length: 1001 }, () => sample.minimal)]) {
         const res = await call(app, 'POST', `/v1/${collection}`, body)

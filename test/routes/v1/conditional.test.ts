@@ -37,7 +37,7 @@ t.test('If-Match: PUT, PATCH and DELETE with a stale tag are 412 and change noth
   t.equal(patched.statusCode, 201, 'the current tag lets the write through')
   const second = String(patched.headers.etag)
 
-  const before = snapshot(app)
+  const before = await snapshot(app)
   for (const [method, body] of [['PUT', ZOO], ['PATCH', { city: 'Hamburg' }], ['DELETE', undefined]] as const) {
     for (const header of [first, `W/${second}`, '"nonsense"']) {
       const res = await call(app, method, url, body, { 'if-match': header })
@@ -45,7 +45,7 @@ t.test('If-Match: PUT, PATCH and DELETE with a stale tag are 412 and change noth
       t.same(res.json(), { error: `zoo ${id} has changed: its ETag is now ${second}` })
     }
   }
-  t.same(snapshot(app), before, 'no 412 wrote anything')
+  t.same(await snapshot(app), before, 'no 412 wrote anything')
 
   t.equal((await call(app, 'PUT', url, ZOO, { 'if-match': `"1", ${second}` })).statusCode, 201, 'one of a list matches')
   const third = String((await call(app, 'GET', url)).headers.etag)

@@ -1,17 +1,13 @@
-import { join } from 'node:path'
-import Database from 'better-sqlite3'
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { addClient, basic, BOOTSTRAP, build, call, create, tokenRequest } from '../../helper.js'
+import { addClient, basic, BOOTSTRAP, build, call, create, query, tokenRequest } from '../../helper.js'
 
 const ZOO = { name: 'Berlin Zoo', city: 'Berlin', country: 'DE' }
 const keyed = (key: string) => ({ 'idempotency-key': key })
 
 /** Writes to the app's database behind its back: states a test cannot reach through the API alone. */
-function sql (app: FastifyInstance, statement: string, ...params: unknown[]): void {
-  const db = new Database(join(app.config.dataDir, 'zoo.db'))
-  db.prepare(statement).run(...params)
-  db.close()
+async function sql (app: FastifyInstance, statement: string, ...params: unknown[]): Promise<void> {
+  await query(app, statement, params)
 }
 
 const count = async (app: FastifyInstance) => Number((await call(app, 'GET', '/v1/zoos')).headers['x-total-count'])
@@ -80,7 +76,7 @@ t.test('409 while the first request with the key is in flight; an abandoned one 
   const app = await build(t)
   await call(app, 'GET', '/v1/zoos')
   const owner = `https://localhost:8443 ${BOOTSTRAP.id}`
-  sql(
+  await sql(
     app,
     "INSERT INTO idempotency_keys (owner, key, fingerprint, state, created_at) VALUES (?, 'busy', 'x', 'in_flight', ?)",
     owner,
@@ -90,7 +86,7 @@ t.test('409 while the first request with the key is in flight; an abandoned one 
   t.equal(res.statusCode, 409)
   t.same(res.json(), { error: 'A request with this Idempotency-Key is still in progress; retry later' })
   t.equal(await count(app), 0)
-  sql(app, "UPDATE idempotency_keys SET created_at = ? WHERE key = 'busy'", new Date(Date.now() - 10 * 60 * 1000).toISOString())
+  await sql(app, "UPDATE idempotency_keys SET created_at = ? WHERE key = 'busy'", new Date(Date.now() - 10 * 60 * 1000).toISOString())
   const retried = await call(app, 'POST', '/v1/zoos', ZOO, keyed('busy'))
   t.equal(retried.statusCode, 201, 'a request that never finished does not hold its key forever')
 })
@@ -98,7 +94,7 @@ t.test('409 while the first request with the key is in flight; an abandoned one 
 t.test('keys live 24 hours', async t => {
   const app = await build(t)
   await call(app, 'POST', '/v1/zoos', ZOO, keyed('old'))
-  sql(app, "UPDATE idempotency_keys SET created_at = ? WHERE key = 'old'", new Date(Date.now() - 25 * 60 * 60 * 1000).toISOString())
+  await sql(app, "UPDATE idempotency_keys SET created_at = ? WHERE key = 'old'", new Date(Date.now() - 25 * 60 * 60 * 1000).toISOString())
   const res = await call(app, 'POST', '/v1/zoos', ZOO, keyed('old'))
   t.equal(res.statusCode, 201)
   t.notOk(res.headers['idempotent-replayed'], 'an expired key starts afresh')
@@ -119,10 +115,10 @@ t.test('refused requests hold no key; a server fault releases it; a client error
   t.equal(retry.headers['idempotent-replayed'], 'true')
   t.same(retry.json(), first.json())
 
-  sql(app, 'ALTER TABLE zoos RENAME TO zoos_elsewhere')
+  await sql(app, 'ALTER TABLE zoos RENAME TO zoos_elsewhere')
   const fault = await call(app, 'POST', '/v1/zoos', ZOO, keyed('fault'))
   t.equal(fault.statusCode, 500)
-  sql(app, 'ALTER TABLE zoos_elsewhere RENAME TO zoos')
+  await sql(app, 'ALTER TABLE zoos_elsewhere RENAME TO zoos')
   const recovered = await call(app, 'POST', '/v1/zoos', ZOO, keyed('fault'))
   t.equal(recovered.statusCode, 201)
   t.notOk(recovered.headers['idempotent-replayed'])

@@ -53,13 +53,13 @@ for (const [collection, body] of Object.entries(MEMBERS)) {
       t.same(get.json(), member)
       t.match(get.headers.etag, /^"\d+"$/)
 
-      const before = snapshot(app)
+      const before = await snapshot(app)
       for (const method of ['GET', 'DELETE'] as const) {
         const wrong = await call(app, method, `/v1/zoos/${other.id}/${collection}/${member.id}`)
         t.equal(wrong.statusCode, 404, method)
         t.same(wrong.json(), { error: `${singular} ${member.id} is not in zoo ${other.id}` })
       }
-      t.same(snapshot(app), before, 'a DELETE through the wrong zoo deleted nothing')
+      t.same(await snapshot(app), before, 'a DELETE through the wrong zoo deleted nothing')
 
       const del = await call(app, 'DELETE', `/v1/zoos/${zoo.id}/${collection}/${member.id}`)
       t.equal(del.statusCode, 204)
@@ -109,11 +109,11 @@ t.test('DELETE of a zoo that still has animals or employees is 409 and deletes n
   for (const [collection, body] of Object.entries(MEMBERS)) {
     const zoo = await create(app, 'zoos', { name: 'Z', city: 'C' })
     const member = await create(app, collection, { ...body, zoo_id: zoo.id })
-    const before = snapshot(app)
+    const before = await snapshot(app)
     const res = await call(app, 'DELETE', `/v1/zoos/${zoo.id}`)
     t.equal(res.statusCode, 409)
     t.same(res.json(), { error: `zoo ${zoo.id} still has ${collection}; delete or move them first` })
-    t.same(snapshot(app), before)
+    t.same(await snapshot(app), before)
     // Moved elsewhere, the zoo can go.
     t.equal((await call(app, 'PATCH', `/v1/${collection}/${member.id}`, { zoo_id: null })).statusCode, 201)
     t.equal((await call(app, 'DELETE', `/v1/zoos/${zoo.id}`)).statusCode, 204)

@@ -1,0 +1,139 @@
+import { parseArgs } from 'node:util'
+import { ConfigError, SETTINGS, unpackDirOf } from '../config.js'
+import { unpack } from '../packaging/shipped.js'
+import { openStorage } from '../store/open.js'
+import type { Storage } from '../store/storage.js'
+import { createClient, createUser } from './accounts.js'
+import { SigningKeys } from './keys.js'
+import { SCOPES } from './scopes.js'
+
+/** The first words of a command line that runs the CLI rather than the service. */
+export const CLI_NOUNS = ['client', 'user', 'key']
+
+const USAGE = `usage: zoo-api <command> [options]   (npm run cli -- <command> in a clone; prints JSON;
+                                      DATABASE_URL, else DATA_DIR or --data-dir, picks the database)
+  client create --scope "zoos:read zoos:write ..." [--name NAME] [--id ID] [--secret SECRET]
+  client list
+  client delete CLIENT_ID
+  user create --username NAME --scope "..." (--password PASSWORD | --password-stdin)
+  user list
+  user delete NAME
+  key list                      the keys that sign access tokens, newest (signing) first
+  key rotate                    a new signing key; keys replaced more than ACCESS_TOKEN_TTL ago are deleted
+scopes: ${SCOPES.join(' ')}`
+
+class UsageError extends Error {}
+
+export interface CliIo {
+  env: NodeJS.ProcessEnv
+  stdin: () => Promise<string>
+  stdout: (text: string) => void
+  stderr: (text: string) => void
+}
+
+export async function readAll (stream: NodeJS.ReadableStream): Promise<string> {
+  let text = ''
+  for await (const chunk of stream) text += String(chunk)
+  return text
+}
+
+/**
+ * Manages the authorization server's clients and users. Answers JSON on stdout so that
+ * scripts can use it; a failure is `{"error": ...}` on stderr, exit 1 (2 for a usage error).
+ * Secrets are printed once, at creation, and stored only as scrypt hashes.
+ */
+export async function runCli (argv: string[], io: CliIo): Promise<number> {
+  let storage: Storage | undefined
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'data-dir': { type: 'string' },
+        scope: { type: 'string' },
+        name: { type: 'string' },
+        id: { type: 'string' },
+        secret: { type: 'string' },
+        username: { type: 'string' },
+        password: { type: 'string' },
+        'password-stdin': { type: 'boolean' },
+        help: { type: 'boolean' }
+      }
+    })
+    if (values.help === true) {
+      io.stdout(`${USAGE}\n`)
+      return 0
+    }
+    const [noun, verb, target, ...extra] = positionals
+    if (extra.length > 0 || noun === undefined || verb === undefined) throw new UsageError('expected a command such as "client create"')
+    const dataDir = SETTINGS.dataDir.parse(
+      values['data-dir'] ?? io.env.DATA_DIR ?? SETTINGS.dataDir.default,
+      values['data-dir'] === undefined ? 'DATA_DIR' : '--data-dir'
+    )
+    /** A setting the CLI takes from the environment only, as the service would read it. */
+    const fromEnv = <K extends 'databaseUrl' | 'databasePoolSize' | 'databaseStatementTimeout'>(key: K) =>
+      SETTINGS[key].parse(io.env[SETTINGS[key].env] ?? SETTINGS[key].default, SETTINGS[key].env) as ReturnType<typeof SETTINGS[K]['parse']>
+    unpack(unpackDirOf(dataDir, io.env.UNPACK_DIR), 'UNPACK_DIR')
+    storage = await openStorage({
+      dataDir,
+      databaseUrl: fromEnv('databaseUrl'),
+      databasePoolSize: fromEnv('databasePoolSize'),
+      databaseStatementTimeout: fromEnv('databaseStatementTimeout')
+    })
+    const store = storage.accounts
+    const required = (name: 'scope' | 'username'): string => {
+      const value = values[name]
+      if (value === undefined) throw new UsageError(`${noun} ${verb} needs --${name}`)
+      return value
+    }
+    const named = (what: string): string => {
+      if (target === undefined) throw new UsageError(`${noun} ${verb} needs the ${what}`)
+      return target
+    }
+    let result: unknown
+    switch (`${noun} ${verb}`) {
+      case 'client create':
+        result = await createClient(store, { scope: required('scope'), name: values.name, clientId: values.id, secret: values.secret })
+        break
+      case 'client list':
+        result = (await store.clients()).map(({ secret_hash: secretHash, ...client }) => ({ ...client, public: secretHash === null }))
+        break
+      case 'client delete':
+        if (!await store.deleteClient(named('client id'))) throw new Error(`no client with id ${target}`)
+        result = { deleted: target }
+        break
+      case 'user create': {
+        const password = values['password-stdin'] === true ? (await io.stdin()).replace(/\r?\n$/, '') : values.password
+        if (password === undefined) throw new UsageError('user create needs --password or --password-stdin')
+        result = await createUser(store, { username: required('username'), password, scope: required('scope') })
+        break
+      }
+      case 'user list':
+        result = (await store.users()).map(({ password_hash: _hash, ...user }) => user)
+        break
+      case 'user delete':
+        if (!await store.deleteUser(named('user name'))) throw new Error(`no user named ${target}`)
+        result = { deleted: target }
+        break
+      case 'key list':
+        result = (await storage.signingKeys.all()).map(({ kid, created_at: createdAt }) => ({ kid, created_at: createdAt }))
+        break
+      case 'key rotate': {
+        const keys = await SigningKeys.open(storage.signingKeys, storage.engine === 'sqlite' ? dataDir : undefined)
+        const ttl = SETTINGS.accessTokenTtl.parse(io.env.ACCESS_TOKEN_TTL ?? SETTINGS.accessTokenTtl.default, 'ACCESS_TOKEN_TTL')
+        result = { kid: (await keys.rotate(ttl)).kid }
+        break
+      }
+      default:
+        throw new UsageError(`unknown command "${noun} ${verb}"`)
+    }
+    io.stdout(`${JSON.stringify(result)}\n`)
+    return 0
+  } catch (err) {
+    const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true
+    io.stderr(`${JSON.stringify({ error: (err as Error).message })}\n${usage ? `${USAGE}\n` : ''}`)
+    return usage ? 2 : err instanceof ConfigError ? 2 : 1
+  } finally {
+    await storage?.close()
+  }
+}

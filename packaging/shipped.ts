@@ -1,0 +1,139 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import sea from 'node:sea'
+import { ConfigError } from '../config.js'
+
+/**
+ * The files the program ships besides its code (the migrations, package.json, and in the single
+ * binary the SQLite addon and the documentation UI), wherever it runs from: an install tree
+ * (`dist/`, which the build fills, or the source folder under tap) or the binary, which carries
+ * them as single-executable-application assets (packaging/build-binary.ts).
+ */
+
+/** Whether this process is the single binary. */
+export const inBinary = sea.isSea()
+
+/**
+ * Where the binary's bundled modules say they are. No such folder exists: the bundle's copy of
+ * @fastify/autoload reads a snapshot of the plugin and route folders taken at build time under
+ * this name (packaging/build-binary.ts).
+ */
+export const BUNDLED_ROOT = '/zoo-api'
+
+/** The asset that lists the names of all the others: a binary cannot list its assets itself. */
+export const ASSET_INDEX = 'assets.json'
+
+/** The folder the program's modules are in: `dist/`, or the source folder when tap runs the TypeScript. */
+export const programDir = inBinary ? BUNDLED_ROOT : fileURLToPath(new URL('..', import.meta.url))
+
+let assetNames: string[] | undefined
+const assets = (): string[] => (assetNames ??= JSON.parse(sea.getAsset(ASSET_INDEX, 'utf8')) as string[])
+
+/** A shipped file by its path from the program's folder, such as `migrations/001_collections.sql`. */
+export function shippedFile (path: string): Buffer {
+  return inBinary ? Buffer.from(sea.getAsset(path)) : readFileSync(join(programDir, path))
+}
+
+/** The names of the files of a shipped folder, sorted. */
+export function shippedNames (folder: string): string[] {
+  const names = inBinary
+    ? assets().filter(name => name.startsWith(`${folder}/`)).map(name => name.slice(folder.length + 1))
+    : readdirSync(join(programDir, folder))
+  return names.sort()
+}
+
+/** The program's version, from its package.json. */
+export const version = (): string => (JSON.parse(shippedFile('package.json').toString('utf8')) as { version: string }).version
+
+interface Unpacked {
+  /** better-sqlite3's native addon, loaded: what its `nativeBinding` option takes. */
+  sqlite: object
+  /** The folder holding @fastify/swagger-ui's static files. */
+  documentationUi: string
+}
+
+let unpacked: Unpacked | undefined
+
+/**
+ * What must be a file on disk to be used: the SQLite addon (the system loads code only from a
+ * file) and the documentation UI's files (@fastify/static serves from a folder). Unpacked once per
+ * process into `dir`, which must be this user's alone: a `.node` file planted there would run as
+ * this process. Each file is named by a digest of its content, written under a temporary name
+ * and renamed, so that several processes starting together each see a whole file, and an older
+ * binary's files never pass for this one's. Outside the binary there is nothing to unpack.
+ */
+export function unpack (dir: string, setting: string): void {
+  if (!inBinary || unpacked !== undefined) return
+  privateDirectory(dir, setting)
+  const ui = assets().filter(name => name.startsWith('swagger-ui/'))
+  const uiDigest = createHash('sha256')
+  for (const name of ui) uiDigest.update(name).update(shippedFile(name))
+  const documentationUi = join(dir, `documentation-ui-${uiDigest.digest('hex').slice(0, 16)}`)
+  mkdirSync(documentationUi, { recursive: true, mode: 0o700 })
+  for (const name of ui) placeFile(join(documentationUi, name.slice('swagger-ui/'.length)), shippedFile(name))
+  const addon = shippedFile('sqlite/better_sqlite3.node')
+  const addonFile = join(dir, `better_sqlite3-${createHash('sha256').update(addon).digest('hex').slice(0, 16)}.node`)
+  placeFile(addonFile, addon)
+  const sqlite = { exports: {} }
+  try {
+    process.dlopen(sqlite, addonFile)
+  } catch (err) {
+    throw new ConfigError(`${setting}: the SQLite addon unpacked to ${dir} cannot be loaded (${(err as Error).message}); ` +
+      'choose a folder on a file system that allows executing code (not mounted noexec)')
+  }
+  unpacked = { sqlite: sqlite.exports, documentationUi }
+}
+
+/** better-sqlite3's `nativeBinding` in the binary (after `unpack`); undefined elsewhere, where it finds its own. */
+export function sqliteBinding (): object | undefined {
+  if (!inBinary) return undefined
+  if (unpacked === undefined) throw new Error('the binary has not unpacked its files yet')
+  return unpacked.sqlite
+}
+
+/** Where the bundle's @fastify/swagger-ui finds its static files (packaging/build-binary.ts). */
+export function documentationUiFolder (): string {
+  if (unpacked === undefined) throw new Error('the binary has not unpacked its files yet')
+  return unpacked.documentationUi
+}
+
+/** Creates `dir` (0700) if needed, and refuses one that others could write into or that is not ours. */
+function privateDirectory (dir: string, setting: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
+  } catch (err) {
+    throw new ConfigError(`${setting}: ${dir} cannot be created (${(err as Error).message})`)
+  }
+  const stat = lstatSync(dir)
+  if (!stat.isDirectory()) throw new ConfigError(`${setting}: ${dir} is not a directory (a symbolic link is refused)`)
+  if (process.getuid !== undefined && stat.uid !== process.getuid()) {
+    throw new ConfigError(`${setting}: ${dir} belongs to another user; the binary loads code from it, so it must be this user's own`)
+  }
+  if ((stat.mode & 0o077) !== 0) {
+    throw new ConfigError(`${setting}: ${dir} is open to other users (mode ${(stat.mode & 0o777).toString(8)}); ` +
+      `the binary loads code from it: chmod 700 ${dir}`)
+  }
+}
+
+/** Makes `path` hold exactly `content`: kept when it does, else written whole under another name and renamed into place. */
+function placeFile (path: string, content: Buffer): void {
+  try {
+    if (readFileSync(path).equals(content)) return
+  } catch {}
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`
+  const fd = openSync(temporary, 'wx', 0o600)
+  try {
+    writeSync(fd, content)
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+  try {
+    renameSync(temporary, path)
+  } catch (err) {
+    rmSync(temporary, { force: true })
+    throw err
+  }
+}

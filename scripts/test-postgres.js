@@ -1,0 +1,41 @@
+// npm test's second pass: the suites that depend on the storage engine, again on PostgreSQL
+// (ZOO_TEST_ENGINE=postgres, test/helper.ts), plus the test of two instances sharing it. Run
+// when the database of ZOO_TEST_DATABASE_URL answers; with ZOO_REQUIRE_POSTGRES=1 (.ci/run) a
+// database that does not answer fails the run instead of skipping the pass.
+//
+// Coverage: this pass runs a part of the suite, so on its own it covers less than the thresholds
+// of .taprc. tap clears .tap/coverage when a run starts; the first pass's files are kept aside
+// and put back, and `tap report` checks the thresholds against both passes together.
+import { spawnSync } from 'node:child_process'
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+
+const url = process.env.ZOO_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+const SUITES = ['test/routes', 'test/auth', 'test/jobs', 'test/listeners', 'test/store/postgres', 'test/scale-out.test.ts']
+
+const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 })
+try {
+  await client.connect()
+  await client.end()
+} catch (err) {
+  const said = `PostgreSQL at ${url} does not answer (${err.message})`
+  if (process.env.ZOO_REQUIRE_POSTGRES === '1') {
+    console.error(`${said}: the PostgreSQL pass cannot run`)
+    process.exit(1)
+  }
+  console.log(`${said}: the PostgreSQL pass is skipped; start PostgreSQL to run it`)
+  process.exit(0)
+}
+const COVERAGE = '.tap/coverage'
+const firstPass = mkdtempSync(join(tmpdir(), 'zoo-coverage-'))
+if (existsSync(COVERAGE)) cpSync(COVERAGE, firstPass, { recursive: true })
+const env = { ...process.env, ZOO_TEST_ENGINE: 'postgres' }
+const tap = (...args) => spawnSync('tap', args, { stdio: 'inherit', shell: true, env }).status ?? 1
+const tests = tap(...SUITES, '--allow-incomplete-coverage', '--coverage-report=none')
+cpSync(firstPass, COVERAGE, { recursive: true })
+rmSync(firstPass, { recursive: true, force: true })
+if (tests !== 0) process.exit(tests)
+console.log('Coverage of both passes together:')
+process.exit(tap('report', 'text-summary'))

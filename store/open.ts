@@ -1,0 +1,18 @@
+import type { Config } from '../config.js'
+import type { Storage } from './storage.js'
+
+/**
+ * The storage the configuration names: PostgreSQL when DATABASE_URL is set, else SQLite in
+ * DATA_DIR. Each engine's modules are loaded only when it is used.
+ */
+export async function openStorage (
+  config: Pick<Config, 'dataDir' | 'databaseUrl' | 'databasePoolSize' | 'databaseStatementTimeout'>
+): Promise<Storage> {
+  if (config.databaseUrl === undefined) return (await import('./sqlite/storage.js')).openSqliteStorage(config.dataDir)
+  const { openPostgresStorage } = await import('./postgres/storage.js')
+  return openPostgresStorage({
+    url: config.databaseUrl,
+    poolSize: config.databasePoolSize,
+    statementTimeout: config.databaseStatementTimeout
+  })
+}

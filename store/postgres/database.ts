@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto'
+import pg from 'pg'
+import { ConfigError } from '../../config.js'
+import { pendingOf, type Migration } from '../migrations.js'
+import { quote } from '../text.js'
+
+// bigint (int8) arrives as text unless told otherwise: every one here is an id, a count or a
+// version, below 2^53, and the API speaks numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
+
+export type Pool = pg.Pool
+export type Client = pg.PoolClient
+/** A pool or one of its connections: what a query runs on. */
+export type Queryable = Pool | Client
+
+export interface PostgresSettings {
+  url: string
+  poolSize: number
+  /** Milliseconds a statement may run before PostgreSQL cancels it. */
+  statementTimeout: number
+}
+
+/** The URL without its password, to be named in a message. */
+export function redacted (url: string): string {
+  try {
+    const parsed = new URL(url)
+    if (parsed.password !== '') parsed.password = '***'
+    return parsed.toString()
+  } catch {
+    return '(not a URL)'
+  }
+}
+
+/**
+ * A pool of connections to the database of DATABASE_URL, checked by one query: a database that
+ * cannot be reached stops start-up, naming the setting.
+ */
+export async function openPool (settings: PostgresSettings): Promise<Pool> {
+  const pool = new pg.Pool({
+    connectionString: settings.url,
+    max: settings.poolSize,
+    statement_timeout: settings.statementTimeout,
+    connectionTimeoutMillis: 10_000,
+    application_name: 'zoo-api'
+  })
+  // A connection that breaks while idle in the pool is dropped by it; unheard, the error would end the process.
+  pool.on('error', () => {})
+  try {
+    await pool.query('SELECT 1')
+  } catch (err) {
+    await pool.end()
+    throw new ConfigError(`DATABASE_URL: ${redacted(settings.url)} cannot be reached (${(err as Error).message})`)
+  }
+  return pool
+}
+
+/**
+ * A statement PostgreSQL parses and plans once per connection instead of on every run: named
+ * after its text, so that the same text is the same statement everywhere. For the statements
+ * whose text is one of a few (a read by id, an insert); a list's vary with its filters.
+ */
+export function prepared (text: string, values: unknown[]): pg.QueryConfig {
+  return { name: `zoo_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`, text, values }
+}
+
+/** Runs `work` in one transaction on one connection: committed if it returns, rolled back if it throws. */
+export async function transaction<T> (pool: Pool, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = await pool.connect()
+  try {
+    await client.query('BEGIN')
+    const result = await work(client)
+    await client.query('COMMIT')
+    return result
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {})
+    throw err
+  } finally {
+    client.release()
+  }
+}
+
+/** The advisory locks of the service: numbers no other application on the database is likely to take. */
+export const LOCKS = { migrations: 0x5a4f4f01, startup: 0x5a4f4f02 } as const
+
+/**
+ * Runs `work` holding an advisory lock of this database: another instance that asks for the same
+ * lock waits until `work` is done. Held by a connection of its own, released with it.
+ */
+export async function withLock<T> (pool: Pool, lock: number, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = await pool.connect()
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [lock])
+    try {
+      return await work(client)
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [lock])
+    }
+  } finally {
+    client.release()
+  }
+}
+
+/**
+ * Applies the migrations (`migrations/postgres/`) not applied yet, all of them in one
+ * transaction, under an advisory lock: instances that start together apply them once. A schema
+ * that DATABASE_URL names first in its `search_path` (`options=-c search_path=zoo`) is made if
+ * missing, so that one database can hold several deployments apart.
+ */
+export async function migrate (pool: Pool): Promise<void> {
+  await withLock(pool, LOCKS.migrations, async client => {
+    const { rows } = await client.query<{ schema: string | null, path: string }>(
+      "SELECT current_schema() AS schema, current_setting('search_path') AS path")
+    const { schema, path } = rows[0] as { schema: string | null, path: string }
+    const wanted = path.split(',')[0]?.trim().replace(/^"(.*)"$/, '$1') ?? ''
+    if (schema === null && wanted !== '' && wanted !== '$user') await client.query(`CREATE SCHEMA IF NOT EXISTS ${quote(wanted)}`)
+    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations ' +
+      '(version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)')
+    const pending = await pendingMigrations(client)
+    if (pending.length === 0) return
+    await client.query('BEGIN')
+    try {
+      for (const m of pending) {
+        await client.query(m.sql)
+        await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',
+          [m.version, m.name, new Date().toISOString()])
+      }
+      await client.query('COMMIT')
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {})
+      throw err
+    }
+  })
+}
+
+/** The migrations this version ships that the database has not applied, in order. */
+export async function pendingMigrations (db: Queryable): Promise<Migration[]> {
+  const { rows } = await db.query<{ version: number }>('SELECT version FROM schema_migrations')
+  return pendingOf('postgres', rows.map(r => r.version))
+}

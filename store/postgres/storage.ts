@@ -1,0 +1,39 @@
+import { RESOURCES } from '../../schemas/index.js'
+import type { Storage } from '../storage.js'
+import { PostgresAccountStore } from './accounts.js'
+import { PostgresStore } from './collections.js'
+import { LOCKS, migrate, openPool, pendingMigrations, withLock, type PostgresSettings } from './database.js'
+import { PostgresIdempotencyStore } from './idempotency.js'
+import { PostgresJobStore } from './jobs.js'
+import { PostgresSigningKeyStore } from './keys.js'
+import { checkTables } from './schema.js'
+
+/**
+ * PostgreSQL, shared by every instance of the service: whatever must hold across instances
+ * (records, keys, revocations, idempotency keys, jobs) is in the database, and nothing an
+ * instance remembers is trusted where another may have written since.
+ */
+export async function openPostgresStorage (settings: PostgresSettings): Promise<Storage> {
+  const pool = await openPool(settings)
+  try {
+    await migrate(pool)
+    await checkTables(pool, RESOURCES)
+  } catch (err) {
+    await pool.end()
+    throw err
+  }
+  return {
+    engine: 'postgres',
+    shared: true,
+    collections: new PostgresStore(pool, RESOURCES),
+    accounts: new PostgresAccountStore(pool),
+    idempotency: new PostgresIdempotencyStore(pool),
+    jobs: new PostgresJobStore(pool),
+    signingKeys: new PostgresSigningKeyStore(pool),
+    pendingMigrations: async () => (await pendingMigrations(pool)).map(m => m.name),
+    exclusively: async work => withLock(pool, LOCKS.startup, () => work()),
+    close: async () => {
+      if (!pool.ended) await pool.end()
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { sqliteBinding } from '../../packaging/shipped.js'
+import { pendingOf, type Migration } from '../migrations.js'
+
+export type SqliteDatabase = Database.Database
+
+/**
+ * Opens (creating if needed) the database file of `dataDir`, sets the pragmas the store relies
+ * on and applies the migrations (`migrations/sqlite/`) not applied yet, all of them in one
+ * transaction.
+ */
+export function openDatabase (dataDir: string): SqliteDatabase {
+  mkdirSync(dataDir, { recursive: true })
+  const addon = sqliteBinding()
+  // better-sqlite3 takes the loaded addon too, though its types name only a path.
+  const db = new Database(join(dataDir, 'zoo.db'), addon === undefined ? {} : { nativeBinding: addon as unknown as string })
+  db.pragma('journal_mode = WAL')
+  // FULL: a write the API answered 201 for survives a power cut, not only a crash.
+  db.pragma('synchronous = FULL')
+  db.pragma('foreign_keys = ON')
+  db.pragma('busy_timeout = 5000')
+  // 32 MiB of pages kept (the default is 2 MiB): a walk of an index fetches rows all over the table.
+  db.pragma('cache_size = -32768')
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT')
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+  db.transaction(() => {
+    for (const m of pendingMigrations(db)) {
+      db.exec(m.sql)
+      record.run(m.version, m.name, new Date().toISOString())
+    }
+  })()
+  return db
+}
+
+/** The migrations this version ships that `db` has not applied, in order. Throws when the database does not answer. */
+export function pendingMigrations (db: SqliteDatabase): Migration[] {
+  return pendingOf('sqlite', db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[])
+}

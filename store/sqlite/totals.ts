@@ -1,0 +1,120 @@
+import type { ResourceRecord, Scalar } from '../../collections/resource.js'
+import type { Filter } from '../../collections/store.js'
+
+/** Orders two non-null values of one column the way the database compares them. */
+export type Comparator = (a: Scalar, b: Scalar) => number
+
+/** A record matches a filter: the filter's semantics, evaluated in memory. */
+type Matcher = (record: ResourceRecord) => boolean
+
+interface Entry {
+  matches: Matcher
+  count: number
+}
+
+/**
+ * Matching-record counts (`X-Total-Count`) of one collection, one per set of filters, kept exact
+ * across writes instead of counted again on every read.
+ *
+ * Counting costs as much as the rows it counts, so a total that is counted per request grows with
+ * the table. A count read once stays exact if every committed write adjusts it: the write knows
+ * the record before and after, and each cached filter set is evaluated on both (in memory, with
+ * the same semantics as the SQL condition; the list tests compare the two on random filters). A
+ * write rolled back adjusts nothing. Anything else that changes the table (another connection)
+ * must call `clear()`.
+ *
+ * Bounded: the least recently read set is forgotten first, and every write costs one evaluation
+ * per kept set.
+ */
+export class Totals {
+  readonly #entries = new Map<string, Entry>()
+
+  constructor (
+    readonly compare: (field: string) => Comparator,
+    readonly capacity = 256
+  ) {}
+
+  /** The count for `filters`, from the cache, or from `count()` once. */
+  get (filters: Filter[], count: () => number): number {
+    const key = signature(filters)
+    const entry = this.#entries.get(key)
+    if (entry !== undefined) {
+      // Map order is insertion order: moving the entry to the end keeps the oldest first.
+      this.#entries.delete(key)
+      this.#entries.set(key, entry)
+      return entry.count
+    }
+    const fresh = { matches: matcher(filters, this.compare), count: count() }
+    if (this.#entries.size >= this.capacity) this.#entries.delete(this.#entries.keys().next().value as string)
+    this.#entries.set(key, fresh)
+    return fresh.count
+  }
+
+  /** A committed write: `before` undefined for a create, `after` undefined for a delete. */
+  apply (before: ResourceRecord | undefined, after: ResourceRecord | undefined): void {
+    for (const entry of this.#entries.values()) {
+      if (before !== undefined && entry.matches(before)) entry.count--
+      if (after !== undefined && entry.matches(after)) entry.count++
+    }
+  }
+
+  clear (): void {
+    this.#entries.clear()
+  }
+}
+
+/** One key per filter set, whatever the order its filters came in. */
+function signature (filters: Filter[]): string {
+  return filters.map(f => JSON.stringify([f.field, f.op, f.value])).sort().join('&')
+}
+
+function matcher (filters: Filter[], compare: (field: string) => Comparator): Matcher {
+  const tests = filters.map(filter => test(filter, compare(filter.field)))
+  return record => tests.every(t => t(record))
+}
+
+/**
+ * SQL semantics: a comparison with a record that has no value (NULL) is never true, except
+ * `ne`, which the store writes `IS NOT` (a record without a value differs from any value).
+ */
+function test ({ field, op, value }: Filter, compare: Comparator): Matcher {
+  if (Array.isArray(value)) return record => record[field] != null && value.some(v => compare(record[field] as Scalar, v) === 0)
+  if (value === null) return op === 'ne' ? record => record[field] != null : record => record[field] == null
+  const is = (predicate: (order: number) => boolean): Matcher =>
+    record => record[field] != null && predicate(compare(record[field] as Scalar, value))
+  switch (op) {
+    case 'eq': return is(order => order === 0)
+    case 'ne': return record => record[field] == null || compare(record[field] as Scalar, value) !== 0
+    case 'gt': return is(order => order > 0)
+    case 'gte': return is(order => order >= 0)
+    case 'lt': return is(order => order < 0)
+    case 'lte': return is(order => order <= 0)
+    default: throw new Error(`operator ${op} takes a list`)
+  }
+}
+
+/** Numbers by value. */
+export const compareNumbers: Comparator = (a, b) => (a as number) - (b as number)
+
+/**
+ * Text by Unicode code point, which is the order of its UTF-8 bytes (SQLite's BINARY collation).
+ * JavaScript's `<` compares UTF-16 code units, which puts U+E000..U+FFFF after the surrogate
+ * pairs of U+10000 and above: at the first difference, surrogates are moved above the BMP.
+ */
+export const compareCodePoints: Comparator = (a, b) => {
+  const x = a as string
+  const y = b as string
+  const length = Math.min(x.length, y.length)
+  for (let i = 0; i < length; i++) {
+    const p = x.charCodeAt(i)
+    const q = y.charCodeAt(i)
+    if (p !== q) return codePointRank(p) - codePointRank(q)
+  }
+  return x.length - y.length
+}
+
+const codePointRank = (unit: number): number => unit >= 0xE000 ? unit - 0x800 : unit >= 0xD800 ? unit + 0x2000 : unit
+
+/** SQLite's NOCASE collation: ASCII letters folded to lower case, then BINARY. */
+export const compareAsciiCaseInsensitive: Comparator = (a, b) =>
+  compareCodePoints((a as string).replace(/[A-Z]+/g, s => s.toLowerCase()), (b as string).replace(/[A-Z]+/g, s => s.toLowerCase()))

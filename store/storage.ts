@@ -1,0 +1,187 @@
+import type { Store } from '../collections/store.js'
+
+/**
+ * Everything the service keeps, behind one interface per concern, free of SQL: each database
+ * engine (store/sqlite/, store/postgres/) implements all of them, and nothing above them knows
+ * which one runs. Every method answers a promise: PostgreSQL answers over the network.
+ */
+export interface Storage {
+  readonly engine: 'sqlite' | 'postgres'
+  /**
+   * Whether other processes (other instances of the service) use the same database: then what
+   * one process remembers may be outdated by another's write, and the database must be asked.
+   */
+  readonly shared: boolean
+  readonly collections: Store
+  readonly accounts: AccountStore
+  readonly idempotency: IdempotencyStore
+  readonly jobs: JobStore
+  readonly signingKeys: SigningKeyStore
+  /** The migrations this version ships that the database has not applied; throws when the database does not answer. */
+  pendingMigrations (): Promise<string[]>
+  /** Runs `work` while no other instance runs its own: the start-up steps that must happen once. */
+  exclusively<T> (work: () => Promise<T>): Promise<T>
+  /** Ends every connection, after what is being written is written. */
+  close (): Promise<void>
+}
+
+export interface Client {
+  client_id: string
+  /** null for a public client. */
+  secret_hash: string | null
+  name: string
+  /** Space-separated scopes the client may be granted. */
+  scope: string
+  created_at: string
+}
+
+export interface User {
+  id: number
+  username: string
+  password_hash: string | null
+  scope: string
+  external_issuer: string | null
+  external_subject: string | null
+  created_at: string
+}
+
+export interface RefreshToken {
+  token_hash: string
+  family_id: string
+  client_id: string
+  user_id: number | null
+  scope: string
+  expires_at: string
+  rotated_at: string | null
+  revoked_at: string | null
+}
+
+export type NewRefreshToken = Omit<RefreshToken, 'rotated_at' | 'revoked_at'>
+
+/** What the authorization server keeps: clients, users, refresh tokens, revoked access tokens. */
+export interface AccountStore {
+  createClient (client: Omit<Client, 'created_at'>): Promise<Client>
+  client (clientId: string): Promise<Client | undefined>
+  clients (): Promise<Client[]>
+  deleteClient (clientId: string): Promise<boolean>
+  createUser (user: Omit<User, 'id' | 'created_at'>): Promise<User>
+  user (username: string): Promise<User | undefined>
+  userById (id: number): Promise<User | undefined>
+  externalUser (issuer: string, subject: string): Promise<User | undefined>
+  users (): Promise<User[]>
+  deleteUser (username: string): Promise<boolean>
+  saveRefreshToken (token: NewRefreshToken): Promise<void>
+  refreshToken (tokenHash: string): Promise<RefreshToken | undefined>
+  /** Marks a token used and stores its successor, both or neither. */
+  rotate (used: string, next: NewRefreshToken): Promise<void>
+  revokeFamily (familyId: string): Promise<void>
+  revokeAccessToken (jti: string, expiresAt: Date): Promise<void>
+  /** Whether an access token was revoked. */
+  isRevoked (jti: string): Promise<boolean>
+  /** The revoked access tokens not yet expired; the expired ones, and expired refresh tokens, are forgotten. */
+  revokedAccessTokens (): Promise<string[]>
+}
+
+export interface StoredAnswer {
+  status: number
+  headers: Record<string, string>
+  body: string
+}
+
+/** What a keyed request finds: the key is now its own, or taken by a request in flight, by another request, or answered. */
+export type Claim =
+  | { outcome: 'claimed' }
+  | { outcome: 'in_flight' }
+  | { outcome: 'mismatch' }
+  | { outcome: 'replay', answer: StoredAnswer }
+
+/** Keys live this long. */
+export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000
+/** A key in flight for longer belongs to a request that never finished (a crash): it is free again. */
+export const ABANDONED_KEY_MS = 5 * 60 * 1000
+
+/** Idempotency keys: the first request with a key claims it, and its answer is kept for the retries. */
+export interface IdempotencyStore {
+  claim (owner: string, key: string, fingerprint: string): Promise<Claim>
+  complete (owner: string, key: string, answer: StoredAnswer): Promise<void>
+  /** A request that failed on the server's side leaves its key free for the retry. */
+  release (owner: string, key: string): Promise<void>
+}
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed'
+
+/** Who queued a job; nobody else may see it. */
+export interface JobOwner {
+  issuer: string
+  clientId: string
+  subject: string
+}
+
+/** A write request kept to be replayed later, as the client sent it. */
+export interface StoredRequest {
+  method: string
+  /** Path and query as received, API_PREFIX included. */
+  url: string
+  headers: Record<string, string>
+  /** JSON text; null when the request had no body. */
+  body: string | null
+}
+
+/** The answer a job's request got: its status and JSON body (null when it had none). */
+export interface JobResult {
+  status: number
+  body: unknown
+}
+
+/** A job as its owner sees it. */
+export interface JobView {
+  id: string
+  status: JobStatus
+  created_at: string
+  finished_at: string | null
+  result: JobResult | null
+}
+
+/** A job the worker has taken: everything it needs to replay the request. */
+export interface ClaimedJob {
+  id: string
+  owner: JobOwner
+  /** The scopes of the token that queued it, space-separated. */
+  scope: string
+  request: StoredRequest
+}
+
+/** The background jobs. */
+export interface JobStore {
+  enqueue (owner: JobOwner, scope: string, request: StoredRequest): Promise<JobView>
+  /** The job if `owner` queued it: another's is as absent as one that never was. */
+  find (id: string, owner: JobOwner): Promise<JobView | undefined>
+  /** Takes the oldest queued job (marks it running) and returns it; undefined when none is queued. */
+  claimNext (): Promise<ClaimedJob | undefined>
+  /** Records the answer of a running job: succeeded for a 2xx, failed for anything else. */
+  finish (id: string, result: JobResult): Promise<void>
+  /** A running job whose request was not sent after all goes back to the queue, in its place. */
+  requeue (id: string): Promise<void>
+  /** Jobs whose worker is gone (a process that died while running them) are queued again. Returns how many. */
+  requeueAbandoned (): Promise<number>
+  /** Deletes the jobs finished before `before`. Returns how many. */
+  prune (before: Date): Promise<number>
+}
+
+/** A key that signs access tokens, as kept: its private JWK. */
+export interface StoredSigningKey {
+  kid: string
+  /** The private key as a JWK (JSON text). */
+  jwk: string
+  created_at: string
+}
+
+/** The keys that sign access tokens, shared by every instance of the service. */
+export interface SigningKeyStore {
+  /** Every key, newest first. */
+  all (): Promise<StoredSigningKey[]>
+  /** Adds a key unless one with its kid is there. */
+  add (key: StoredSigningKey): Promise<void>
+  /** Deletes the keys that a newer key replaced before `before`. Returns how many. */
+  retire (before: Date): Promise<number>
+}

@@ -1,0 +1,17 @@
+import type { Scalar } from '../collections/resource.js'
+
+/** An identifier quoted for SQL (both engines quote alike). */
+export const quote = (name: string): string => `"${name.replaceAll('"', '""')}"`
+
+/**
+ * Text as the database will hold it. A lone UTF-16 surrogate (JSON may carry one) has no UTF-8
+ * form: stored as it is, it would read back as other characters than were compared. It becomes
+ * U+FFFD.
+ */
+export function storable (value: Scalar | undefined): Scalar {
+  if (typeof value !== 'string') return value ?? null
+  return value.replace(/\p{Surrogate}/gu, '\uFFFD')
+}
+
+/** A-Z made a-z, nothing else: how SQLite's NOCASE (and `lower()` of a `"C"` column) fold text. */
+export const asciiLower = (text: string): string => text.replace(/[A-Z]+/g, upper => upper.toLowerCase())

@@ -1,0 +1,139 @@
+import { execFileSync, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import t, { type Test } from 'tap'
+import { basic, BOOTSTRAP } from '../helper.js'
+import { lineOf, makeTree, send } from '../local/helper.js'
+import { https1 } from '../tls/helper.js'
+
+/*
+ * `npm run build:binary`, then the binary as a user gets it: one file copied into an empty folder
+ * and run there with no Node.js on the PATH.
+ */
+
+t.setTimeout(600_000)
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const BINARY = join(ROOT, 'dist', 'zoo-api')
+
+// A plugin an earlier build compiled, and removed from the source since, would still be autoloaded
+// from dist/: the build starts from an empty dist/.
+const STALE = join(ROOT, 'dist', 'plugins', 'app', 'removed-since.js')
+mkdirSync(dirname(STALE), { recursive: true })
+writeFileSync(STALE, 'export default async function removedSince () { throw new Error("a stale plugin was loaded") }\n')
+execFileSync('npm', ['run', '--silent', 'build:binary'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
+
+t.notOk(existsSync(STALE), 'nothing of an earlier build is left in dist/')
+
+const settings = (folder: string, allowed: string): Record<string, string> => ({
+  // No Node.js, no npm: the binary needs nothing from the PATH.
+  PATH: join(folder, 'empty-path'),
+  PORT: '0',
+  LOCAL_PORT: '0',
+  ALLOWED_DIRS: allowed,
+  LOG_LEVEL: 'info',
+  BOOTSTRAP_CLIENT_ID: BOOTSTRAP.id,
+  BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP.secret
+})
+
+interface Started { api: number, local: number, stop: () => Promise<[number | null, string | null]> }
+
+/** Runs `command` in `folder` until it listens; stopped with SIGTERM at teardown. */
+async function serve (t: Test, command: string, args: string[], folder: string, env: Record<string, string>): Promise<Started> {
+  const child = spawn(command, args, { cwd: folder, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const exit = once(child, 'exit') as Promise<[number | null, string | null]>
+  t.teardown(() => { child.kill('SIGKILL') })
+  let stderr = ''
+  child.stderr.on('data', chunk => { stderr += String(chunk) })
+  const listening = async (name: string | undefined): Promise<number> => {
+    const ours = (line: string): boolean => name === undefined ? !line.includes('"name"') : line.includes(`"name":"${name}"`)
+    const line = await lineOf(child.stdout, l => l.includes('"msg":"Server listening at ') && ours(l))
+      .catch((err: Error) => { throw new Error(`${err.message}; stderr: ${stderr}`) })
+    return Number(/:(\d+)"}$/.exec(line)?.[1])
+  }
+  const [api, local] = await Promise.all([listening(undefined), listening('local')])
+  child.stdout.resume()
+  return { api, local, stop: async () => { child.kill('SIGTERM'); return exit } }
+}
+
+t.test('the binary alone, in an empty folder without Node.js, serves the API, its documentation and the local tool server', async t => {
+  const folder = makeTree(t, { 'empty-path': {} })
+  const allowed = makeTree(t, { 'notes.txt': 'hello', photos: {} })
+  copyFileSync(BINARY, join(folder, 'zoo-api'))
+  chmodSync(join(folder, 'zoo-api'), 0o755)
+  t.same(readdirSync(folder).sort(), ['empty-path', 'zoo-api'], 'nothing else')
+  const env = settings(folder, allowed)
+  t.equal(execFileSync('./zoo-api', ['--version'], { cwd: folder, env }).toString(), 'zoo-api 0.1.0\n')
+  t.match(execFileSync('./zoo-api', ['--help'], { cwd: folder, env }).toString(), /UNPACK_DIR, --unpack-dir/)
+
+  const binary = await serve(t, './zoo-api', [], folder, env)
+  const ca = readFileSync(join(folder, 'data', 'tls', 'cert.pem'), 'utf8')
+  const token = await https1(binary.api, ca, {
+    method: 'POST',
+    path: '/oauth/token',
+    headers: { authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret), 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials'
+  })
+  t.equal(token.status, 200, 'a token')
+  const authorization = `Bearer ${token.json().access_token}`
+  const json = { authorization, 'content-type': 'application/json' }
+  const zoo = '{"name":"Berlin Zoo","city":"Berlin"}'
+  const created = await https1(binary.api, ca, { method: 'POST', path: '/v1/zoos', headers: json, body: zoo })
+  t.equal(created.status, 201, 'created')
+  const id = created.json().id as number
+  const read = await https1(binary.api, ca, { path: `/v1/zoos/${id}`, headers: { authorization } })
+  t.match([read.status, read.json()], [200, { id, name: 'Berlin Zoo', city: 'Berlin' }], 'read')
+  const patch = '{"city":"Berlin-Tiergarten"}'
+  const patched = await https1(binary.api, ca, { method: 'PATCH', path: `/v1/zoos/${id}`, headers: json, body: patch })
+  t.match([patched.status, patched.json()], [201, { city: 'Berlin-Tiergarten' }], 'updated')
+  t.equal((await https1(binary.api, ca, { method: 'DELETE', path: `/v1/zoos/${id}`, headers: { authorization } })).status, 204, 'deleted')
+  t.equal((await https1(binary.api, ca, { path: `/v1/zoos/${id}`, headers: { authorization } })).status, 410, 'gone')
+
+  const listed = await send(binary.local, {
+    path: '/list_directory',
+    headers: { host: 'localhost', 'content-type': 'application/json' },
+    body: JSON.stringify({ path: allowed })
+  })
+  const entries = listed.json().entries.map((e: { name: string, type: string }) => [e.name, e.type])
+  t.same(entries, [['notes.txt', 'file'], ['photos', 'directory']], 'the local tool server lists an allowed directory')
+
+  const page = await https1(binary.api, ca, { path: '/documentation/', headers: { accept: 'text/html' } })
+  t.match([page.status, page.text], [200, /<title>Zoo API<\/title>/], 'the documentation page')
+  for (const file of ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-initializer.js']) {
+    t.equal((await https1(binary.api, ca, { path: `/documentation/static/${file}` })).status, 200, `its ${file}`)
+  }
+  const fromBinary = await https1(binary.api, ca, { path: '/documentation/json' })
+
+  // What npm start runs, on a data directory of its own.
+  const clone = makeTree(t, {})
+  const npmStart = await serve(t, process.execPath, [join(ROOT, 'dist', 'server.js')], clone, settings(clone, allowed))
+  const cloneCa = readFileSync(join(clone, 'data', 'tls', 'cert.pem'), 'utf8')
+  const fromNpmStart = await https1(npmStart.api, cloneCa, { path: '/documentation/json' })
+  t.equal(fromBinary.text.replaceAll(`localhost:${binary.api}`, 'localhost:PORT'),
+    fromNpmStart.text.replaceAll(`localhost:${npmStart.api}`, 'localhost:PORT'), 'the same document as npm start serves, but for the port')
+  t.ok(Object.keys(fromBinary.json().paths).length > 10)
+
+  t.same(await binary.stop(), [0, null], 'a clean stop')
+  t.same(await npmStart.stop(), [0, null])
+  const unpacked = join(folder, 'data', 'unpacked')
+  t.equal(statSync(unpacked).mode & 0o777, 0o700, 'what the binary unpacked is private')
+  t.match(readdirSync(unpacked), [/^better_sqlite3-[0-9a-f]{16}\.node$/, /^documentation-ui-[0-9a-f]{16}$/])
+})
+
+t.test('the binary refuses an UNPACK_DIR that others could write into, with one line', async t => {
+  const folder = makeTree(t, { 'empty-path': {}, shared: {} })
+  chmodSync(join(folder, 'shared'), 0o777)
+  const env = { ...settings(folder, ''), UNPACK_DIR: join(folder, 'shared') }
+  const child = spawn(BINARY, [], { cwd: folder, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  t.teardown(() => { child.kill('SIGKILL') })
+  let stderr = ''
+  child.stderr.on('data', chunk => { stderr += String(chunk) })
+  t.same(await once(child, 'exit'), [2, null])
+  t.equal(stderr, `zoo-api: UNPACK_DIR: ${join(folder, 'shared')} is open to other users (mode 777); ` +
+    `the binary loads code from it: chmod 700 ${join(folder, 'shared')}\n`)
+  mkdirSync(join(folder, 'private'), { mode: 0o700 })
+  const cli = execFileSync(BINARY, ['client', 'list'], { cwd: folder, env: { ...env, UNPACK_DIR: join(folder, 'private') } })
+  t.same(JSON.parse(cli.toString()), [], 'the CLI unpacks there too, and reads the database')
+})

@@ -1,0 +1,175 @@
+import { randomBytes } from 'node:crypto'
+import { once } from 'node:events'
+import { decodeProtectedHeader } from 'jose'
+import pg from 'pg'
+import t, { type Test } from 'tap'
+import { basic, BOOTSTRAP, ENGINE } from './helper.js'
+import { lineOf, send, spawnTs, type SocketResponse } from './local/helper.js'
+
+/*
+ * Two instances of the service as separate processes, behind a (pretend) load balancer, on one
+ * PostgreSQL database and one Redis: every guarantee of the contract must hold across them.
+ */
+
+const POSTGRES = process.env.ZOO_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+const REDIS = process.env.ZOO_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
+
+interface Instance {
+  port: number
+  request: (method: string, path: string, headers?: Record<string, string>, body?: unknown) => Promise<SocketResponse>
+}
+
+/** The environment both instances share: the database (a fresh schema), Redis, the bootstrap client. */
+async function sharedEnvironment (t: Test, settings: Record<string, string>): Promise<Record<string, string>> {
+  const schema = `scale_out_${randomBytes(4).toString('hex')}`
+  t.teardown(async () => {
+    const client = new pg.Client({ connectionString: POSTGRES })
+    await client.connect()
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+    await client.end()
+  })
+  return {
+    DATABASE_URL: `${POSTGRES}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    REDIS_URL: REDIS,
+    TLS: 'proxy',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOCAL_PORT: '0',
+    ALLOWED_DIRS: '',
+    LOG_LEVEL: 'info',
+    BOOTSTRAP_CLIENT_ID: BOOTSTRAP.id,
+    BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP.secret,
+    // Behind one balancer every instance issues and accepts the tokens of the URL clients use.
+    PUBLIC_URL: 'https://zoo.example.com',
+    ...settings
+  }
+}
+
+/**
+ * One instance, started on `env`. Requests come as the balancer forwards them: over HTTPS, from
+ * the client address `client` (a fresh one per test, so that rate-limit counters kept in Redis by
+ * earlier runs do not count).
+ */
+async function start (t: Test, env: Record<string, string>, client: string): Promise<Instance> {
+  const child = spawnTs('server.ts', env)
+  t.teardown(() => { child.kill('SIGKILL') })
+  let stderr = ''
+  child.stderr.on('data', chunk => { stderr += String(chunk) })
+  const line = await lineOf(child.stdout, l => l.includes('"msg":"Server listening at ') && !l.includes('"name"'))
+    .catch((err: Error) => { throw new Error(`${err.message}; stderr: ${stderr}`) })
+  child.stdout.resume()
+  const port = Number(/:(\d+)"}$/.exec(line)?.[1])
+  return {
+    port,
+    request: async (method, path, headers = {}, body) => send(port, {
+      method,
+      path,
+      headers: {
+        host: 'zoo.example.com',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-for': client,
+        ...(body === undefined ? {} : { 'content-type': typeof body === 'string' ? FORM : 'application/json' }),
+        ...headers
+      },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) })
+    })
+  }
+}
+
+const FORM = 'application/x-www-form-urlencoded'
+/** Where the PostgreSQL pass runs these; the SQLite pass has no database two processes can share. */
+const POSTGRES_PASS = { skip: ENGINE !== 'postgres' && 'runs in the PostgreSQL pass' }
+
+const randomAddress = (): string => `10.${[...randomBytes(3)].join('.')}`
+
+async function token (instance: Instance): Promise<string> {
+  const authorization = basic(BOOTSTRAP.id, BOOTSTRAP.secret)
+  const res = await instance.request('POST', '/oauth/token', { authorization }, 'grant_type=client_credentials')
+  if (res.status !== 200) throw new Error(`token: ${res.status} ${res.text}`)
+  return res.json().access_token as string
+}
+
+t.test('two instances on one database keep every guarantee', POSTGRES_PASS, async t => {
+  const env = await sharedEnvironment(t, { RATE_LIMIT: '0' })
+  const client = randomAddress()
+  // Started together: the migrations and the bootstrap client happen once.
+  const [a, b] = await Promise.all([start(t, env, client), start(t, env, client)]) as [Instance, Instance]
+  const auth = { authorization: `Bearer ${await token(a)}` }
+
+  const created = await a.request('POST', '/v1/zoos', auth, { name: 'Berlin Zoo', city: 'Berlin' })
+  t.equal(created.status, 201)
+  const id = created.json().id as number
+  const read = await b.request('GET', `/v1/zoos/${id}`, auth)
+  t.same([read.status, read.json(), read.headers.etag], [200, created.json(), created.headers.etag], 'written on one, read on the other')
+  const stale = await b.request('PATCH', `/v1/zoos/${id}`, { ...auth, 'if-match': '"0"' }, { city: 'Berlin-Mitte' })
+  t.equal(stale.status, 412, 'If-Match is checked against the record both share')
+  await a.request('DELETE', `/v1/zoos/${id}`, auth)
+  t.equal((await b.request('GET', `/v1/zoos/${id}`, auth)).status, 410, 'a delete on one is a 410 on the other')
+
+  const keyed = { ...auth, 'idempotency-key': 'once' }
+  const first = await a.request('POST', '/v1/zoos', keyed, { name: 'Keyed', city: 'Rome' })
+  const retry = await b.request('POST', '/v1/zoos', keyed, { name: 'Keyed', city: 'Rome' })
+  t.same([retry.status, retry.headers['idempotent-replayed'], retry.json()], [201, 'true', first.json()],
+    'a retry on the other instance replays')
+  const other = await b.request('POST', '/v1/zoos', keyed, { name: 'Another', city: 'Rome' })
+  t.equal(other.status, 422, 'the same key with another body, on the other instance')
+
+  const revocable = await token(a)
+  const bearer = { authorization: `Bearer ${revocable}` }
+  t.equal((await b.request('GET', '/v1/zoos', bearer)).status, 200, 'verified, and cached, on the other instance')
+  const revoked = await a.request('POST', '/oauth/revoke', { authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret) }, `token=${revocable}`)
+  t.equal(revoked.status, 200)
+  const refused = await b.request('GET', '/v1/zoos', bearer)
+  t.same([refused.status, refused.json().error], [401, 'Invalid access token: the access token was revoked'],
+    'revoked on one, refused by the other')
+
+  // Jobs queued on both while both workers run: each runs once, on one of them.
+  const names = Array.from({ length: 12 }, (_, i) => `Job ${i}`)
+  const jobs = await Promise.all(names.map(async (name, i) => {
+    const res = await (i % 2 === 0 ? a : b).request('POST', '/v1/zoos', { ...auth, prefer: 'respond-async' }, { name, city: 'Queue' })
+    t.equal(res.status, 202)
+    return String(res.headers.location).replace('https://zoo.example.com', '')
+  }))
+  for (const [i, path] of jobs.entries()) {
+    let job: { status: string, result: { status: number } | null } = { status: 'queued', result: null }
+    for (let tries = 0; tries < 200 && (job.status === 'queued' || job.status === 'running'); tries++) {
+      job = (await (i % 2 === 0 ? b : a).request('GET', path, auth)).json()
+      if (job.status === 'queued' || job.status === 'running') await new Promise(resolve => setTimeout(resolve, 50))
+    }
+    t.match(job, { status: 'succeeded', result: { status: 201 } }, `${names[i]}, seen from the instance that did not queue it`)
+  }
+  const queued = (await a.request('GET', '/v1/zoos?city=Queue&limit=100', auth)).json() as { name: string }[]
+  t.same(queued.map(zoo => zoo.name).sort(), [...names].sort(), 'every job ran exactly once')
+})
+
+t.test('the rate limit counts a client\'s requests to both instances', POSTGRES_PASS, async t => {
+  const env = await sharedEnvironment(t, { RATE_LIMIT: '10' })
+  const client = randomAddress()
+  const [a, b] = await Promise.all([start(t, env, client), start(t, env, client)]) as [Instance, Instance]
+  const statuses: number[] = []
+  for (let i = 0; i < 12; i++) statuses.push((await (i % 2 === 0 ? a : b).request('GET', '/')).status)
+  t.same(statuses, [...Array(10).fill(200), 429, 429], 'ten in all, whichever instance answered')
+  const elsewhere = await start(t, env, randomAddress())
+  t.equal((await elsewhere.request('GET', '/')).status, 200, 'another client has its own budget')
+})
+
+t.test('a key rotated with the CLI signs at once on every instance', POSTGRES_PASS, async t => {
+  const env = await sharedEnvironment(t, { RATE_LIMIT: '0' })
+  const client = randomAddress()
+  const [a, b] = await Promise.all([start(t, env, client), start(t, env, client)]) as [Instance, Instance]
+  const before = await token(a)
+  const cli = spawnTs('server.ts', env, undefined, ['key', 'rotate'])
+  let out = ''
+  cli.stdout.on('data', chunk => { out += String(chunk) })
+  t.same(await once(cli, 'exit'), [0, null])
+  const { kid } = JSON.parse(out) as { kid: string }
+  for (const instance of [a, b]) {
+    const fresh = await token(instance)
+    t.equal(decodeProtectedHeader(fresh).kid, kid, 'signed with the new key')
+    for (const other of [a, b]) {
+      for (const bearer of [before, fresh]) {
+        t.equal((await other.request('GET', '/v1/zoos', { authorization: `Bearer ${bearer}` })).status, 200)
+      }
+    }
+  }
+})

@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import t, { type Test } from 'tap'
+import { loadConfig } from '../../../config.js'
+import { shippedMigrations } from '../../../store/migrations.js'
+import { openStorage } from '../../../store/open.js'
+import type { Storage } from '../../../store/storage.js'
+import { ENGINE, build, call } from '../../helper.js'
+
+/*
+ * What only the PostgreSQL engine has to get right: reaching the database, one set of
+ * migrations for instances that start together, the check of its tables, and writes of several
+ * connections racing each other. The rest of its behaviour is the whole suite's, run on it.
+ */
+
+const POSTGRES = process.env.ZOO_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+const POSTGRES_PASS = { skip: ENGINE !== 'postgres' && 'runs in the PostgreSQL pass' }
+const PRINCIPAL = { issuer: 'https://issuer.test', clientId: 'c1', subject: 's1' }
+
+/** A fresh schema's URL, the schema dropped at teardown. */
+function freshSchema (t: Test): string {
+  const schema = `engine_${randomBytes(4).toString('hex')}`
+  t.teardown(async () => {
+    const client = new pg.Client({ connectionString: POSTGRES })
+    await client.connect()
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+    await client.end()
+  })
+  return `${POSTGRES}?options=${encodeURIComponent(`-c search_path=${schema}`)}`
+}
+
+async function open (t: Test, url: string): Promise<Storage> {
+  const storage = await openStorage(loadConfig({ DATABASE_URL: url, DATA_DIR: t.testdir() }, []))
+  t.teardown(() => storage.close())
+  return storage
+}
+
+t.test('a database that cannot be reached stops start-up in one line naming DATABASE_URL, without its password', POSTGRES_PASS, async t => {
+  const config = loadConfig({ DATABASE_URL: 'postgres://zoo:s3cret@127.0.0.1:1/zoo', DATA_DIR: t.testdir() }, [])
+  await t.rejects(openStorage(config), {
+    name: 'ConfigError',
+    message: /^DATABASE_URL: postgres:\/\/zoo:\*\*\*@127\.0\.0\.1:1\/zoo cannot be reached \(.+\)$/
+  })
+  t.throws(() => loadConfig({ DATABASE_URL: 'mysql://zoo:s3cret@db/zoo' }, []), {
+    name: 'ConfigError',
+    message: 'DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@host:5432/database, got "mysql://zoo:***@db/zoo"'
+  })
+})
+
+t.test('instances that start together make the schema and apply the migrations once', POSTGRES_PASS, async t => {
+  const url = freshSchema(t)
+  const storages = await Promise.all(Array.from({ length: 4 }, async () => open(t, url)))
+  const pool = new pg.Pool({ connectionString: url })
+  t.teardown(() => pool.end())
+  const applied = await pool.query('SELECT version FROM schema_migrations ORDER BY version')
+  t.same(applied.rows.map(r => r.version), shippedMigrations('postgres').map(m => m.version))
+  for (const storage of storages) t.same(await storage.pendingMigrations(), [])
+})
+
+t.test('start-up refuses tables that disagree with the resources, naming the difference', POSTGRES_PASS, async t => {
+  const url = freshSchema(t)
+  await (await open(t, url)).close()
+  const pool = new pg.Pool({ connectionString: url })
+  t.teardown(() => pool.end())
+  const changes: [string, string][] = [
+    ['ALTER TABLE zoos ALTER COLUMN city DROP NOT NULL',
+      'table zoos does not match the zoo resource: column city is NULL, the field is not nullable'],
+    ['ALTER TABLE zoos ALTER COLUMN city SET NOT NULL; ALTER TABLE animals ALTER COLUMN animal_type_id TYPE text',
+      'table animals does not match the animal resource: column animal_type_id is text, not bigint'],
+    ['ALTER TABLE animals ALTER COLUMN animal_type_id TYPE bigint USING animal_type_id::bigint; DROP INDEX employees_email_unique',
+      'table employees does not match the employee resource: column email has no unique index on lower(email)']
+  ]
+  for (const [change, problem] of changes) {
+    await pool.query(change)
+    await t.rejects(open(t, url), { message: problem })
+  }
+})
+
+t.test('racing writes of several connections end as one of them alone would have', POSTGRES_PASS, async t => {
+  const app = await build(t)
+  for (let round = 0; round < 10; round++) {
+    const email = `race${round}@example.com`
+    const answers = await Promise.all([0, 1, 2].map(i =>
+      call(app, 'POST', '/v1/employees', { name: `E${i}`, role: 'keeper', email: i === 0 ? email : email.toUpperCase() })))
+    t.same(answers.map(a => a.statusCode).sort(), [201, 422, 422], `round ${round}: one email, three creates at once`)
+    t.match(answers.find(a => a.statusCode === 422)?.json(), { errors: [{ field: 'email', code: 'unique' }] })
+
+    const zoo = (await call(app, 'POST', '/v1/zoos', { name: `Z${round}`, city: 'Racing' })).json()
+    const [removed, animal] = await Promise.all([
+      call(app, 'DELETE', `/v1/zoos/${zoo.id}`),
+      call(app, 'POST', '/v1/animals', { name: 'A', species: 'S', animal_type_id: 1, zoo_id: zoo.id })
+    ])
+    const outcome = [removed.statusCode, animal.statusCode]
+    t.ok(JSON.stringify(outcome) === '[204,422]' || JSON.stringify(outcome) === '[409,201]',
+      `round ${round}: a zoo deleted while an animal joins it: ${outcome.join(', ')}`)
+  }
+})
+
+t.test('each job is taken by one worker; a job whose worker died is taken again once its lease has passed', POSTGRES_PASS, async t => {
+  const url = freshSchema(t)
+  const [one, other] = [await open(t, url), await open(t, url)] as [Storage, Storage]
+  const request = { method: 'POST', url: '/v1/zoos', headers: {}, body: '{}' }
+  const queued = []
+  for (let i = 0; i < 20; i++) queued.push((await one.jobs.enqueue(PRINCIPAL, 'zoos:write', request)).id)
+  const taken = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? one : other).jobs.claimNext()))
+  t.same(taken.map(job => job?.id).sort(), [...queued].sort(), 'twenty workers at once: every job once')
+  t.equal(await other.jobs.claimNext(), undefined)
+
+  t.equal(await other.jobs.requeueAbandoned(), 0, 'a job under a live lease is left to its worker')
+  const pool = new pg.Pool({ connectionString: url })
+  t.teardown(() => pool.end())
+  await pool.query("UPDATE jobs SET lease_until = now() - interval '1 second' WHERE id = $1", [queued[3]])
+  t.equal(await other.jobs.requeueAbandoned(), 1, 'a passed lease: its worker is gone')
+  t.equal((await other.jobs.claimNext())?.id, queued[3])
+})

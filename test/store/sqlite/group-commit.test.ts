@@ -1,0 +1,148 @@
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import t, { type Test } from 'tap'
+import { Employees, RESOURCES, Zoos } from '../../../schemas/index.js'
+import { GroupCommit } from '../../../store/sqlite/group-commit.js'
+import { SqliteStore } from '../../../store/sqlite/collections.js'
+import { openDatabase } from '../../../store/sqlite/database.js'
+import { build, call, create, openDatabaseFile } from '../../helper.js'
+
+/** A real database file in WAL mode with synchronous=FULL, as the store opens it, and a queue on it. */
+function setUp (t: Test): { db: Database.Database, queue: GroupCommit, rows: () => unknown[] } {
+  const db = new Database(join(t.testdir(), 'group.db'))
+  db.pragma('journal_mode = WAL')
+  db.pragma('synchronous = FULL')
+  db.pragma('foreign_keys = ON')
+  db.exec(`CREATE TABLE parent (id INTEGER PRIMARY KEY);
+    CREATE TABLE item (id INTEGER PRIMARY KEY, value TEXT NOT NULL UNIQUE,
+      parent INTEGER REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)`)
+  t.teardown(() => db.close())
+  return {
+    db,
+    queue: new GroupCommit(db),
+    rows: () => db.prepare('SELECT value FROM item ORDER BY id').pluck().all()
+  }
+}
+
+const adding = (db: Database.Database, value: string, parent: number | null = null) =>
+  () => db.prepare('INSERT INTO item (value, parent) VALUES (?, ?)').run(value, parent).lastInsertRowid
+
+t.test('writes submitted in one turn share one transaction and settle in order after it', async t => {
+  const { db, queue, rows } = setUp(t)
+  const settled: string[] = []
+  const writes = ['a', 'b', 'c'].map(v => queue.submit(adding(db, v)).then(id => { settled.push(v); return id }))
+  t.same(rows(), [], 'nothing is written before the flush')
+  t.same(await Promise.all(writes), [1, 2, 3])
+  t.same(settled, ['a', 'b', 'c'])
+  t.equal(queue.commits, 1)
+  await queue.submit(adding(db, 'd'))
+  t.equal(queue.commits, 2, 'a later turn commits on its own')
+  t.same(rows(), ['a', 'b', 'c', 'd'])
+})
+
+t.test('a refused write is undone alone: the others of its group commit', async t => {
+  const { db, queue, rows } = setUp(t)
+  const effects: string[] = []
+  const outcomes = await Promise.allSettled([
+    queue.submit(onCommit => { adding(db, 'kept')(); onCommit(() => effects.push('kept')) }),
+    queue.submit(onCommit => {
+      adding(db, 'half')()
+      onCommit(() => effects.push('refused'))
+      adding(db, 'kept')() // UNIQUE: the whole write, 'half' included, is undone
+    }),
+    queue.submit(() => { throw new Error('refused before writing') }),
+    queue.submit(onCommit => { adding(db, 'also kept')(); onCommit(() => effects.push('also kept')) })
+  ])
+  t.same(outcomes.map(o => o.status), ['fulfilled', 'rejected', 'rejected', 'fulfilled'])
+  t.match((outcomes[1] as PromiseRejectedResult).reason, { code: 'SQLITE_CONSTRAINT_UNIQUE' })
+  t.same(rows(), ['kept', 'also kept'])
+  t.same(effects, ['kept', 'also kept'], 'effects run for committed writes only')
+  t.equal(queue.commits, 1)
+})
+
+t.test('a write that loses the transaction fails its whole group, and nothing of it stays', async t => {
+  const { db, queue, rows } = setUp(t)
+  const outcomes = await Promise.allSettled([
+    queue.submit(adding(db, 'first')),
+    queue.submit(() => { db.exec('ROLLBACK'); throw new Error('the transaction is gone') }),
+    queue.submit(adding(db, 'after'))
+  ])
+  t.same(outcomes.map(o => o.status), ['rejected', 'rejected', 'rejected'])
+  t.same(rows(), [])
+  t.equal(queue.commits, 0)
+  t.equal(await queue.submit(adding(db, 'next')), 1, 'the queue goes on with the next group')
+})
+
+t.test('a COMMIT that fails refuses every write of the group and rolls it back', async t => {
+  const { db, queue, rows } = setUp(t)
+  // A deferred foreign key is checked at COMMIT: the group cannot commit.
+  const outcomes = await Promise.allSettled([queue.submit(adding(db, 'fine')), queue.submit(adding(db, 'orphan', 42))])
+  t.same(outcomes.map(o => o.status), ['rejected', 'rejected'])
+  t.match((outcomes[0] as PromiseRejectedResult).reason, { code: 'SQLITE_CONSTRAINT_FOREIGNKEY' })
+  t.notOk(db.inTransaction)
+  t.same(rows(), [])
+  await queue.submit(adding(db, 'fine'))
+  t.same(rows(), ['fine'])
+})
+
+t.test('a long queue is split into several transactions', async t => {
+  const { db, queue, rows } = setUp(t)
+  await Promise.all(Array.from({ length: 1200 }, (_, i) => queue.submit(adding(db, `v${i}`))))
+  t.equal(rows().length, 1200)
+  t.equal(queue.commits, 3, 'at most 500 writes a transaction')
+})
+
+t.test('the store: writes of one turn share a commit, and a refused one does not undo the others', async t => {
+  const db = openDatabase(t.testdir())
+  t.teardown(() => db.close())
+  const store = new SqliteStore(db, RESOURCES)
+  const zoos = store.collection(Zoos)
+  const employees = store.collection(Employees)
+  const [zoo] = await zoos.create([{ name: 'Berlin Zoo', city: 'Berlin' }], false)
+  const zooId = zoo?.record.id as number
+  await employees.create([{ name: 'Ann', role: 'keeper', email: 'taken@example.com', zoo_id: zooId }], false)
+  const before = store.writes.commits
+  const outcomes = await Promise.allSettled([
+    employees.create([{ name: 'Bea', role: 'vet', email: 'bea@example.com' }], false),
+    employees.create([{ name: 'Cy', role: 'vet', email: 'TAKEN@example.com' }], false),
+    zoos.update(zooId, { city: 'Berlin-Mitte' }),
+    zoos.delete(zooId),
+    zoos.create([{ name: 'Tierpark', city: 'Berlin' }, { name: 'Hellabrunn', city: 'Munich' }], true)
+  ])
+  t.same(outcomes.map(o => o.status), ['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled'])
+  t.match((outcomes[1] as PromiseRejectedResult).reason, { kind: 'invalid', errors: [{ field: 'email', code: 'unique' }] })
+  t.match((outcomes[3] as PromiseRejectedResult).reason, { kind: 'conflict' })
+  t.equal(store.writes.commits, before + 1, 'one transaction held all five')
+  t.same(db.prepare('SELECT email FROM employees ORDER BY id').pluck().all(), ['taken@example.com', 'bea@example.com'])
+  t.same(db.prepare('SELECT name, city FROM zoos ORDER BY id').all(), [
+    { name: 'Berlin Zoo', city: 'Berlin-Mitte' }, { name: 'Tierpark', city: 'Berlin' }, { name: 'Hellabrunn', city: 'Munich' }
+  ])
+  const total = (await employees.list({ filters: [], sort: [{ field: 'id', direction: 'asc' }], limit: 10, offset: 0 })).total
+  t.equal(total, 2, 'the kept total counts committed writes only')
+})
+
+t.test('through the API: concurrent writes, one refused, the others answered and stored', async t => {
+  const app = await build(t)
+  const zoo = await create(app, 'zoos', { name: 'Berlin Zoo', city: 'Berlin' })
+  await create(app, 'employees', { name: 'Ann', role: 'keeper', email: 'taken@example.com', zoo_id: zoo.id })
+  const answers = await Promise.all([
+    call(app, 'POST', '/v1/employees', { name: 'Bea', role: 'vet', email: 'bea@example.com' }),
+    call(app, 'POST', '/v1/employees', { name: 'Cy', role: 'vet', email: 'TAKEN@example.com' }),
+    call(app, 'PATCH', `/v1/zoos/${zoo.id}`, { city: 'Berlin-Mitte' }),
+    call(app, 'POST', '/v1/animals', { name: 'Knut', species: 'Polar bear', animal_type_id: 3, zoo_id: 999 }),
+    call(app, 'DELETE', `/v1/zoos/${zoo.id}`),
+    call(app, 'POST', '/v1/zoos', [{ name: 'Tierpark', city: 'Berlin' }, { name: 'Hellabrunn', city: 'Munich' }])
+  ])
+  t.same(answers.map(a => a.statusCode), [201, 422, 201, 422, 409, 201])
+  t.same(answers[1]?.json().errors, [
+    { field: 'email', code: 'unique', message: 'email "TAKEN@example.com" is already used by another employee' }
+  ])
+  const db = openDatabaseFile(app)
+  t.teardown(() => db.close())
+  t.same(db.prepare('SELECT email FROM employees ORDER BY id').pluck().all(), ['taken@example.com', 'bea@example.com'])
+  t.same(db.prepare('SELECT name, city FROM zoos ORDER BY id').all(), [
+    { name: 'Berlin Zoo', city: 'Berlin-Mitte' }, { name: 'Tierpark', city: 'Berlin' }, { name: 'Hellabrunn', city: 'Munich' }
+  ])
+  t.equal(db.prepare('SELECT count(*) FROM animals').pluck().get(), 0)
+  t.equal((await call(app, 'GET', '/v1/employees')).headers['x-total-count'], '2', 'the kept total counts the committed writes only')
+})
