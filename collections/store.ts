@@ -16,6 +16,11 @@ export interface Filter {
   value: Scalar | Scalar[]
 }
 
+/** One key per set of filters, whatever the order its filters came in: what a total is kept under. */
+export function filterSetKey (filters: Filter[]): string {
+  return filters.map(f => JSON.stringify([f.field, f.op, f.value])).sort().join('&')
+}
+
 export interface SortKey {
   field: string
   direction: 'asc' | 'desc'

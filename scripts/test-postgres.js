@@ -33,7 +33,8 @@ const firstPass = mkdtempSync(join(tmpdir(), 'zoo-coverage-'))
 if (existsSync(COVERAGE)) cpSync(COVERAGE, firstPass, { recursive: true })
 const env = { ...process.env, ZOO_TEST_ENGINE: 'postgres' }
 const tap = (...args) => spawnSync('tap', args, { stdio: 'inherit', shell: true, env }).status ?? 1
-const tests = tap(...SUITES, '--allow-incomplete-coverage', '--coverage-report=none')
+// No thresholds for this pass alone: the report below checks them over both.
+const tests = tap(...SUITES, '--coverage-report=none', '--statements=0', '--branches=0', '--functions=0', '--lines=0')
 cpSync(firstPass, COVERAGE, { recursive: true })
 rmSync(firstPass, { recursive: true, force: true })
 if (tests !== 0) process.exit(tests)

@@ -96,8 +96,11 @@ t.test('two instances on one database keep every guarantee', POSTGRES_PASS, asyn
   const [a, b] = await Promise.all([start(t, env, client), start(t, env, client)]) as [Instance, Instance]
   const auth = { authorization: `Bearer ${await token(a)}` }
 
+  const total = async (instance: Instance) => (await instance.request('GET', '/v1/zoos?city=Berlin', auth)).headers['x-total-count']
+  t.same([await total(a), await total(b)], ['0', '0'])
   const created = await a.request('POST', '/v1/zoos', auth, { name: 'Berlin Zoo', city: 'Berlin' })
   t.equal(created.status, 201)
+  t.equal(await total(b), '1', 'a total the other instance kept is counted again after the write')
   const id = created.json().id as number
   const read = await b.request('GET', `/v1/zoos/${id}`, auth)
   t.same([read.status, read.json(), read.headers.etag], [200, created.json(), created.headers.etag], 'written on one, read on the other')
@@ -105,6 +108,7 @@ t.test('two instances on one database keep every guarantee', POSTGRES_PASS, asyn
   t.equal(stale.status, 412, 'If-Match is checked against the record both share')
   await a.request('DELETE', `/v1/zoos/${id}`, auth)
   t.equal((await b.request('GET', `/v1/zoos/${id}`, auth)).status, 410, 'a delete on one is a 410 on the other')
+  t.equal(await total(b), '0')
 
   const keyed = { ...auth, 'idempotency-key': 'once' }
   const first = await a.request('POST', '/v1/zoos', keyed, { name: 'Keyed', city: 'Rome' })

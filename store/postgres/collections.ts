@@ -6,6 +6,7 @@ import type { FieldError } from '../../schemas/common.js'
 import { asciiLower, quote, storable } from '../text.js'
 import { prepared, transaction, type Client, type Pool, type Queryable } from './database.js'
 import { PostgresListQueries } from './list.js'
+import { PostgresTotals } from './totals.js'
 
 /** What PostgreSQL says when a constraint refuses a write (its SQLSTATE). */
 const UNIQUE_VIOLATION = '23505'
@@ -15,8 +16,8 @@ const FOREIGN_KEY_VIOLATION = '23503'
  * Collections in PostgreSQL tables named after them (migrations/postgres/). Every write is one
  * transaction that first locks the record it changes (`FOR UPDATE`), so the precondition
  * (If-Match, the parent of a nested path) is checked against the record as it is written, whatever
- * other instances do meanwhile. Counts are not kept between requests: another instance may have
- * written since, so each list counts its matches.
+ * other instances do meanwhile. A list's total is counted again only when a write has committed
+ * since it was last counted, on any instance (store/postgres/totals.ts).
  */
 export class PostgresStore implements Store {
   readonly #collections = new Map<string, PostgresCollection>()
@@ -40,9 +41,11 @@ class PostgresCollection implements CollectionStore {
   /** Collections with a field that references this one: deleting a referenced record is refused. */
   readonly #referencedBy: { table: string, field: string, name: string }[]
   readonly #pool: Pool
+  readonly #totals: PostgresTotals
 
   constructor (readonly store: PostgresStore, readonly resource: Resource) {
     this.#pool = store.pool
+    this.#totals = new PostgresTotals(resource.name)
     this.#table = quote(resource.name)
     this.#returning = `RETURNING ${resource.columns.map(c => quote(c.name)).join(', ')}, version`
     const inserted = [...resource.writable, 'created_at', 'updated_at']
@@ -55,9 +58,7 @@ class PostgresCollection implements CollectionStore {
   }
 
   async list (query: ListQuery): Promise<Page> {
-    const count = this.#queries.count(query.filters)
-    const { rows } = await this.#pool.query<{ total: number }>(count.sql, count.params)
-    const total = (rows[0] as { total: number }).total
+    const total = await this.#totals.get(this.#pool, query.filters, this.#queries.count(query.filters))
     // The total is exact: a page that starts past it is empty without reading anything.
     if (total === 0 || (query.after === undefined && query.offset >= total)) return { items: [], total }
     const page = this.#queries.page(query)

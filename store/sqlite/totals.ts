@@ -1,5 +1,5 @@
 import type { ResourceRecord, Scalar } from '../../collections/resource.js'
-import type { Filter } from '../../collections/store.js'
+import { filterSetKey, type Filter } from '../../collections/store.js'
 
 /** Orders two non-null values of one column the way the database compares them. */
 export type Comparator = (a: Scalar, b: Scalar) => number
@@ -36,7 +36,7 @@ export class Totals {
 
   /** The count for `filters`, from the cache, or from `count()` once. */
   get (filters: Filter[], count: () => number): number {
-    const key = signature(filters)
+    const key = filterSetKey(filters)
     const entry = this.#entries.get(key)
     if (entry !== undefined) {
       // Map order is insertion order: moving the entry to the end keeps the oldest first.
@@ -61,11 +61,6 @@ export class Totals {
   clear (): void {
     this.#entries.clear()
   }
-}
-
-/** One key per filter set, whatever the order its filters came in. */
-function signature (filters: Filter[]): string {
-  return filters.map(f => JSON.stringify([f.field, f.op, f.value])).sort().join('&')
 }
 
 function matcher (filters: Filter[], compare: (field: string) => Comparator): Matcher {
