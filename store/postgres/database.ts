@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { userInfo } from 'node:os'
 import pg from 'pg'
 import { ConfigError } from '../../config.js'
 import { pendingOf, type Migration } from '../migrations.js'
@@ -7,6 +8,10 @@ import { quote } from '../text.js'
 // bigint (int8) arrives as text unless told otherwise: every one here is an id, a count or a
 // version, below 2^53, and the API speaks numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
+
+// A URL without a user name means the operating-system user, as for libpq (psql); the driver
+// takes it from USER, which a service manager may not set (PGUSER still wins over both).
+pg.defaults.user ??= userInfo().username
 
 export type Pool = pg.Pool
 export type Client = pg.PoolClient

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { once } from 'node:events'
 import pg from 'pg'
 import t, { type Test } from 'tap'
 import { loadConfig } from '../../../config.js'
@@ -8,6 +9,7 @@ import type { Storage } from '../../../store/storage.js'
 import type { Filter } from '../../../collections/store.js'
 import { Zoos } from '../../../schemas/zoo.js'
 import { ENGINE, build, call } from '../../helper.js'
+import { spawnTs } from '../../local/helper.js'
 
 /*
  * What only the PostgreSQL engine has to get right: reaching the database, one set of
@@ -47,6 +49,17 @@ t.test('a database that cannot be reached stops start-up in one line naming DATA
     name: 'ConfigError',
     message: 'DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@host:5432/database, got "mysql://zoo:***@db/zoo"'
   })
+})
+
+t.test('a URL without a user name connects as the operating-system user, as libpq does', POSTGRES_PASS, async t => {
+  const url = new URL(freshSchema(t))
+  url.username = ''
+  // Without USER and PGUSER in the environment, as under a service manager.
+  const cli = spawnTs('server.ts', { DATABASE_URL: url.toString(), DATA_DIR: t.testdir(), USER: undefined, PGUSER: undefined } as never,
+    undefined, ['key', 'list'])
+  let stderr = ''
+  cli.stderr.on('data', chunk => { stderr += String(chunk) })
+  t.same(await once(cli, 'exit'), [0, null], stderr)
 })
 
 t.test('instances that start together make the schema and apply the migrations once', POSTGRES_PASS, async t => {
