@@ -116,7 +116,7 @@ async function serve (argv: string[]): Promise<void> {
 /** DATA_DIR, created if missing; start-up stops naming it when it cannot be created or written. */
 function prepareDataDir (dir: string): void {
   try {
-    mkdirSync(dir, { recursive: true })
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
     accessSync(dir, constants.W_OK)
   } catch (err) {
     const { code } = err as NodeJS.ErrnoException

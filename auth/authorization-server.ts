@@ -146,11 +146,7 @@ export class AuthorizationServer {
     const stored = await this.store.refreshToken(digest(request.refresh_token))
     if (stored === undefined || stored.client_id !== client.client_id) throw invalidGrant('unknown refresh token')
     if (stored.revoked_at !== null) throw invalidGrant('the refresh token was revoked')
-    if (stored.rotated_at !== null) {
-      // A rotated token used again: it leaked, or its successor did. End the whole grant.
-      await this.store.revokeFamily(stored.family_id)
-      throw invalidGrant('the refresh token was already used; every token of its grant is now revoked')
-    }
+    if (stored.rotated_at !== null) throw await this.#reused(stored)
     if (stored.expires_at <= new Date().toISOString()) throw invalidGrant('the refresh token expired')
     const scope = grant(request.scope, stored.scope.split(' '))
     return this.#respond({
@@ -161,6 +157,12 @@ export class AuthorizationServer {
     })
   }
 
+  /** A rotated token used again: it leaked, or its successor did. The whole grant ends. */
+  async #reused (stored: RefreshToken): Promise<OAuthError> {
+    await this.store.revokeFamily(stored.family_id)
+    return invalidGrant('the refresh token was already used; every token of its grant is now revoked')
+  }
+
   async #respond (issue: {
     subject: string
     client: Client
@@ -168,10 +170,9 @@ export class AuthorizationServer {
     refresh?: { userId: number | null, familyId: string, replaces?: RefreshToken }
   }): Promise<TokenResponse> {
     const scope = issue.scope.join(' ')
-    const { token, expiresIn } = await this.tokens.issue({ subject: issue.subject, clientId: issue.client.client_id, scope })
-    const response: TokenResponse = { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope }
+    let refreshToken: string | undefined
     if (issue.refresh !== undefined) {
-      const refreshToken = randomToken()
+      refreshToken = randomToken()
       const next = {
         token_hash: digest(refreshToken),
         family_id: issue.refresh.familyId,
@@ -180,11 +181,20 @@ export class AuthorizationServer {
         scope,
         expires_at: new Date(Date.now() + this.refreshTtl * 1000).toISOString()
       }
-      if (issue.refresh.replaces === undefined) await this.store.saveRefreshToken(next)
-      else await this.store.rotate(issue.refresh.replaces.token_hash, next)
-      response.refresh_token = refreshToken
+      const { replaces } = issue.refresh
+      if (replaces === undefined) await this.store.saveRefreshToken(next)
+      // Claimed before anything is signed: of two requests with one token, the second finds it
+      // used, however close together they came, and is treated as the reuse it is.
+      else if (!await this.store.rotate(replaces.token_hash, next)) throw await this.#reused(replaces)
     }
-    return response
+    const { token, expiresIn } = await this.tokens.issue({ subject: issue.subject, clientId: issue.client.client_id, scope })
+    return {
+      access_token: token,
+      token_type: 'Bearer',
+      expires_in: expiresIn,
+      scope,
+      ...(refreshToken === undefined ? {} : { refresh_token: refreshToken })
+    }
   }
 
   /**

@@ -72,8 +72,11 @@ export interface AccountStore {
   deleteUser (username: string): Promise<boolean>
   saveRefreshToken (token: NewRefreshToken): Promise<void>
   refreshToken (tokenHash: string): Promise<RefreshToken | undefined>
-  /** Marks a token used and stores its successor, both or neither. */
-  rotate (used: string, next: NewRefreshToken): Promise<void>
+  /**
+   * Marks a token used and stores its successor, both or neither: false, and nothing stored, when
+   * the token was used or revoked meanwhile (another request with it got there first).
+   */
+  rotate (used: string, next: NewRefreshToken): Promise<boolean>
   revokeFamily (familyId: string): Promise<void>
   revokeAccessToken (jti: string, expiresAt: Date): Promise<void>
   /** Whether an access token was revoked. */

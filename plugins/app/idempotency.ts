@@ -32,7 +32,7 @@ const keyed = (request: FastifyRequest): boolean =>
 /**
  * Idempotency-Key on POST and PATCH: a retry with the same key and request gets the
  * first answer again (`Idempotent-Replayed: true`), the same key with another request 422, and
- * while the first is still in flight 409. Keys are per client and live 24 hours. Checked after
+ * while the first is still in flight 409. Keys are per user (issuer, client and subject) and live 24 hours. Checked after
  * authentication and validation, so a refused request holds no key.
  */
 export default fp(async function idempotency (fastify) {
@@ -46,7 +46,8 @@ export default fp(async function idempotency (fastify) {
     if (!KEY.test(key)) throw new HttpError(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters')
     const principal = request.principal
     if (principal === null) return done()
-    const owner = `${principal.issuer} ${principal.clientId}`
+    // The token's subject too: two users of one client must not replay each other's answers.
+    const owner = JSON.stringify([principal.issuer, principal.clientId, principal.subject])
     const fingerprint = digest(canonical([request.method, request.url, request.body]))
     store.claim(owner, key, fingerprint).then((claim: Claim) => {
       switch (claim.outcome) {

@@ -68,10 +68,13 @@ export class PostgresAccountStore implements AccountStore {
       FROM refresh_tokens WHERE token_hash = $1`, [tokenHash])).rows[0]
   }
 
-  async rotate (used: string, next: NewRefreshToken): Promise<void> {
-    await transaction(this.pool, async client => {
-      await client.query('UPDATE refresh_tokens SET rotated_at = $1 WHERE token_hash = $2', [new Date().toISOString(), used])
-      await insertRefreshToken(client, next)
+  async rotate (used: string, next: NewRefreshToken): Promise<boolean> {
+    return transaction(this.pool, async client => {
+      // The row lock of the UPDATE makes a concurrent one wait, then find rotated_at set: no row.
+      const { rowCount } = await client.query('UPDATE refresh_tokens SET rotated_at = $1 WHERE token_hash = $2 AND rotated_at IS NULL ' +
+        'AND revoked_at IS NULL', [new Date().toISOString(), used])
+      if (rowCount === 1) await insertRefreshToken(client, next)
+      return rowCount === 1
     })
   }
 

@@ -67,11 +67,13 @@ export class SqliteAccountStore implements AccountStore {
     return this.db.prepare('SELECT * FROM refresh_tokens WHERE token_hash = ?').get(tokenHash) as RefreshToken | undefined
   }
 
-  /** Marks a token used and stores its successor, both or neither. */
-  async rotate (used: string, next: NewRefreshToken): Promise<void> {
-    this.db.transaction(() => {
-      this.db.prepare('UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ?').run(new Date().toISOString(), used)
-      this.#insertRefreshToken(next)
+  async rotate (used: string, next: NewRefreshToken): Promise<boolean> {
+    return this.db.transaction(() => {
+      const claimed = this.db.prepare(
+        'UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ? AND rotated_at IS NULL AND revoked_at IS NULL'
+      ).run(new Date().toISOString(), used).changes === 1
+      if (claimed) this.#insertRefreshToken(next)
+      return claimed
     })()
   }
 

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { sqliteBinding } from '../../packaging/shipped.js'
@@ -12,10 +12,11 @@ export type SqliteDatabase = Database.Database
  * transaction.
  */
 export function openDatabase (dataDir: string): SqliteDatabase {
-  mkdirSync(dataDir, { recursive: true })
+  const file = join(dataDir, 'zoo.db')
+  makePrivate(dataDir, file)
   const addon = sqliteBinding()
   // better-sqlite3 takes the loaded addon too, though its types name only a path.
-  const db = new Database(join(dataDir, 'zoo.db'), addon === undefined ? {} : { nativeBinding: addon as unknown as string })
+  const db = new Database(file, addon === undefined ? {} : { nativeBinding: addon as unknown as string })
   db.pragma('journal_mode = WAL')
   // FULL: a write the API answered 201 for survives a power cut, not only a crash.
   db.pragma('synchronous = FULL')
@@ -37,4 +38,23 @@ export function openDatabase (dataDir: string): SqliteDatabase {
 /** The migrations this version ships that `db` has not applied, in order. Throws when the database does not answer. */
 export function pendingMigrations (db: SqliteDatabase): Migration[] {
   return pendingOf('sqlite', db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[])
+}
+
+/**
+ * The database holds password hashes, idempotent answers, job bodies and emails: only the
+ * service's user may read it. The directory is made 0700 and the file 0600 before SQLite opens
+ * it; SQLite gives its WAL and shared-memory files the mode of the database file. Files an
+ * earlier version left readable by others are made private too.
+ */
+function makePrivate (dataDir: string, file: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600))
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if (existsSync(path)) chmodSync(path, 0o600)
+    } catch (err) {
+      // Another user's file, writable to this one: left as its owner made it.
+      if ((err as NodeJS.ErrnoException).code !== 'EPERM') throw err
+    }
+  }
 }

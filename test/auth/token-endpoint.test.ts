@@ -169,6 +169,20 @@ t.test('refresh_token: rotation, and reuse of a rotated token revokes the whole 
   t.equal((await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: 'made-up' })).statusCode, 401)
 })
 
+t.test('refreshes of one token at once: one succeeds, the others are reuse and end the grant', async t => {
+  const app = await build(t)
+  await addUser(app, 'ada', 'correct horse battery', 'zoos:read')
+  for (let round = 0; round < 6; round++) {
+    const grant = (await tokenRequest(app, { grant_type: 'password', username: 'ada', password: 'correct horse battery' })).json()
+    const refresh = { grant_type: 'refresh_token', refresh_token: grant.refresh_token }
+    const all = await Promise.all(Array.from({ length: 8 }, async () => tokenRequest(app, refresh)))
+    const won = all.filter(r => r.statusCode === 200)
+    t.equal(won.length, 1, `round ${round}: one of eight`)
+    const after = await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: won[0]?.json().refresh_token })
+    t.equal(after.statusCode, 401, `round ${round}: the reuse revoked what the winner got`)
+  }
+})
+
 t.test('an expired refresh token is refused', async t => {
   const app = await build(t)
   await addUser(app, 'ada', 'correct horse battery', 'zoos:read')

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { addClient, basic, BOOTSTRAP, build, call, create, query, tokenRequest } from '../../helper.js'
+import { addClient, addUser, basic, BOOTSTRAP, build, call, create, query, tokenRequest } from '../../helper.js'
 
 const ZOO = { name: 'Berlin Zoo', city: 'Berlin', country: 'DE' }
 const keyed = (key: string) => ({ 'idempotency-key': key })
@@ -72,10 +72,28 @@ t.test('keys belong to one client', async t => {
   t.not(theirs.json().id, mine.json().id)
 })
 
+t.test('keys belong to one user: two users of one client do not share them', async t => {
+  const app = await build(t)
+  const bearer = async (username: string) => {
+    await addUser(app, username, 'correct horse battery', 'zoos:read zoos:write')
+    const grant = await tokenRequest(app, { grant_type: 'password', username, password: 'correct horse battery' })
+    return { authorization: `Bearer ${grant.json().access_token}` }
+  }
+  const [ada, bo] = [await bearer('ada'), await bearer('bo')]
+  const adas = await call(app, 'POST', '/v1/zoos', ZOO, { ...keyed('same-key'), ...ada })
+  const bos = await call(app, 'POST', '/v1/zoos', { ...ZOO, name: 'Bo Zoo' }, { ...keyed('same-key'), ...bo })
+  t.equal(bos.statusCode, 201, 'not 422: the key is not the other user\'s')
+  t.notOk(bos.headers['idempotent-replayed'])
+  t.equal(bos.json().name, 'Bo Zoo', 'nor a replay of the other user\'s record')
+  const again = await call(app, 'POST', '/v1/zoos', ZOO, { ...keyed('same-key'), ...ada })
+  t.same([again.headers['idempotent-replayed'], again.json()], ['true', adas.json()], 'each user\'s retry replays their own')
+})
+
 t.test('409 while the first request with the key is in flight; an abandoned one frees it', async t => {
   const app = await build(t)
   await call(app, 'GET', '/v1/zoos')
-  const owner = `https://localhost:8443 ${BOOTSTRAP.id}`
+  // Issuer, client and subject (a client's own token has the client as its subject).
+  const owner = JSON.stringify(['https://localhost:8443', BOOTSTRAP.id, BOOTSTRAP.id])
   await sql(
     app,
     "INSERT INTO idempotency_keys (owner, key, fingerprint, state, created_at) VALUES (?, 'busy', 'x', 'in_flight', ?)",

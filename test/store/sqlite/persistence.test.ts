@@ -1,4 +1,5 @@
-import { readdirSync } from 'node:fs'
+import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
 import t from 'tap'
 import { buildApi } from '../../../app.js'
 import { RESOURCES } from '../../../schemas/index.js'
@@ -59,4 +60,21 @@ t.test('every column a filter or sort may name is indexed', async t => {
       t.ok(leading.has(column.name), `${resource.name}.${column.name} leads an index`)
     }
   }
+})
+
+t.test('the data directory is private: made 0700, the database files 0600, also when an earlier version left them readable', async t => {
+  const dataDir = join(t.testdir(), 'data')
+  const modes = () => Object.fromEntries(['', 'zoo.db', 'zoo.db-wal', 'zoo.db-shm']
+    .map(name => [name || '.', statSync(join(dataDir, name)).mode & 0o777]))
+  const run = async () => {
+    const app = buildApi(testConfig(dataDir))
+    await app.ready()
+    await create(app, 'zoos', { name: 'Private Zoo', city: 'Bern', country: 'CH' })
+    const seen = modes()
+    await app.close()
+    return seen
+  }
+  t.same(await run(), { '.': 0o700, 'zoo.db': 0o600, 'zoo.db-wal': 0o600, 'zoo.db-shm': 0o600 })
+  for (const name of ['zoo.db', 'zoo.db-wal', 'zoo.db-shm']) if (existsSync(join(dataDir, name))) chmodSync(join(dataDir, name), 0o644)
+  t.same(await run(), { '.': 0o700, 'zoo.db': 0o600, 'zoo.db-wal': 0o600, 'zoo.db-shm': 0o600 }, 'files left readable are made private')
 })
