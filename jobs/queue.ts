@@ -1,9 +1,20 @@
 import type { FastifyBaseLogger, FastifyError } from 'fastify'
 import type { Principal } from '../auth/tokens.js'
+import { HttpError } from '../http/errors.js'
 import type { ClaimedJob, JobOwner, JobResult, JobStore, JobView, StoredRequest } from '../store/storage.js'
 
-/** Finished jobs are deleted after a week: their requests and answers hold records' data. */
-const RETENTION_MS = 7 * 24 * 60 * 60 * 1000
+const DAY_MS = 24 * 60 * 60 * 1000
+/**
+ * Finished jobs are deleted after a while, their answers holding records' data: a week for those
+ * that succeeded (the client may want the record they made), a day for those that failed.
+ */
+const SUCCEEDED_KEPT_MS = 7 * DAY_MS
+const FAILED_KEPT_MS = DAY_MS
+/**
+ * Jobs one owner may have queued or running: each holds a whole request body until it runs, so
+ * without a bound one client could fill the disk faster than the worker empties the queue.
+ */
+export const MAX_WAITING_JOBS = 100
 
 /** Who a job belongs to: the token's issuer, client and subject. Nobody else may see it. */
 const ownerOf = (principal: Principal): JobOwner =>
@@ -31,7 +42,13 @@ export class JobQueue {
   ) {}
 
   async enqueue (principal: Principal, request: StoredRequest): Promise<JobView> {
-    const job = await this.store.enqueue(ownerOf(principal), [...principal.scopes].join(' '), request)
+    const owner = ownerOf(principal)
+    // Counted, then queued: requests racing past the count can add a few more, which is harmless.
+    if (await this.store.waiting(owner) >= MAX_WAITING_JOBS) {
+      throw new HttpError(429, `${MAX_WAITING_JOBS} jobs of yours are waiting to run; wait for some to finish before queuing more`,
+        {}, { 'Retry-After': '5' })
+    }
+    const job = await this.store.enqueue(owner, [...principal.scopes].join(' '), request)
     this.wake()
     return job
   }
@@ -50,7 +67,7 @@ export class JobQueue {
     if (this.#state !== 'waiting') return
     // Before the worker claims anything: a job it claimed would look abandoned too.
     await this.#requeueAbandoned()
-    await this.store.prune(new Date(Date.now() - RETENTION_MS))
+    await this.#prune()
     if (this.#state !== 'waiting') return
     this.#state = 'started'
     if (this.pollInterval !== undefined) {
@@ -113,6 +130,10 @@ export class JobQueue {
     }
     await this.store.finish(job.id, result)
     this.log.info({ job: job.id, status: result.status }, 'job finished')
-    await this.store.prune(new Date(Date.now() - RETENTION_MS))
+    await this.#prune()
+  }
+
+  async #prune (): Promise<void> {
+    await this.store.prune(new Date(Date.now() - SUCCEEDED_KEPT_MS), new Date(Date.now() - FAILED_KEPT_MS))
   }
 }

@@ -109,7 +109,7 @@ export const ERRORS: Record<number, { description: string, headers?: Header[] }>
     description: 'Well-formed JSON that fails validation (errors lists each field; nothing is written), or an Idempotency-Key ' +
       'already used with another request'
   },
-  429: { description: 'Too many requests from this address', headers: ['Retry-After'] },
+  429: { description: 'Too many requests from this address, or too many jobs of the caller waiting to run', headers: ['Retry-After'] },
   500: { description: 'Server fault, logged under request_id' },
   502: { description: 'The sign-in provider could not be reached, or answered what cannot be used' },
   503: {

@@ -161,14 +161,19 @@ export interface JobStore {
   find (id: string, owner: JobOwner): Promise<JobView | undefined>
   /** Takes the oldest queued job (marks it running) and returns it; undefined when none is queued. */
   claimNext (): Promise<ClaimedJob | undefined>
-  /** Records the answer of a running job: succeeded for a 2xx, failed for anything else. */
+  /**
+   * Records the answer of a running job: succeeded for a 2xx, failed for anything else. Its
+   * request body, no longer needed, is dropped.
+   */
   finish (id: string, result: JobResult): Promise<void>
   /** A running job whose request was not sent after all goes back to the queue, in its place. */
   requeue (id: string): Promise<void>
   /** Jobs whose worker is gone (a process that died while running them) are queued again. Returns how many. */
   requeueAbandoned (): Promise<number>
-  /** Deletes the jobs finished before `before`. Returns how many. */
-  prune (before: Date): Promise<number>
+  /** How many of `owner`'s jobs are queued or running. */
+  waiting (owner: JobOwner): Promise<number>
+  /** Deletes the jobs that succeeded before `succeeded` or failed before `failed`. Returns how many. */
+  prune (succeeded: Date, failed: Date): Promise<number>
 }
 
 /** A key that signs access tokens, as kept: its private JWK. */

@@ -42,8 +42,8 @@ export class PostgresJobStore implements JobStore {
   }
 
   async finish (id: string, result: JobResult): Promise<void> {
-    await this.pool.query(`UPDATE jobs SET status = $1, result_status = $2, result_body = $3, finished_at = $4, lease_until = NULL
-      WHERE id = $5 AND status = 'running'`,
+    await this.pool.query(`UPDATE jobs SET status = $1, result_status = $2, result_body = $3, finished_at = $4, lease_until = NULL,
+      body = NULL WHERE id = $5 AND status = 'running'`,
     [finishedStatus(result.status), result.status, result.body === null ? null : JSON.stringify(result.body), new Date().toISOString(), id])
   }
 
@@ -58,7 +58,17 @@ export class PostgresJobStore implements JobStore {
     return rowCount ?? 0
   }
 
-  async prune (before: Date): Promise<number> {
-    return (await this.pool.query('DELETE FROM jobs WHERE finished_at < $1', [before.toISOString()])).rowCount ?? 0
+  async waiting (owner: JobOwner): Promise<number> {
+    const { rows } = await this.pool.query<{ waiting: number }>(`SELECT count(*) AS waiting FROM jobs
+      WHERE status IN ('queued', 'running') AND owner_issuer = $1 AND owner_client_id = $2 AND owner_subject = $3`,
+    [owner.issuer, owner.clientId, owner.subject])
+    return (rows[0] as { waiting: number }).waiting
+  }
+
+  async prune (succeeded: Date, failed: Date): Promise<number> {
+    const { rowCount } = await this.pool.query(`DELETE FROM jobs
+      WHERE (status = 'succeeded' AND finished_at < $1) OR (status = 'failed' AND finished_at < $2)`,
+    [succeeded.toISOString(), failed.toISOString()])
+    return rowCount ?? 0
   }
 }

@@ -34,7 +34,7 @@ export class SqliteJobStore implements JobStore {
 
   /** Records the answer of a running job: succeeded for a 2xx, failed for anything else. */
   async finish (id: string, result: JobResult): Promise<void> {
-    this.db.prepare(`UPDATE jobs SET status = ?, result_status = ?, result_body = ?, finished_at = ?
+    this.db.prepare(`UPDATE jobs SET status = ?, result_status = ?, result_body = ?, finished_at = ?, body = NULL
       WHERE id = ? AND status = 'running'`)
       .run(finishedStatus(result.status), result.status, result.body === null ? null : JSON.stringify(result.body),
         new Date().toISOString(), id)
@@ -50,8 +50,15 @@ export class SqliteJobStore implements JobStore {
     return this.db.prepare("UPDATE jobs SET status = 'queued' WHERE status = 'running'").run().changes
   }
 
-  /** Deletes the jobs finished before `before`. Returns how many. */
-  async prune (before: Date): Promise<number> {
-    return this.db.prepare('DELETE FROM jobs WHERE finished_at < ?').run(before.toISOString()).changes
+  async waiting (owner: JobOwner): Promise<number> {
+    return this.db.prepare(`SELECT count(*) FROM jobs WHERE status IN ('queued', 'running')
+      AND owner_issuer = ? AND owner_client_id = ? AND owner_subject = ?`)
+      .pluck().get(owner.issuer, owner.clientId, owner.subject) as number
+  }
+
+  async prune (succeeded: Date, failed: Date): Promise<number> {
+    return this.db.prepare(`DELETE FROM jobs
+      WHERE (status = 'succeeded' AND finished_at < ?) OR (status = 'failed' AND finished_at < ?)`)
+      .run(succeeded.toISOString(), failed.toISOString()).changes
   }
 }

@@ -679,7 +679,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -753,7 +753,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -899,7 +899,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -1041,7 +1041,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -1132,7 +1132,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -1239,7 +1239,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -1461,7 +1461,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -1630,7 +1630,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -1771,7 +1771,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -1897,7 +1897,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -2100,7 +2100,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -2266,7 +2266,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -2410,7 +2410,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -2617,7 +2617,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -2839,7 +2839,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -3016,7 +3016,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -3157,7 +3157,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -3283,7 +3283,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -3490,7 +3490,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -3656,7 +3656,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -3800,7 +3800,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -4011,7 +4011,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -4116,7 +4116,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -4324,7 +4324,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -4491,7 +4491,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -4632,7 +4632,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -4758,7 +4758,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -4960,7 +4960,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -5126,7 +5126,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -5270,7 +5270,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -5476,7 +5476,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -5719,7 +5719,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -5907,7 +5907,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -6051,7 +6051,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -6179,7 +6179,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -6347,7 +6347,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -6493,7 +6493,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -6736,7 +6736,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -6932,7 +6932,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -7076,7 +7076,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -7204,7 +7204,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -7372,7 +7372,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -7518,7 +7518,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -7591,7 +7591,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -7666,7 +7666,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address, or too many jobs of the caller waiting to run */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */

@@ -86,6 +86,19 @@ t.test('a queued job says so, with Retry-After', async t => {
   t.match(res.json(), { status: 'queued', finished_at: null, result: null })
 })
 
+t.test('a user may have at most 100 jobs waiting: the next is 429 with Retry-After, and others still queue theirs', async t => {
+  const app = await start(t, testConfig(t.testdir()), { runJobs: false })
+  const batch = Array.from({ length: 100 }, async () => call(app, 'POST', '/v1/zoos', ZOO, ASYNC))
+  t.same([...new Set((await Promise.all(batch)).map(res => res.statusCode))], [202])
+  const refused = await call(app, 'POST', '/v1/zoos', ZOO, ASYNC)
+  t.equal(refused.statusCode, 429)
+  t.match(refused.json(), { error: /^100 jobs of yours are waiting/ })
+  t.ok(Number(refused.headers['retry-after']) > 0)
+  t.equal((await call(app, 'GET', '/v1/zoos')).headers['x-total-count'], '0', 'nothing written')
+  const other = await clientBearer(app, 'zoos:read zoos:write')
+  t.equal((await call(app, 'POST', '/v1/zoos', ZOO, { ...ASYNC, authorization: other })).statusCode, 202)
+})
+
 t.test('under API_PREFIX the Location and the replay include it', async t => {
   const app = await build(t, { API_PREFIX: '/api' })
   const path = accepted(t, await call(app, 'POST', '/api/v1/zoos', ZOO, ASYNC), '/api')

@@ -93,20 +93,25 @@ t.test('a job runs with the scopes its client and user still have when it runs',
   t.equal((await call(second, 'GET', '/v1/zoos')).json().length, 0, 'no zoo was created')
 })
 
-t.test('finished jobs are deleted a week after they finished', async t => {
+t.test('succeeded jobs are deleted a week after they finished, failed ones after a day; none keeps its request body once run', async t => {
   const config = testConfig(t.testdir())
   const first = await start(t, config)
-  const old = accepted(t, await call(first, 'POST', '/v1/zoos', ZOO, ASYNC))
-  const recent = accepted(t, await call(first, 'POST', '/v1/zoos', ZOO, ASYNC))
-  await finished(first, old)
-  await finished(first, recent)
+  const post = async () => accepted(t, await call(first, 'POST', '/v1/zoos', ZOO, ASYNC))
+  // Valid as a request, refused when run: there is no zoo 9999.
+  const fail = async () => accepted(t, await call(first, 'PATCH', '/v1/zoos/9999', { city: 'Potsdam' }, ASYNC))
+  const [old, recent, failedOld, failedRecent] = [await post(), await post(), await fail(), await fail()]
+  for (const path of [old, recent, failedOld, failedRecent]) await finished(first, path)
   await first.close()
-  const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000).toISOString()
   const idOf = (path: string) => path.split('/').at(-1)
-  await query(first, 'UPDATE jobs SET finished_at = ? WHERE id = ?', [daysAgo(8), idOf(old)])
-  await query(first, 'UPDATE jobs SET finished_at = ? WHERE id = ?', [daysAgo(6), idOf(recent)])
+  const bodies = await query(first, 'SELECT body FROM jobs ORDER BY created_at')
+  t.same(bodies, [{ body: null }, { body: null }, { body: null }, { body: null }], 'the request body is dropped once the job has run')
+  const hoursAgo = (hours: number) => new Date(Date.now() - hours * 60 * 60 * 1000).toISOString()
+  await query(first, 'UPDATE jobs SET finished_at = ? WHERE id = ?', [hoursAgo(8 * 24), idOf(old)])
+  await query(first, 'UPDATE jobs SET finished_at = ? WHERE id = ?', [hoursAgo(6 * 24), idOf(recent)])
+  await query(first, 'UPDATE jobs SET finished_at = ? WHERE id = ?', [hoursAgo(25), idOf(failedOld)])
+  await query(first, 'UPDATE jobs SET finished_at = ? WHERE id = ?', [hoursAgo(23), idOf(failedRecent)])
 
   const second = await start(t, config)
-  t.equal((await call(second, 'GET', old)).statusCode, 404)
-  t.equal((await call(second, 'GET', recent)).statusCode, 200)
+  t.same(await Promise.all([old, recent, failedOld, failedRecent].map(async path => (await call(second, 'GET', path)).statusCode)),
+    [404, 200, 404, 200])
 })
