@@ -72,8 +72,10 @@ export function buildApi (config: Config, options: ApiOptions = {}): FastifyInst
     ...instanceOptions(config, undefined, options.logStream),
     bodyLimit: config.bodyLimit,
     // The proxy's X-Forwarded-Proto and -Host make request.protocol and request.host, and so the
-    // hrefs, what the client used. Only the proxy should reach the API's port in that mode.
-    trustProxy: config.tls === 'proxy'
+    // hrefs, what the client used. Only the proxy should reach the API's port in that mode. The
+    // client address (request.ip) is the X-Forwarded-For entry of the outermost trusted proxy,
+    // never an earlier one: the client writes those.
+    trustProxy: config.tls === 'proxy' ? trusted(config.trustProxy) : false
   }
   // The routes and plugins are typed for the default (HTTP/1) raw request and reply, and use only
   // Fastify's own request and reply, which behave alike over HTTP/2: one instance type for both.
@@ -118,4 +120,9 @@ function closeHttp2SessionsOnClose (fastify: FastifyInstance): void {
   fastify.addHook('preClose', async () => {
     for (const session of sessions) session.close()
   })
+}
+
+/** Fastify's trust rule for TRUST_PROXY: the first `hops` addresses from the socket, or those listed. */
+function trusted (proxies: number | readonly string[]): string[] | ((address: string, hop: number) => boolean) {
+  return typeof proxies === 'number' ? (_address, hop) => hop < proxies : [...proxies]
 }

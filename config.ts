@@ -1,4 +1,5 @@
 import { realpathSync, statSync } from 'node:fs'
+import { isIP } from 'node:net'
 import { delimiter, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { knownScope } from './auth/scopes.js'
@@ -230,6 +231,29 @@ function secret (raw: string, env: string): string {
   return raw
 }
 
+/**
+ * The proxies trusted to say who the client is: how many stand in front of the API, or their
+ * addresses and networks. Never "everyone": the client writes the first X-Forwarded-For entries.
+ */
+function proxies (raw: string, env: string): number | readonly string[] {
+  if (/^\d+$/.test(raw.trim())) {
+    const hops = Number(raw.trim())
+    if (hops < 1 || hops > 10) throw new ConfigError(`${env} must be a number of proxies from 1 to 10, or their addresses; got "${raw}"`)
+    return hops
+  }
+  const list = raw.split(',').map(entry => entry.trim()).filter(entry => entry !== '')
+  for (const entry of list) {
+    const [address = '', prefix, more] = entry.split('/')
+    const family = isIP(address)
+    const bits = family === 4 ? 32 : 128
+    if (family === 0 || more !== undefined || (prefix !== undefined && !(/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits))) {
+      throw new ConfigError(`${env}: "${entry}" is neither a number of proxies nor an address or network such as 10.0.0.0/8 or ::1`)
+    }
+  }
+  if (list.length === 0) throw new ConfigError(`${env} names no proxy`)
+  return list
+}
+
 function count (raw: string, env: string): number {
   if (!/^\d{1,9}$/.test(raw)) throw new ConfigError(`${env} must be a whole number, got "${raw}"`)
   return Number(raw)
@@ -371,6 +395,14 @@ export const SETTINGS = {
       'recovers; `0` turns the check off. `/health` always answers',
     default: '1000',
     parse: integer(0, 60000, 'milliseconds')
+  },
+  trustProxy: {
+    env: 'TRUST_PROXY',
+    description: 'with TLS=proxy, the proxies trusted to say the client address in `X-Forwarded-For` (what the rate limit ' +
+      'counts): how many stand in front of the API (`1`: the address is the one the proxy the API hears from saw), or ' +
+      'their addresses and networks, comma-separated (`10.0.0.0/8, 127.0.0.1`)',
+    default: '1',
+    parse: proxies
   },
   rateLimit: {
     env: 'RATE_LIMIT',

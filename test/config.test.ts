@@ -22,6 +22,8 @@ t.test('environment variables set, CLI flags win', async t => {
     ['https://a.example', 'http://localhost:3000']
   )
   t.equal(loadConfig({ CORS_ORIGINS: '*' }, []).corsOrigins, '*')
+  t.equal(loadConfig({}, []).trustProxy, 1, 'one proxy in front by default')
+  t.same(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1, fd00::/8' }, []).trustProxy, ['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8'])
 })
 
 t.test('a bad setting stops start-up with one line naming it', async t => {
@@ -36,6 +38,10 @@ t.test('a bad setting stops start-up with one line naming it', async t => {
     [{ CORS_ORIGINS: 'https://app.example.com/' }, [], /^CORS_ORIGINS: "https:\/\/app.example.com\/" is not an origin/],
     [{ CORS_ORIGINS: 'app.example.com' }, [], /^CORS_ORIGINS: "app.example.com" is not an origin/],
     [{ RATE_LIMIT: 'many' }, [], /^RATE_LIMIT must be a whole number, got "many"$/],
+    [{ TRUST_PROXY: '0' }, [], /^TRUST_PROXY must be a number of proxies from 1 to 10, or their addresses; got "0"$/],
+    [{ TRUST_PROXY: 'true' }, [], /^TRUST_PROXY: "true" is neither a number of proxies nor an address or network/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, [], /^TRUST_PROXY: "10.0.0.0\/33" is neither/],
+    [{ TRUST_PROXY: ' , ' }, [], /^TRUST_PROXY names no proxy$/],
     [{ LOG_LEVEL: 'loud' }, [], /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"$/],
     [{ LOG_FORMAT: 'xml' }, [], /^LOG_FORMAT must be "auto" \(readable on a terminal, JSON otherwise\), "json" or "pretty", got "xml"$/],
     [{ SHUTDOWN_TIMEOUT: '0' }, [], /^SHUTDOWN_TIMEOUT must be a number of seconds from 1 to 600, got "0"$/],

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, call, tokenRequest } from '../helper.js'
+import { basic, BOOTSTRAP, build, call, tokenRequest } from '../helper.js'
 
 t.test('beyond RATE_LIMIT requests a minute from one address: 429 with Retry-After', async t => {
   const app = await build(t, { RATE_LIMIT: '5' })
@@ -58,4 +58,35 @@ t.test('a background job is counted when it is queued, not again when it runs', 
     }
     t.match(job, { status: 'succeeded', result: { status: 201 } }, `job ${i}`)
   }
+})
+
+t.test('behind a proxy the address is the one the proxy saw, whatever the client puts first in X-Forwarded-For', async t => {
+  const app = await build(t, { RATE_LIMIT: '5', TLS: 'proxy' })
+  const guess = async (spoofed: string, via = '203.0.113.7') => (await app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    remoteAddress: '127.0.0.1',
+    headers: {
+      'x-forwarded-proto': 'https',
+      // The proxy appends the address it received the request from to what the client sent.
+      'x-forwarded-for': `${spoofed}, ${via}`,
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: basic(BOOTSTRAP.id, 'a wrong secret 0123456789')
+    },
+    payload: 'grant_type=client_credentials'
+  })).statusCode
+  const statuses = []
+  for (let i = 0; i < 7; i++) statuses.push(await guess(`10.0.0.${i}`))
+  t.same(statuses, [401, 401, 401, 401, 401, 429, 429], 'a new first entry each time gets no new budget')
+  t.equal(await guess('10.0.0.99', '198.51.100.1'), 401, 'another client behind the proxy has its own')
+})
+
+t.test('TRUST_PROXY names the proxies: with two in front, the address is the one the outer proxy saw', async t => {
+  const app = await build(t, { RATE_LIMIT: '2', TLS: 'proxy', TRUST_PROXY: '2' })
+  const get = async (chain: string) => (await app.inject({
+    method: 'GET', url: '/', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': chain }
+  })).statusCode
+  t.same([await get('1.1.1.1, 203.0.113.7, 10.0.0.2'), await get('2.2.2.2, 203.0.113.7, 10.0.0.2'), await get('203.0.113.7, 10.0.0.2')],
+    [200, 200, 429])
+  t.equal(await get('203.0.113.8, 10.0.0.2'), 200)
 })
