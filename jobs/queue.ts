@@ -14,7 +14,7 @@ const FAILED_KEPT_MS = DAY_MS
  * Jobs one owner may have queued or running: each holds a whole request body until it runs, so
  * without a bound one client could fill the disk faster than the worker empties the queue.
  */
-export const MAX_WAITING_JOBS = 100
+const MAX_WAITING_JOBS = 100
 
 /** Who a job belongs to: the token's issuer, client and subject. Nobody else may see it. */
 const ownerOf = (principal: Principal): JobOwner =>

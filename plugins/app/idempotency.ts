@@ -71,7 +71,9 @@ export default fp(async function idempotency (fastify) {
     if (held == null) return done(null, payload)
     request.idempotencyKey = null
     let recorded: Promise<void>
-    if (reply.statusCode >= 500) {
+    // A fault, or 429 (too many jobs waiting): not an answer to the request, but "not now"; the
+    // key is free for the retry.
+    if (reply.statusCode >= 500 || reply.statusCode === 429) {
       recorded = store.release(held.owner, held.key)
     } else {
       const headers = Object.fromEntries(REPLAYED_HEADERS

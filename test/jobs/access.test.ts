@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Payload } from 'oauth2-mock-server'
 import t from 'tap'
 import { startProvider } from '../auth/oauth-provider.js'
-import { addClient, addUser, basic, BOOTSTRAP, build, call, testConfig, tokenRequest } from '../helper.js'
+import { addClient, addUser, basic, BOOTSTRAP, build, call, query, testConfig, tokenRequest } from '../helper.js'
 import { accepted, ASYNC, finished, jobPath, start, ZOO } from './helper.js'
 
 /** `Bearer <token>` of a new client holding `scope`. */
@@ -97,6 +97,14 @@ t.test('a user may have at most 100 jobs waiting: the next is 429 with Retry-Aft
   t.equal((await call(app, 'GET', '/v1/zoos')).headers['x-total-count'], '0', 'nothing written')
   const other = await clientBearer(app, 'zoos:read zoos:write')
   t.equal((await call(app, 'POST', '/v1/zoos', ZOO, { ...ASYNC, authorization: other })).statusCode, 202)
+
+  // A 429 is "not now", not an answer: the key it came with stays free for the retry.
+  const keyed = { ...ASYNC, 'idempotency-key': 'later' }
+  t.equal((await call(app, 'POST', '/v1/zoos', ZOO, keyed)).statusCode, 429)
+  await query(app, "DELETE FROM jobs WHERE status = 'queued'", [])
+  const retried = await call(app, 'POST', '/v1/zoos', ZOO, keyed)
+  t.equal(retried.statusCode, 202, 'the retry is queued, not the 429 replayed')
+  t.notOk(retried.headers['idempotent-replayed'])
 })
 
 t.test('under API_PREFIX the Location and the replay include it', async t => {
