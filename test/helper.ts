@@ -20,7 +20,10 @@ export const BOOTSTRAP = { id: 'test-bootstrap', secret: 'test-bootstrap-secret-
  * second pass of npm test), on the database of `ZOO_TEST_DATABASE_URL`.
  */
 export const ENGINE: 'sqlite' | 'postgres' = process.env.ZOO_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite'
-const POSTGRES = process.env.ZOO_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+export const POSTGRES = process.env.ZOO_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+
+/** The URL of `schema` on the test database: the service makes the schema when it opens it. */
+const inSchema = (schema: string): string => `${POSTGRES}?options=${encodeURIComponent(`-c search_path=${schema}`)}`
 /** Names this test file's schemas apart from those of the files that run beside it, and of earlier runs. */
 const RUN = randomBytes(4).toString('hex')
 const schemas = new Set<string>()
@@ -35,7 +38,19 @@ function databaseOf (dataDir: string): Record<string, string> {
   const schema = `test_${RUN}_${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`
   if (schemas.size === 0) tap.teardown(dropSchemas)
   schemas.add(schema)
-  return { DATABASE_URL: `${POSTGRES}?options=${encodeURIComponent(`-c search_path=${schema}`)}` }
+  return { DATABASE_URL: inSchema(schema) }
+}
+
+/** The URL of a new schema named `prefix_<random>`, for a test that opens the database itself; dropped at its teardown. */
+export function freshSchema (t: Test, prefix: string): string {
+  const schema = `${prefix}_${randomBytes(4).toString('hex')}`
+  t.teardown(async () => {
+    const client = new pg.Client({ connectionString: POSTGRES })
+    await client.connect()
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+    await client.end()
+  })
+  return inSchema(schema)
 }
 
 async function dropSchemas (): Promise<void> {

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import { decodeProtectedHeader } from 'jose'
-import pg from 'pg'
 import t, { type Test } from 'tap'
-import { basic, BOOTSTRAP, ENGINE } from './helper.js'
+import { basic, BOOTSTRAP, ENGINE, freshSchema } from './helper.js'
 import { lineOf, send, spawnTs, type SocketResponse } from './local/helper.js'
 
 /*
@@ -11,7 +10,6 @@ import { lineOf, send, spawnTs, type SocketResponse } from './local/helper.js'
  * PostgreSQL database and one Redis: every guarantee of the contract must hold across them.
  */
 
-const POSTGRES = process.env.ZOO_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const REDIS = process.env.ZOO_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 
 interface Instance {
@@ -21,15 +19,8 @@ interface Instance {
 
 /** The environment both instances share: the database (a fresh schema), Redis, the bootstrap client. */
 async function sharedEnvironment (t: Test, settings: Record<string, string>): Promise<Record<string, string>> {
-  const schema = `scale_out_${randomBytes(4).toString('hex')}`
-  t.teardown(async () => {
-    const client = new pg.Client({ connectionString: POSTGRES })
-    await client.connect()
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-    await client.end()
-  })
   return {
-    DATABASE_URL: `${POSTGRES}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    DATABASE_URL: freshSchema(t, 'scale_out'),
     REDIS_URL: REDIS,
     TLS: 'proxy',
     HOST: '127.0.0.1',

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import pg from 'pg'
 import t, { type Test } from 'tap'
@@ -8,7 +7,7 @@ import { openStorage } from '../../../store/open.js'
 import type { Storage } from '../../../store/storage.js'
 import type { Filter } from '../../../collections/store.js'
 import { Zoos } from '../../../schemas/zoo.js'
-import { ENGINE, build, call } from '../../helper.js'
+import { ENGINE, build, call, freshSchema } from '../../helper.js'
 import { spawnTs } from '../../local/helper.js'
 
 /*
@@ -17,21 +16,8 @@ import { spawnTs } from '../../local/helper.js'
  * connections racing each other. The rest of its behaviour is the whole suite's, run on it.
  */
 
-const POSTGRES = process.env.ZOO_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const POSTGRES_PASS = { skip: ENGINE !== 'postgres' && 'runs in the PostgreSQL pass' }
 const PRINCIPAL = { issuer: 'https://issuer.test', clientId: 'c1', subject: 's1' }
-
-/** A fresh schema's URL, the schema dropped at teardown. */
-function freshSchema (t: Test): string {
-  const schema = `engine_${randomBytes(4).toString('hex')}`
-  t.teardown(async () => {
-    const client = new pg.Client({ connectionString: POSTGRES })
-    await client.connect()
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-    await client.end()
-  })
-  return `${POSTGRES}?options=${encodeURIComponent(`-c search_path=${schema}`)}`
-}
 
 async function open (t: Test, url: string): Promise<Storage> {
   const storage = await openStorage(loadConfig({ DATABASE_URL: url, DATA_DIR: t.testdir() }, []))
@@ -52,7 +38,7 @@ t.test('a database that cannot be reached stops start-up in one line naming DATA
 })
 
 t.test('a URL without a user name connects as the operating-system user, as libpq does', POSTGRES_PASS, async t => {
-  const url = new URL(freshSchema(t))
+  const url = new URL(freshSchema(t, 'engine'))
   url.username = ''
   // Without USER and PGUSER in the environment, as under a service manager.
   const cli = spawnTs('server.ts', { DATABASE_URL: url.toString(), DATA_DIR: t.testdir(), USER: undefined, PGUSER: undefined } as never,
@@ -63,7 +49,7 @@ t.test('a URL without a user name connects as the operating-system user, as libp
 })
 
 t.test('instances that start together make the schema and apply the migrations once', POSTGRES_PASS, async t => {
-  const url = freshSchema(t)
+  const url = freshSchema(t, 'engine')
   const storages = await Promise.all(Array.from({ length: 4 }, async () => open(t, url)))
   const pool = new pg.Pool({ connectionString: url })
   t.teardown(() => pool.end())
@@ -73,7 +59,7 @@ t.test('instances that start together make the schema and apply the migrations o
 })
 
 t.test('start-up refuses tables that disagree with the resources, naming the difference', POSTGRES_PASS, async t => {
-  const url = freshSchema(t)
+  const url = freshSchema(t, 'engine')
   await (await open(t, url)).close()
   const pool = new pg.Pool({ connectionString: url })
   t.teardown(() => pool.end())
@@ -112,7 +98,7 @@ t.test('racing writes of several connections end as one of them alone would have
 })
 
 t.test('each job is taken by one worker; a job whose worker died is taken again once its lease has passed', POSTGRES_PASS, async t => {
-  const url = freshSchema(t)
+  const url = freshSchema(t, 'engine')
   const [one, other] = [await open(t, url), await open(t, url)] as [Storage, Storage]
   const request = { method: 'POST', url: '/v1/zoos', headers: {}, body: '{}' }
   const queued = []
@@ -130,7 +116,7 @@ t.test('each job is taken by one worker; a job whose worker died is taken again 
 })
 
 t.test('a kept total follows writes of another instance and of a statement run by hand', POSTGRES_PASS, async t => {
-  const url = freshSchema(t)
+  const url = freshSchema(t, 'engine')
   const [one, other] = [await open(t, url), await open(t, url)] as [Storage, Storage]
   const [zoosHere, zoosThere] = [one.collections.collection(Zoos), other.collections.collection(Zoos)]
   const list = async (filters: Filter[]) =>
