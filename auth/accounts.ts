@@ -1,5 +1,5 @@
-import { hashSecret, randomToken } from './secrets.js'
-import type { AccountStore } from '../store/storage.js'
+import { hashSecret, keptSecret, randomToken } from './secrets.js'
+import type { AccountStore, Client } from '../store/storage.js'
 import { knownScope } from './scopes.js'
 
 /** A new confidential client; the secret is returned once and only its hash is kept. */
@@ -9,10 +9,46 @@ export async function createClient (
 ): Promise<{ client_id: string, client_secret: string, scope: string }> {
   const scope = knownScope(options.scope)
   const clientId = options.clientId ?? `client_${randomToken().slice(0, 16)}`
-  const secret = options.secret ?? randomToken()
+  const { secret, stored } = await newSecret(options.secret)
   if (await store.client(clientId) !== undefined) throw new Error(`a client with id ${clientId} exists already`)
-  await store.createClient({ client_id: clientId, secret_hash: await hashSecret(secret), name: options.name ?? clientId, scope })
+  await store.createClient({ client_id: clientId, secret_hash: stored, name: options.name ?? clientId, scope })
   return { client_id: clientId, client_secret: secret, scope }
+}
+
+async function newSecret (chosen: string | undefined): Promise<{ secret: string, stored: string }> {
+  const secret = chosen ?? randomToken()
+  return { secret, stored: await keptSecret(secret, chosen === undefined ? 'generated' : 'chosen') }
+}
+
+async function existingClient (store: AccountStore, clientId: string): Promise<Client> {
+  const client = await store.client(clientId)
+  if (client === undefined) throw new Error(`no client with id ${clientId}`)
+  return client
+}
+
+/** A new secret for a confidential client (generated unless chosen); its tokens issued before stop working. */
+export async function rotateClientSecret (
+  store: AccountStore,
+  clientId: string,
+  chosen: string | undefined
+): Promise<{ client_id: string, client_secret: string }> {
+  const client = await existingClient(store, clientId)
+  if (client.secret_hash === null) throw new Error(`client ${clientId} is a public client: it has no secret`)
+  const { secret, stored } = await newSecret(chosen)
+  if (!await store.changeClient(clientId, { secret_hash: stored })) throw new Error(`no client with id ${clientId}`)
+  return { client_id: clientId, client_secret: secret }
+}
+
+/** The scopes a client may be granted from now on; its tokens issued before stop working. */
+export async function changeClientScope (
+  store: AccountStore,
+  clientId: string,
+  scope: string
+): Promise<{ client_id: string, scope: string }> {
+  const known = knownScope(scope)
+  await existingClient(store, clientId)
+  if (!await store.changeClient(clientId, { scope: known })) throw new Error(`no client with id ${clientId}`)
+  return { client_id: clientId, scope: known }
 }
 
 /** A user who signs in with a password (the password grant). */

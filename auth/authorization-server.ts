@@ -187,7 +187,9 @@ export class AuthorizationServer {
       // used, however close together they came, and is treated as the reuse it is.
       else if (!await this.store.rotate(replaces.token_hash, next)) throw await this.#reused(replaces)
     }
-    const { token, expiresIn } = await this.tokens.issue({ subject: issue.subject, clientId: issue.client.client_id, scope })
+    const { token, expiresIn } = await this.tokens.issue({
+      subject: issue.subject, clientId: issue.client.client_id, clientGeneration: issue.client.generation, scope
+    })
     return {
       access_token: token,
       token_type: 'Bearer',
@@ -211,7 +213,7 @@ export class AuthorizationServer {
     }
     const access = await this.tokens.ownToken(request.token)
     if (access?.jti !== undefined && access.clientId === client.client_id && access.expiresAt > Date.now()) {
-      await this.tokens.revocations.add(access.jti, new Date(access.expiresAt))
+      await this.store.revokeAccessToken(access.jti, new Date(access.expiresAt))
     }
   }
 

@@ -3,7 +3,7 @@ import { ConfigError, SETTINGS, unpackDirOf } from '../config.js'
 import { unpack } from '../packaging/shipped.js'
 import { openStorage } from '../store/open.js'
 import type { Storage } from '../store/storage.js'
-import { createClient, createUser } from './accounts.js'
+import { changeClientScope, createClient, createUser, rotateClientSecret } from './accounts.js'
 import { SigningKeys } from './keys.js'
 import { SCOPES } from './scopes.js'
 
@@ -14,10 +14,12 @@ const USAGE = `usage: zoo-api <command> [options]   (npm run cli -- <command> in
                                       DATABASE_URL, else DATA_DIR or --data-dir, picks the database)
   client create --scope "zoos:read zoos:write ..." [--name NAME] [--id ID] [--secret SECRET]
   client list
-  client delete CLIENT_ID
+  client rotate-secret CLIENT_ID [--secret SECRET]   a new secret; the client's tokens issued before stop working
+  client scope CLIENT_ID --scope "..."               the scopes it may be granted; its tokens issued before stop working
+  client delete CLIENT_ID       its tokens stop working at once
   user create --username NAME --scope "..." (--password PASSWORD | --password-stdin)
   user list
-  user delete NAME
+  user delete NAME              the user's tokens stop working at once
   key list                      the keys that sign access tokens, newest (signing) first
   key rotate                    a new signing key; keys replaced more than ACCESS_TOKEN_TTL ago are deleted
 scopes: ${SCOPES.join(' ')}`
@@ -40,7 +42,7 @@ export async function readAll (stream: NodeJS.ReadableStream): Promise<string> {
 /**
  * Manages the authorization server's clients and users. Answers JSON on stdout so that
  * scripts can use it; a failure is `{"error": ...}` on stderr, exit 1 (2 for a usage error).
- * Secrets are printed once, at creation, and stored only as scrypt hashes.
+ * Secrets are printed once, when made, and stored only as hashes (auth/secrets.ts).
  */
 export async function runCli (argv: string[], io: CliIo): Promise<number> {
   let storage: Storage | undefined
@@ -96,7 +98,14 @@ export async function runCli (argv: string[], io: CliIo): Promise<number> {
         result = await createClient(store, { scope: required('scope'), name: values.name, clientId: values.id, secret: values.secret })
         break
       case 'client list':
-        result = (await store.clients()).map(({ secret_hash: secretHash, ...client }) => ({ ...client, public: secretHash === null }))
+        result = (await store.clients())
+          .map(({ secret_hash: secretHash, generation: _generation, ...client }) => ({ ...client, public: secretHash === null }))
+        break
+      case 'client rotate-secret':
+        result = await rotateClientSecret(store, named('client id'), values.secret)
+        break
+      case 'client scope':
+        result = await changeClientScope(store, named('client id'), required('scope'))
         break
       case 'client delete':
         if (!await store.deleteClient(named('client id'))) throw new Error(`no client with id ${target}`)

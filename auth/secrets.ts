@@ -17,7 +17,22 @@ export async function hashSecret (secret: string): Promise<string> {
   return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$')
 }
 
+/**
+ * How a secret is kept. One a person chose may be guessable: scrypt makes each guess costly. One
+ * this service generated holds 256 random bits, which no guessing finds: a digest keeps it
+ * unreadable from the stored value, and checking it costs nothing, so wrong guesses cannot tie
+ * up the hashing threads.
+ */
+export async function keptSecret (secret: string, origin: 'chosen' | 'generated'): Promise<string> {
+  return origin === 'chosen' ? hashSecret(secret) : `sha256$${digest(secret)}`
+}
+
 export async function verifySecret (secret: string, stored: string): Promise<boolean> {
+  if (stored.startsWith('sha256$')) {
+    const expected = Buffer.from(stored.slice('sha256$'.length))
+    const actual = Buffer.from(digest(secret))
+    return actual.length === expected.length && timingSafeEqual(actual, expected)
+  }
   const [scheme, N, r, p, salt, hash] = stored.split('$')
   if (scheme !== 'scrypt' || salt === undefined || hash === undefined) return false
   const expected = Buffer.from(hash, 'base64url')

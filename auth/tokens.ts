@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyGetKey } from 'jose'
-import type { AccountStore } from '../store/storage.js'
+import type { AccountStore, TokenStanding } from '../store/storage.js'
 import type { SigningKeys } from './keys.js'
 
 /** Who a verified access token speaks for, and what it may do. */
@@ -12,6 +12,10 @@ export interface Principal {
   jti: string | undefined
   /** Milliseconds since the epoch. */
   expiresAt: number
+  /** Seconds since the epoch, as `iat` has it. */
+  issuedAt: number
+  /** The client's generation the token was issued in; '' when the token names none. */
+  clientGeneration: string
 }
 
 export interface ExternalIssuer {
@@ -60,55 +64,31 @@ function tokenErrorOf (err: unknown): TokenError {
 }
 
 /**
- * Which access tokens were revoked before they expired. Alone on its database (SQLite), a
- * process knows every revocation: it made them, and keeps them in memory. Sharing it with other
- * instances (PostgreSQL), it asks the database about every token, since another instance may
- * have revoked it a moment ago.
- */
-export class Revocations {
-  readonly #known = new Set<string>()
-
-  private constructor (readonly accounts: AccountStore, readonly shared: boolean) {}
-
-  static async open (accounts: AccountStore, shared: boolean): Promise<Revocations> {
-    const revocations = new Revocations(accounts, shared)
-    for (const jti of await accounts.revokedAccessTokens()) revocations.#known.add(jti)
-    return revocations
-  }
-
-  /** Whether `jti` is revoked, known without asking the database; undefined when it must be asked. */
-  known (jti: string): boolean | undefined {
-    return this.shared ? undefined : this.#known.has(jti)
-  }
-
-  async has (jti: string): Promise<boolean> {
-    return this.known(jti) ?? this.accounts.isRevoked(jti)
-  }
-
-  async add (jti: string, expiresAt: Date): Promise<void> {
-    await this.accounts.revokeAccessToken(jti, expiresAt)
-    this.#known.add(jti)
-  }
-}
-
-/**
  * Issues the API's access tokens (RFC 9068 JWTs, ES256) and verifies them, and, when configured,
- * those of an external issuer. A verified token is cached until it expires, so its signature is
- * not checked on every request; a revoked one is refused even from the cache.
+ * those of an external issuer. A verified signature is cached until the token expires, so it is
+ * not checked on every request; whether one of our tokens still stands (not revoked, its client
+ * and user not deleted, the client's secret and scope unchanged since) is asked of the database
+ * on every request, since the CLI or another instance may have changed it a moment ago.
  */
 export class TokenService {
   readonly #cache = new Map<string, Principal>()
   readonly #external: { issuer: ExternalIssuer, keys: JWTVerifyGetKey } | undefined
 
-  constructor (readonly keys: SigningKeys, readonly settings: TokenSettings, readonly revocations: Revocations) {
+  constructor (readonly keys: SigningKeys, readonly settings: TokenSettings, readonly accounts: AccountStore) {
     this.#external = settings.external === undefined
       ? undefined
       : { issuer: settings.external, keys: createRemoteJWKSet(new URL(settings.external.jwksUri)) }
   }
 
-  async issue (grant: { subject: string, clientId: string, scope: string }): Promise<{ token: string, expiresIn: number }> {
+  async issue (grant: {
+    subject: string
+    clientId: string
+    clientGeneration: string
+    scope: string
+  }): Promise<{ token: string, expiresIn: number }> {
     const key = await this.keys.signing()
-    const token = await new SignJWT({ client_id: grant.clientId, scope: grant.scope })
+    const generation = grant.clientGeneration === '' ? {} : { client_generation: grant.clientGeneration }
+    const token = await new SignJWT({ client_id: grant.clientId, scope: grant.scope, ...generation })
       .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: key.kid })
       .setIssuer(this.settings.issuer)
       .setAudience(this.settings.audience)
@@ -121,28 +101,27 @@ export class TokenService {
   }
 
   /**
-   * The principal of a token verified before and not expired since, when whether it was revoked
-   * is known without asking the database; else undefined: no signature to check, so no promise
-   * either. Throws for a token revoked since.
+   * Who the token speaks for, or a TokenError. Without a promise when it can be: a token verified
+   * before, whose standing the database answers at once (SQLite), which is nearly every request.
    */
-  cached (token: string): Principal | undefined {
+  check (token: string): Principal | Promise<Principal> {
     const cached = this.#unexpired(token)
-    if (cached === undefined) return undefined
-    const revoked = cached.jti === undefined ? false : this.revocations.known(cached.jti)
-    if (revoked === undefined) return undefined
-    if (revoked) throw new TokenError('the access token was revoked')
-    return cached
-  }
-
-  async verify (token: string): Promise<Principal> {
-    let principal = this.#unexpired(token)
-    if (principal === undefined) {
-      principal = await this.#verifyUncached(token)
+    if (cached !== undefined) return this.#standing(cached)
+    return this.#verifyUncached(token).then(principal => {
       if (this.#cache.size >= CACHE_SIZE) this.#cache.delete(this.#cache.keys().next().value as string)
       this.#cache.set(token, principal)
-    }
-    if (principal.jti !== undefined && await this.revocations.has(principal.jti)) throw new TokenError('the access token was revoked')
-    return principal
+      return this.#standing(principal)
+    })
+  }
+
+  /** The principal of one of our tokens that still stands; an external issuer's tokens are its own business. */
+  #standing (principal: Principal): Principal | Promise<Principal> {
+    if (principal.issuer !== this.settings.issuer) return principal
+    const user = /^user:(\d+)$/.exec(principal.subject)
+    const standing = this.accounts.tokenStanding({
+      jti: principal.jti as string, clientId: principal.clientId, userId: user === null ? null : Number(user[1])
+    })
+    return standing instanceof Promise ? standing.then(known => judged(principal, known)) : judged(principal, standing)
   }
 
   #unexpired (token: string): Principal | undefined {
@@ -220,6 +199,26 @@ function principalOf (payload: JWTPayload): Principal {
     scopes: new Set(scope.filter(s => s !== '')),
     issuer: String(payload.iss),
     jti: payload.jti,
-    expiresAt: (payload.exp ?? 0) * 1000
+    expiresAt: (payload.exp ?? 0) * 1000,
+    issuedAt: payload.iat ?? 0,
+    clientGeneration: typeof payload.client_generation === 'string' ? payload.client_generation : ''
   }
+}
+
+/**
+ * The principal when its token stands. A client made again under a deleted one's id has the same
+ * (empty) generation until its secret or scope changes: its creation time tells the old
+ * tokens apart (a token of the same second passes).
+ */
+function judged (principal: Principal, standing: TokenStanding): Principal {
+  if (standing.revoked) throw new TokenError('the access token was revoked')
+  const { client } = standing
+  if (client === undefined || principal.issuedAt < Math.floor(Date.parse(client.created_at) / 1000)) {
+    throw new TokenError('the client of the access token no longer exists')
+  }
+  if (client.generation !== principal.clientGeneration) {
+    throw new TokenError('the client\'s credentials or scope changed after the access token was issued')
+  }
+  if (!standing.userExists) throw new TokenError('the user of the access token no longer exists')
+  return principal
 }

@@ -11,18 +11,24 @@ export const INTERNAL_ADDRESS = 'internal'
 
 /**
  * A job can outlive the token that queued it: one of our own clients runs it with the scopes
- * it (and its user) still has, so deleting a client or taking a scope away applies to its
- * queued jobs too. An external issuer's grants cannot be looked up: its token's scopes stand.
+ * it (and its user) still has, in its current generation, so deleting a client or taking a
+ * scope away applies to its queued jobs too. An external issuer's grants cannot be looked up:
+ * its token's scopes stand.
  */
-export async function grantedScope ({ owner, scope }: ClaimedJob, tokens: TokenService, accounts: AccountStore): Promise<string> {
-  if (owner.issuer !== tokens.settings.issuer) return scope
-  const allowed = new Set((await accounts.client(owner.clientId))?.scope.split(' '))
+async function grantOf (
+  { owner, scope }: ClaimedJob,
+  tokens: TokenService,
+  accounts: AccountStore
+): Promise<{ scope: string, clientGeneration: string }> {
+  if (owner.issuer !== tokens.settings.issuer) return { scope, clientGeneration: '' }
+  const client = await accounts.client(owner.clientId)
+  const allowed = new Set(client?.scope.split(' '))
   const user = /^user:(\d+)$/.exec(owner.subject)
   if (user !== null) {
     const userScopes = new Set((await accounts.userById(Number(user[1])))?.scope.split(' '))
     for (const s of allowed) if (!userScopes.has(s)) allowed.delete(s)
   }
-  return scope.split(' ').filter(s => allowed.has(s)).join(' ')
+  return { scope: scope.split(' ').filter(s => allowed.has(s)).join(' '), clientGeneration: client?.generation ?? '' }
 }
 
 /**
@@ -37,7 +43,7 @@ export function replayer (fastify: FastifyInstance): (job: ClaimedJob) => Promis
     const { token } = await tokens.issue({
       subject: job.owner.subject,
       clientId: job.owner.clientId,
-      scope: await grantedScope(job, tokens, accounts)
+      ...await grantOf(job, tokens, accounts)
     })
     const { method, url, headers, body } = job.request
     const response = await fastify.inject({

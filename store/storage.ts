@@ -32,6 +32,8 @@ export interface Client {
   name: string
   /** Space-separated scopes the client may be granted. */
   scope: string
+  /** Changes with the secret or the scope: a token of an earlier generation is refused. */
+  generation: string
   created_at: string
 }
 
@@ -58,11 +60,26 @@ export interface RefreshToken {
 
 export type NewRefreshToken = Omit<RefreshToken, 'rotated_at' | 'revoked_at'>
 
+/** What an access token's signature cannot tell: whether it was revoked, and whether its client and user still stand. */
+export interface TokenStanding {
+  revoked: boolean
+  /** undefined when the client was deleted. */
+  client: Pick<Client, 'generation' | 'created_at'> | undefined
+  /** false when the token speaks for a user who was deleted. */
+  userExists: boolean
+}
+
 /** What the authorization server keeps: clients, users, refresh tokens, revoked access tokens. */
 export interface AccountStore {
-  createClient (client: Omit<Client, 'created_at'>): Promise<Client>
+  createClient (client: Omit<Client, 'created_at' | 'generation'>): Promise<Client>
   client (clientId: string): Promise<Client | undefined>
   clients (): Promise<Client[]>
+  /**
+   * A new secret or scope, and a new generation: every token issued before, access or refresh,
+   * stops working. False when there is no such client.
+   */
+  changeClient (clientId: string, change: { secret_hash?: string, scope?: string }): Promise<boolean>
+  /** Deletes the client; its refresh tokens go with it, and its access tokens are refused from then on. */
   deleteClient (clientId: string): Promise<boolean>
   createUser (user: Omit<User, 'id' | 'created_at'>): Promise<User>
   user (username: string): Promise<User | undefined>
@@ -79,10 +96,13 @@ export interface AccountStore {
   rotate (used: string, next: NewRefreshToken): Promise<boolean>
   revokeFamily (familyId: string): Promise<void>
   revokeAccessToken (jti: string, expiresAt: Date): Promise<void>
-  /** Whether an access token was revoked. */
-  isRevoked (jti: string): Promise<boolean>
-  /** The revoked access tokens not yet expired; the expired ones, and expired refresh tokens, are forgotten. */
-  revokedAccessTokens (): Promise<string[]>
+  /**
+   * Asked for every request: an engine that can answer without waiting (SQLite, in the process)
+   * answers at once, so that the request does not wait for a promise.
+   */
+  tokenStanding (token: { jti: string, clientId: string, userId: number | null }): TokenStanding | Promise<TokenStanding>
+  /** Forgets revoked access tokens and refresh tokens that have expired. */
+  forgetExpired (): Promise<void>
 }
 
 export interface StoredAnswer {

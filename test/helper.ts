@@ -7,6 +7,7 @@ import pg from 'pg'
 import tap, { type Test } from 'tap'
 import { buildApi } from '../app.js'
 import { createClient, createUser } from '../auth/accounts.js'
+import { runCli } from '../auth/cli.js'
 import { loadConfig, type Config } from '../config.js'
 import { openStorage } from '../store/open.js'
 import type { AccountStore, Storage } from '../store/storage.js'
@@ -214,3 +215,19 @@ export const addClient = (app: FastifyInstance, scope: string, clientId?: string
 
 export const addUser = (app: FastifyInstance, username: string, password: string, scope: string) =>
   withAccounts(app, store => createUser(store, { username, password, scope }))
+
+/** What the CLI did: its exit code, what it printed, and that output read as JSON. */
+export interface CliRun { code: number, out: string, err: string, json: () => any }
+
+/** Runs the CLI in-process on the app's database, as an operator would beside the running service. */
+export async function cli (app: FastifyInstance, argv: string[], stdin = ''): Promise<CliRun> {
+  let out = ''
+  let err = ''
+  const code = await runCli(argv, {
+    env: cliEnv(app),
+    stdin: async () => stdin,
+    stdout: text => { out += text },
+    stderr: text => { err += text }
+  })
+  return { code, out, err, json: () => JSON.parse(out) }
+}

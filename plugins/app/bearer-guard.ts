@@ -58,24 +58,24 @@ export default fp(async function bearerGuard (fastify) {
     }
   }
 
-  // A callback hook: a token verified before is accepted without waiting for a promise, which is
-  // what nearly every request carries.
+  // A callback hook: a token verified before, on SQLite, is accepted without waiting for a
+  // promise, which is what nearly every request carries.
   fastify.decorate('requireToken', function requireToken (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) {
     const header = request.headers.authorization
     const bearer = header === undefined ? null : /^Bearer +([^ ]*) *$/i.exec(header)
     if (bearer === null) throw unauthenticated(request, 'A bearer access token is required', REALM)
     const token = bearer[1] as string
-    let known: Principal | undefined
+    let checked: Principal | Promise<Principal>
     try {
-      known = tokens.cached(token)
+      checked = tokens.check(token)
     } catch (err) {
       throw refusal(request, err)
     }
-    if (known !== undefined) {
-      authorize(request, known)
+    if (!(checked instanceof Promise)) {
+      authorize(request, checked)
       return done()
     }
-    tokens.verify(token)
+    checked
       .then(principal => authorize(request, principal))
       .then(() => done(), err => done(refusal(request, err) as Error))
   })

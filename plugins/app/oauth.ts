@@ -2,7 +2,7 @@ import fp from 'fastify-plugin'
 import { AuthorizationServer } from '../../auth/authorization-server.js'
 import { ensureBootstrapClient } from '../../auth/bootstrap.js'
 import { SigningKeys } from '../../auth/keys.js'
-import { Revocations, TokenService } from '../../auth/tokens.js'
+import { TokenService } from '../../auth/tokens.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -28,7 +28,8 @@ export default fp(async function oauth (fastify) {
     audience: `${config.publicUrl}/v1`,
     ttl: config.accessTokenTtl,
     external
-  }, await Revocations.open(storage.accounts, storage.shared))
+  }, storage.accounts)
+  await storage.accounts.forgetExpired()
   await storage.exclusively(() => ensureBootstrapClient(storage.accounts, config, fastify.announce))
   const authorizationServer = new AuthorizationServer(storage.accounts, tokens, config.refreshTokenTtl)
   fastify.decorate('oauth', { authorizationServer, tokens, keys })

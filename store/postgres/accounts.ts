@@ -1,4 +1,5 @@
-import type { AccountStore, Client, NewRefreshToken, RefreshToken, User } from '../storage.js'
+import { randomBytes } from 'node:crypto'
+import type { AccountStore, Client, NewRefreshToken, RefreshToken, TokenStanding, User } from '../storage.js'
 import { asciiLower } from '../text.js'
 import { prepared, transaction, type Pool, type Queryable } from './database.js'
 
@@ -12,8 +13,8 @@ const USER = 'id, username, password_hash, scope, external_issuer, external_subj
 export class PostgresAccountStore implements AccountStore {
   constructor (readonly pool: Pool) {}
 
-  async createClient (client: Omit<Client, 'created_at'>): Promise<Client> {
-    const row = { ...client, created_at: new Date().toISOString() }
+  async createClient (client: Omit<Client, 'created_at' | 'generation'>): Promise<Client> {
+    const row = { ...client, generation: '', created_at: new Date().toISOString() }
     await this.pool.query('INSERT INTO oauth_clients (client_id, secret_hash, name, scope, created_at) VALUES ($1, $2, $3, $4, $5)',
       [row.client_id, row.secret_hash, row.name, row.scope, row.created_at])
     return row
@@ -25,6 +26,16 @@ export class PostgresAccountStore implements AccountStore {
 
   async clients (): Promise<Client[]> {
     return (await this.pool.query<Client>('SELECT * FROM oauth_clients ORDER BY created_at, client_id')).rows
+  }
+
+  async changeClient (clientId: string, change: { secret_hash?: string, scope?: string }): Promise<boolean> {
+    return transaction(this.pool, async db => {
+      const { rowCount } = await db.query('UPDATE oauth_clients SET secret_hash = coalesce($1, secret_hash), ' +
+        'scope = coalesce($2, scope), generation = $3 WHERE client_id = $4 AND ($1::text IS NULL OR secret_hash IS NOT NULL)',
+      [change.secret_hash ?? null, change.scope ?? null, randomBytes(12).toString('base64url'), clientId])
+      if (rowCount !== 0) await db.query('DELETE FROM refresh_tokens WHERE client_id = $1', [clientId])
+      return rowCount !== 0
+    })
   }
 
   async deleteClient (clientId: string): Promise<boolean> {
@@ -88,15 +99,27 @@ export class PostgresAccountStore implements AccountStore {
       [jti, expiresAt.toISOString()])
   }
 
-  async isRevoked (jti: string): Promise<boolean> {
-    return (await this.pool.query(prepared('SELECT 1 FROM revoked_access_tokens WHERE jti = $1', [jti]))).rowCount !== 0
+  // One round trip per request: another instance, or the CLI, may have revoked the token or
+  // deleted its client or user a moment ago.
+  async tokenStanding (token: { jti: string, clientId: string, userId: number | null }): Promise<TokenStanding> {
+    type Row = { generation: string | null, created_at: string | null, revoked: boolean, user_exists: boolean }
+    const { rows } = await this.pool.query<Row>(
+      prepared(`SELECT c.generation, c.created_at,
+          EXISTS (SELECT 1 FROM revoked_access_tokens WHERE jti = $1) AS revoked,
+          ($3::bigint IS NULL OR EXISTS (SELECT 1 FROM users WHERE id = $3)) AS user_exists
+        FROM (SELECT 1) AS one LEFT JOIN oauth_clients c ON c.client_id = $2`, [token.jti, token.clientId, token.userId]))
+    const row = rows[0] as (typeof rows)[number]
+    return {
+      revoked: row.revoked,
+      client: row.generation === null ? undefined : { generation: row.generation, created_at: row.created_at as string },
+      userExists: row.user_exists
+    }
   }
 
-  async revokedAccessTokens (): Promise<string[]> {
+  async forgetExpired (): Promise<void> {
     const now = new Date().toISOString()
     await this.pool.query('DELETE FROM revoked_access_tokens WHERE expires_at <= $1', [now])
     await this.pool.query('DELETE FROM refresh_tokens WHERE expires_at <= $1', [now])
-    return (await this.pool.query<{ jti: string }>('SELECT jti FROM revoked_access_tokens')).rows.map(r => r.jti)
   }
 }
 

@@ -1,12 +1,19 @@
-import type { AccountStore, Client, NewRefreshToken, RefreshToken, User } from '../storage.js'
+import { randomBytes } from 'node:crypto'
+import type { Statement } from 'better-sqlite3'
+import type { AccountStore, Client, NewRefreshToken, RefreshToken, TokenStanding, User } from '../storage.js'
 import type { SqliteDatabase } from './database.js'
+
+interface StandingRow { generation: string | null, created_at: string | null, revoked: 0 | 1, user_exists: 0 | 1 }
 
 /** The authorization server's clients, users and tokens in SQLite (migrations/sqlite/002_oauth.sql). */
 export class SqliteAccountStore implements AccountStore {
+  // Asked on every request: compiled once, when first needed (after the migrations).
+  #standing: Statement<{ jti: string, client: string, user: number | null }, StandingRow> | undefined
+
   constructor (readonly db: SqliteDatabase) {}
 
-  async createClient (client: Omit<Client, 'created_at'>): Promise<Client> {
-    const row = { ...client, created_at: new Date().toISOString() }
+  async createClient (client: Omit<Client, 'created_at' | 'generation'>): Promise<Client> {
+    const row = { ...client, generation: '', created_at: new Date().toISOString() }
     this.db.prepare(
       'INSERT INTO oauth_clients (client_id, secret_hash, name, scope, created_at) ' +
       'VALUES (@client_id, @secret_hash, @name, @scope, @created_at)'
@@ -20,6 +27,18 @@ export class SqliteAccountStore implements AccountStore {
 
   async clients (): Promise<Client[]> {
     return this.db.prepare('SELECT * FROM oauth_clients ORDER BY created_at, client_id').all() as Client[]
+  }
+
+  async changeClient (clientId: string, change: { secret_hash?: string, scope?: string }): Promise<boolean> {
+    return this.db.transaction(() => {
+      const changed = this.db.prepare(
+        'UPDATE oauth_clients SET secret_hash = coalesce(@secret_hash, secret_hash), scope = coalesce(@scope, scope), ' +
+        'generation = @generation WHERE client_id = @client_id AND (@secret_hash IS NULL OR secret_hash IS NOT NULL)'
+      ).run({ secret_hash: null, scope: null, ...change, generation: randomBytes(12).toString('base64url'), client_id: clientId })
+        .changes > 0
+      if (changed) this.db.prepare('DELETE FROM refresh_tokens WHERE client_id = ?').run(clientId)
+      return changed
+    })()
   }
 
   async deleteClient (clientId: string): Promise<boolean> {
@@ -86,14 +105,24 @@ export class SqliteAccountStore implements AccountStore {
     this.db.prepare('INSERT OR IGNORE INTO revoked_access_tokens (jti, expires_at) VALUES (?, ?)').run(jti, expiresAt.toISOString())
   }
 
-  async isRevoked (jti: string): Promise<boolean> {
-    return this.db.prepare('SELECT 1 FROM revoked_access_tokens WHERE jti = ?').get(jti) !== undefined
+  // Three primary-key lookups in one statement, and no promise: this runs for every request, and
+  // the CLI, another process, may have deleted the client or the user a moment ago.
+  tokenStanding (token: { jti: string, clientId: string, userId: number | null }): TokenStanding {
+    this.#standing ??= this.db.prepare(`SELECT c.generation, c.created_at,
+        EXISTS (SELECT 1 FROM revoked_access_tokens WHERE jti = @jti) AS revoked,
+        (@user IS NULL OR EXISTS (SELECT 1 FROM users WHERE id = @user)) AS user_exists
+      FROM (SELECT 1) LEFT JOIN oauth_clients c ON c.client_id = @client`)
+    const row = this.#standing.get({ jti: token.jti, client: token.clientId, user: token.userId }) as StandingRow
+    return {
+      revoked: row.revoked === 1,
+      client: row.generation === null ? undefined : { generation: row.generation, created_at: row.created_at as string },
+      userExists: row.user_exists === 1
+    }
   }
 
-  async revokedAccessTokens (): Promise<string[]> {
+  async forgetExpired (): Promise<void> {
     const now = new Date().toISOString()
     this.db.prepare('DELETE FROM revoked_access_tokens WHERE expires_at <= ?').run(now)
     this.db.prepare('DELETE FROM refresh_tokens WHERE expires_at <= ?').run(now)
-    return this.db.prepare('SELECT jti FROM revoked_access_tokens').pluck().all() as string[]
   }
 }

@@ -1,26 +1,6 @@
 import t from 'tap'
 import { runCli } from '../../auth/cli.js'
-import type { FastifyInstance } from 'fastify'
-import { basic, build, call, cliEnv, tokenRequest } from '../helper.js'
-
-/** Runs the CLI in-process on a data directory; returns the exit code and what it printed. */
-interface CliRun { code: number, out: string, err: string, json: () => any }
-
-async function cli (app: FastifyInstance, argv: string[], stdin = ''): Promise<CliRun> {
-  let out = ''
-  let err = ''
-  const code = await runCli(argv, {
-    env: cliEnv(app),
-    stdin: async () => stdin,
-    stdout: text => {
-      out += text
-    },
-    stderr: text => {
-      err += text
-    }
-  })
-  return { code, out, err, json: () => JSON.parse(out) }
-}
+import { basic, build, call, cli, tokenRequest } from '../helper.js'
 
 t.test('client create prints JSON credentials that work at the token endpoint', async t => {
   const app = await build(t)

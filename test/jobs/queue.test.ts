@@ -10,7 +10,9 @@ const PRINCIPAL: Principal = {
   scopes: new Set(['zoos:write']),
   issuer: 'https://localhost:8443',
   jti: 'j',
-  expiresAt: Date.now() + 60_000
+  expiresAt: Date.now() + 60_000,
+  issuedAt: 0,
+  clientGeneration: ''
 }
 const CREATED: JobResult = { status: 201, body: { id: 1 } }
 
