@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { AccountStore, Client, RefreshToken, User } from '../store/storage.js'
-import { digest, hashSecret, randomToken, verifySecret } from './secrets.js'
+import { FailedAttempts } from './attempts.js'
+import { digest, hashSecret, HashingBusy, keptSecret, randomToken, verifySecret } from './secrets.js'
 import { knownScope, parseScope } from './scopes.js'
 import type { TokenService } from './tokens.js'
 
@@ -26,6 +27,8 @@ export interface TokenResponse {
 }
 
 export interface ClientCredentials {
+  /** The client's address, whose failed attempts are counted (auth/attempts.ts). */
+  address: string
   /** The Authorization header, if any. */
   authorization: string | undefined
   client_id?: string | undefined
@@ -40,9 +43,11 @@ export type TokenRequest = ClientCredentials & {
   refresh_token?: string
 }
 
-// Verifying against this when the client or user does not exist costs the same time as a real
-// check, so timing does not tell which client ids or user names exist.
-const DECOY = hashSecret(randomToken())
+// Verifying against these when the client or user does not exist costs the same time as a real
+// check, so timing does not tell which user names exist, nor which client ids beyond those whose
+// secret was chosen (scrypt) rather than generated (a digest).
+const DECOY_PASSWORD = hashSecret(randomToken())
+const DECOY_CLIENT_SECRET = keptSecret(randomToken(), 'generated')
 
 const invalidGrant = (why: string): OAuthError => new OAuthError(401, 'invalid_grant', why)
 
@@ -51,12 +56,35 @@ const invalidGrant = (why: string): OAuthError => new OAuthError(401, 'invalid_g
  * password and refresh_token grants with rotation and reuse detection, and revocation (RFC 7009).
  */
 export class AuthorizationServer {
+  readonly #failures = new FailedAttempts()
+
   constructor (
     readonly store: AccountStore,
     readonly tokens: TokenService,
     /** Refresh-token lifetime in seconds. */
     readonly refreshTtl: number
   ) {}
+
+  /**
+   * Whether `secret` matches, counted as an attempt of each of `keys`: refused unchecked (429)
+   * while one of them is locked by earlier failures, and 503 when too many are being hashed.
+   */
+  async #attempt (keys: readonly string[], secret: string, stored: string): Promise<boolean> {
+    const wait = this.#failures.lockedFor(keys)
+    if (wait > 0) {
+      throw new OAuthError(429, 'invalid_request', `too many failed attempts; retry in ${wait} s`, { 'Retry-After': String(wait) })
+    }
+    let valid: boolean
+    try {
+      valid = await verifySecret(secret, stored)
+    } catch (err) {
+      if (!(err instanceof HashingBusy)) throw err
+      throw new OAuthError(503, 'temporarily_unavailable', `${err.message}; retry in 1 s`, { 'Retry-After': '1' })
+    }
+    if (valid) this.#failures.succeeded(keys.filter(key => !key.startsWith('address:')))
+    else this.#failures.failed(keys)
+    return valid
+  }
 
   /** RFC 6749 §2.3.1: HTTP Basic or client_id/client_secret in the body, not both. */
   async authenticateClient (credentials: ClientCredentials): Promise<Client> {
@@ -84,7 +112,8 @@ export class AuthorizationServer {
       throw new OAuthError(401, 'invalid_client', 'client authentication is required: HTTP Basic or client_id and client_secret', challenge)
     }
     const client = await this.store.client(id)
-    const valid = await verifySecret(secret, client?.secret_hash ?? await DECOY)
+    const valid = await this.#attempt([`address:${credentials.address}`, `client:${id}`], secret,
+      client?.secret_hash ?? await DECOY_CLIENT_SECRET)
     if (client === undefined || !valid) throw new OAuthError(401, 'invalid_client', 'unknown client or wrong client secret', challenge)
     return client
   }
@@ -129,7 +158,8 @@ export class AuthorizationServer {
       throw new OAuthError(400, 'invalid_request', 'the password grant needs username and password')
     }
     const user = await this.store.user(request.username)
-    const valid = await verifySecret(request.password, user?.password_hash ?? await DECOY)
+    const valid = await this.#attempt([`address:${request.address}`, `user:${request.username.toLowerCase()}`], request.password,
+      user?.password_hash ?? await DECOY_PASSWORD)
     if (user === undefined || user.password_hash === null || !valid) throw invalidGrant('unknown user name or wrong password')
     return this.issueForUser(client, user, request.scope)
   }

@@ -4,10 +4,37 @@ import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } 
 const PARAMS = { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }
 const KEY_LENGTH = 32
 
-function derive (secret: string, salt: Buffer, params: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(secret.normalize('NFC'), salt, KEY_LENGTH, params, (err, key) => { if (err) reject(err); else resolve(key) })
-  })
+/** Secrets being hashed at once, and waiting to be, at most; beyond, HashingBusy. */
+const HASHING = 2
+const WAITING = 32
+
+/** Too many secrets are being checked: the caller answers 503 and asks for a retry. */
+export class HashingBusy extends Error {
+  override name = 'HashingBusy'
+}
+
+let hashing = 0
+const waiting: Array<() => void> = []
+
+/**
+ * scrypt runs on libuv's thread pool (4 threads), which file reads, DNS lookups and the local tool
+ * server's listings share: at most HASHING run at once, so that a flood of guesses leaves the
+ * other threads free, and at most WAITING more wait, so that it cannot queue minutes of work.
+ */
+async function derive (secret: string, salt: Buffer, params: ScryptOptions): Promise<Buffer> {
+  if (hashing < HASHING) hashing++
+  else if (waiting.length < WAITING) await new Promise<void>(resolve => waiting.push(resolve))
+  else throw new HashingBusy('too many secrets are being checked at once')
+  try {
+    return await new Promise((resolve, reject) => {
+      scrypt(secret.normalize('NFC'), salt, KEY_LENGTH, params, (err, key) => { if (err) reject(err); else resolve(key) })
+    })
+  } finally {
+    // The place is handed to the next in line, or given back.
+    const next = waiting.shift()
+    if (next === undefined) hashing--
+    else next()
+  }
 }
 
 /** `scrypt$N$r$p$salt$hash`, all parameters kept so they can be raised later. */

@@ -106,15 +106,16 @@ export async function tokenRequest (
   })
 }
 
-const bearers = new WeakMap<FastifyInstance, string>()
+const bearers = new WeakMap<FastifyInstance, Promise<string>>()
 
-/** `Bearer <token>` of the bootstrap client (every scope), fetched once per app. */
+/** `Bearer <token>` of the bootstrap client (every scope), fetched once per app, however many requests ask at once. */
 export async function bearer (app: FastifyInstance): Promise<string> {
   let value = bearers.get(app)
   if (value === undefined) {
-    const res = await tokenRequest(app, { grant_type: 'client_credentials' })
-    if (res.statusCode !== 200) throw new Error(`token: ${res.statusCode} ${res.body}`)
-    value = `Bearer ${res.json().access_token}`
+    value = tokenRequest(app, { grant_type: 'client_credentials' }).then(res => {
+      if (res.statusCode !== 200) throw new Error(`token: ${res.statusCode} ${res.body}`)
+      return `Bearer ${res.json().access_token as string}`
+    })
     bearers.set(app, value)
   }
   return value

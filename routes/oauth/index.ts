@@ -69,7 +69,8 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: { ...TokenSchema, description: 'The tokens, never to be cached' }, ...ERRORS }
     }
   }, async (request, reply) => {
-    const response = await fastify.oauth.authorizationServer.token({ ...request.body, authorization: request.headers.authorization })
+    const { authorization } = request.headers
+    const response = await fastify.oauth.authorizationServer.token({ ...request.body, authorization, address: request.ip })
     return noStore(reply).send(response)
   })
 
@@ -84,7 +85,7 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: Type.Null({ description: 'Revoked, or nothing this client could revoke' }), ...ERRORS }
     }
   }, async (request, reply) => {
-    await fastify.oauth.authorizationServer.revoke({ ...request.body, authorization: request.headers.authorization })
+    await fastify.oauth.authorizationServer.revoke({ ...request.body, authorization: request.headers.authorization, address: request.ip })
     return noStore(reply).code(200).send()
   })
 }

@@ -89,7 +89,7 @@ t.test('a job runs with the scopes its client and user still have when it runs',
   t.match(await finished(second, queued.adaAnimal, adaAuth), { status: 'succeeded', result: { status: 201 } })
   // Nobody can read the deleted client's job any more; the database says how it ended.
   const id = queued.deletedZoo.split('/').at(-1)
-  t.match(await query(second, 'SELECT status, result_status FROM jobs WHERE id = ?', [id]), [{ status: 'failed', result_status: 403 }])
+  t.match(await query(second, 'SELECT status, result_status FROM jobs WHERE id = ?', [id]), [{ status: 'failed', result_status: 401 }])
   t.equal((await call(second, 'GET', '/v1/zoos')).json().length, 0, 'no zoo was created')
 })
 
