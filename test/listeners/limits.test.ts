@@ -6,7 +6,7 @@ import { buildApi } from '../../app.js'
 import { checkContract } from '../contract.js'
 import { build, call, testConfig } from '../helper.js'
 import { buildLocal, portOf, post } from '../local/helper.js'
-import { http2Request, http2Session, listenHttps } from '../tls/helper.js'
+import { http2Request, http2Session, https1, listenHttps } from '../tls/helper.js'
 
 /** The API behind a (pretend) TLS-terminating proxy, listening on loopback; closed at teardown. */
 async function plainApi (t: Test, settings: Record<string, string>): Promise<number> {
@@ -89,4 +89,26 @@ t.test('HTTP/2: the server announces HTTP2_MAX_STREAMS and MAX_HEADER_SIZE, and 
   const refused = await http2Request(session, { ':method': 'GET', ':path': '/health', 'x-padding': 'p'.repeat(8000) })
     .then(answer => answer.status, (err: Error) => err.message)
   t.not(refused, 200, `not served: ${refused}`)
+})
+
+t.test('hundreds of idle and half-finished connections do not keep /health from answering', async t => {
+  const { port, tls } = await listenHttps(t)
+  const idle: Socket[] = []
+  const open = async (socket: Socket, event: string) => {
+    idle.push(socket)
+    socket.on('error', () => {})
+    await once(socket, event)
+  }
+  t.teardown(() => { for (const socket of idle) socket.destroy() })
+  // Connected and silent (no TLS handshake), handshaken and silent, and stuck in the middle of a header block.
+  await Promise.all(Array.from({ length: 300 }, () => open(connect(port, '127.0.0.1'), 'connect')))
+  await Promise.all(Array.from({ length: 100 }, () =>
+    open(tlsConnect({ host: '127.0.0.1', servername: 'localhost', port, ca: tls.cert, ALPNProtocols: ['http/1.1'] }), 'secureConnect')))
+  for (const socket of idle.slice(300, 350)) socket.write('GET /health HTTP/1.1\r\nHost: localhost\r\n')
+
+  const health = await https1(port, tls.cert, { path: '/health' })
+  t.equal(health.status, 200, 'answered over HTTP/1.1')
+  const session = await http2Session(t, port, tls.cert)
+  t.equal((await http2Request(session, { ':method': 'GET', ':path': '/health' })).status, 200, 'and over HTTP/2')
+  t.equal(idle.filter(socket => !socket.destroyed).length, 400, 'the idle connections were all held at once')
 })
