@@ -47,7 +47,8 @@ export function buildLocalServer (config: LocalConfig): FastifyInstance {
   fastify.register(async function operations (scope) {
     if (config.localApiKey !== undefined) await scope.register(apiKey, { key: config.localApiKey })
     await scope.register(listAllowedDirectories, { dirs: config.allowedDirs })
-    await scope.register(listDirectory, { guard: new PathGuard(config.allowedDirs), lister: new DirectoryLister() })
+    const guard = new PathGuard(config.allowedDirs)
+    await scope.register(listDirectory, { guard, lister: new DirectoryLister({ guard }) })
   })
   return fastify
 }

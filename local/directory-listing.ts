@@ -1,8 +1,8 @@
-import type { BigIntStats, Stats } from 'node:fs'
-import { lstat, readdir, stat } from 'node:fs/promises'
+import { constants, existsSync, type BigIntStats, type Stats } from 'node:fs'
+import { lstat, open, readdir, readlink, realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { HttpError } from '../http/errors.js'
-import { isMissing, refusalFor } from './path-guard.js'
+import { accessDenied, errorCode, isMissing, refusalFor, type PathGuard } from './path-guard.js'
 import type { Entry } from './schemas.js'
 
 /**
@@ -10,10 +10,27 @@ import type { Entry } from './schemas.js'
  * names are kept (keyed by real path, checked against the directory's mtime on every request); a
  * page is then one stat, a binary search for the cursor and one lstat per entry returned,
  * whatever the size of the directory.
+ *
+ * The guard checked a path, but a path can be made to lead elsewhere before it is read (a
+ * directory on it renamed away and a symbolic link put in its place). On Linux the directory is
+ * therefore opened once, without following a link as its last component, the real path of the
+ * descriptor is checked against the allowed directories, and every read goes through
+ * /proc/self/fd/<fd>, which names the directory opened whatever its path names by then.
+ * Elsewhere, the path is read by name and must still resolve to itself once read.
  */
+
+/** An open directory's descriptor. */
+export interface DirectoryHandle {
+  fd: number
+  stat: (options: { bigint: true }) => Promise<BigIntStats>
+  close: () => Promise<void>
+}
 
 /** The file system calls of a listing, replaceable to count them and to inject failures. */
 export interface ListingFileSystem {
+  open: (path: string, flags: number) => Promise<DirectoryHandle>
+  readlink: (path: string) => Promise<string>
+  realpath: (path: string) => Promise<string>
   stat: (path: string, options: { bigint: true }) => Promise<BigIntStats>
   readdir: (path: string) => Promise<string[]>
   lstat: (path: string) => Promise<Stats>
@@ -76,6 +93,16 @@ function typeOf (info: Stats): Entry['type'] {
   return 'other'
 }
 
+/** A directory whose reads can be trusted to stay in it. */
+interface ListedDirectory {
+  /** Its real path, checked: the key of its sorted names. */
+  realPath: string
+  /** The path that its names and entries are read through. */
+  readPath: string
+  /** Its device, inode and mtime, taken before its names are read. */
+  info: BigIntStats
+}
+
 interface SortedNames {
   names: string[]
   mtimeNs: bigint
@@ -90,47 +117,118 @@ interface SortedNames {
  */
 const SETTLED_NS = 2_000_000_000n
 
+/** Where the kernel names every open descriptor, the directory it holds included. */
+const PROC_SELF_FD = '/proc/self/fd'
+
+/** O_NOFOLLOW: a link that took the last component's place since the check is not followed. */
+const OPEN_DIRECTORY = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW
+
+const notADirectory = (): HttpError => new HttpError(400, 'path is not a directory')
+
+const pathChanged = (): HttpError => accessDenied('the path changed while it was being listed')
+
+/** What the lister needs of the guard: the check of a directory's real path as opened. */
+export type RealPathCheck = Pick<PathGuard, 'checkRealPath'>
+
 export interface ListerOptions {
+  guard: RealPathCheck
   /** Names kept over all directories; a directory with more is read again for every page. */
   maxCachedNames?: number
   fs?: ListingFileSystem
+  /** Whether to read through /proc/self/fd: by default, where the system has it (Linux). */
+  throughDescriptor?: boolean
 }
 
 export class DirectoryLister {
   readonly #cache = new Map<string, SortedNames>()
+  readonly #guard: RealPathCheck
   readonly #maxCachedNames: number
   readonly #fs: ListingFileSystem
+  readonly #throughDescriptor: boolean
   #cachedNames = 0
 
-  constructor ({ maxCachedNames = 1_000_000, fs = { stat, readdir, lstat } }: ListerOptions = {}) {
+  constructor ({
+    guard,
+    maxCachedNames = 1_000_000,
+    fs = { open, readlink, realpath, stat, readdir, lstat },
+    throughDescriptor = existsSync(PROC_SELF_FD)
+  }: ListerOptions) {
+    this.#guard = guard
     this.#maxCachedNames = maxCachedNames
     this.#fs = fs
+    this.#throughDescriptor = throughDescriptor
   }
 
   /**
-   * Up to `limit` entries of the directory at `realPath` (no symbolic link in it) whose names come
-   * after `after`. Throws HttpError 400 (not a directory), 403 (no permission) or 404 (gone).
+   * Up to `limit` entries of the directory at `realPath` (the guard's, no symbolic link in it)
+   * whose names come after `after`. Throws HttpError 400 (not a directory), 403 (no permission,
+   * or the path made to lead outside or changed since the check) or 404 (gone).
    */
   async page (realPath: string, limit: number, after?: string): Promise<DirectoryPage> {
-    const names = await this.#sortedNames(realPath)
-    const start = after === undefined ? 0 : firstAfter(names, after)
-    const end = Math.min(start + limit, names.length)
-    const entries = await Promise.all(names.slice(start, end).map(name => this.#entry(realPath, name)))
-    return {
-      entries: entries.filter(entry => entry !== undefined),
-      nextCursor: end < names.length ? encodeCursor(names[end - 1] as string) : null
+    if (!this.#throughDescriptor) return this.#pageByName(realPath, limit, after)
+    const handle = await this.#fs.open(realPath, OPEN_DIRECTORY).catch(async (err: unknown) => {
+      throw await this.#unopenable(err, realPath)
+    })
+    try {
+      const readPath = `${PROC_SELF_FD}/${handle.fd}`
+      const openedPath = await this.#fs.readlink(readPath)
+      this.#guard.checkRealPath(openedPath)
+      return await this.#read({ realPath: openedPath, readPath, info: await handle.stat({ bigint: true }) }, limit, after)
+    } finally {
+      await handle.close()
     }
   }
 
-  async #sortedNames (realPath: string): Promise<string[]> {
-    const readAtNs = BigInt(Date.now()) * 1_000_000n
+  /**
+   * Why `path` does not open as a directory. ENOTDIR is said of a file, of a path under one and,
+   * with O_NOFOLLOW, of a link: lstat tells them apart.
+   */
+  async #unopenable (err: unknown, path: string): Promise<HttpError> {
+    if (errorCode(err) !== 'ENOTDIR') return refusalFor(err)
+    let info: Stats
+    try {
+      info = await this.#fs.lstat(path)
+    } catch (entryErr) {
+      return refusalFor(entryErr)
+    }
+    // The guard saw no link there, and opening found no directory: the path changed meanwhile.
+    return info.isSymbolicLink() || info.isDirectory() ? pathChanged() : notADirectory()
+  }
+
+  /** Without a descriptor to read through, a swap can only be noticed once the reads are done. */
+  async #pageByName (realPath: string, limit: number, after?: string): Promise<DirectoryPage> {
     let info: BigIntStats
     try {
       info = await this.#fs.stat(realPath, { bigint: true })
     } catch (err) {
       throw refusalFor(err)
     }
-    if (!info.isDirectory()) throw new HttpError(400, 'path is not a directory')
+    if (!info.isDirectory()) throw notADirectory()
+    const page = await this.#read({ realPath, readPath: realPath, info }, limit, after)
+    let resolvedNow: string
+    try {
+      resolvedNow = await this.#fs.realpath(realPath)
+    } catch (err) {
+      throw refusalFor(err)
+    }
+    if (resolvedNow !== realPath) throw pathChanged()
+    return page
+  }
+
+  async #read (dir: ListedDirectory, limit: number, after?: string): Promise<DirectoryPage> {
+    const names = await this.#sortedNames(dir)
+    const start = after === undefined ? 0 : firstAfter(names, after)
+    const end = Math.min(start + limit, names.length)
+    const entries = await Promise.all(names.slice(start, end).map(name => this.#entry(dir.readPath, name)))
+    return {
+      entries: entries.filter(entry => entry !== undefined),
+      nextCursor: end < names.length ? encodeCursor(names[end - 1] as string) : null
+    }
+  }
+
+  async #sortedNames ({ realPath, readPath, info }: ListedDirectory): Promise<string[]> {
+    // Any time before the names are read will do: see SETTLED_NS.
+    const readAtNs = BigInt(Date.now()) * 1_000_000n
     const cached = this.#cache.get(realPath)
     if (cached !== undefined && cached.mtimeNs === info.mtimeNs && cached.ino === info.ino && cached.dev === info.dev) {
       // Most recently used last: eviction takes from the front.
@@ -141,7 +239,7 @@ export class DirectoryLister {
     this.#forget(realPath)
     let read: string[]
     try {
-      read = await this.#fs.readdir(realPath)
+      read = await this.#fs.readdir(readPath)
     } catch (err) {
       throw refusalFor(err)
     }

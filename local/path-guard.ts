@@ -39,6 +39,8 @@ export const accessDenied = (reason: string): HttpError => new HttpError(403, `A
 
 export const notFound = (): HttpError => new HttpError(404, 'No such directory')
 
+export const unresolvableLink = (): HttpError => accessDenied('a symbolic link on the path cannot be resolved')
+
 const OUTSIDE = 'the path is outside the allowed directories'
 
 /**
@@ -73,7 +75,7 @@ export function allowedRootOf (path: string, allowed: readonly string[], p: Path
   return root
 }
 
-const errorCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoException).code
+export const errorCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoException).code
 /** The path cannot be followed to its end: a missing component, a file used as a directory, a link loop. */
 const UNRESOLVED = new Set<string | undefined>(['ENOENT', 'ENOTDIR', 'ELOOP'])
 const MISSING = new Set<string | undefined>(['ENOENT', 'ENOTDIR'])
@@ -84,11 +86,13 @@ export const isMissing = (err: unknown): boolean => MISSING.has(errorCode(err))
 
 /**
  * The answer for a file system error on a path that passed the guard: 404 when it has gone since,
- * 403 without permission; anything else is a fault and is rethrown.
+ * 403 without permission or when a link loop was swapped in since; anything else is a fault and is
+ * rethrown.
  */
 export function refusalFor (err: unknown): HttpError {
   if (isMissing(err)) return notFound()
   if (FORBIDDEN.has(errorCode(err))) return accessDenied('permission denied')
+  if (errorCode(err) === 'ELOOP') return unresolvableLink()
   throw err
 }
 
@@ -118,8 +122,16 @@ export class PathGuard {
       if (errorCode(err) === 'ENAMETOOLONG') throw new HttpError(400, 'path is too long')
       throw await this.#unresolved(err, path, root)
     }
-    if (!this.#isInsideReal(realPath)) throw accessDenied(OUTSIDE)
+    this.checkRealPath(realPath)
     return { path, realPath }
+  }
+
+  /**
+   * Step 2 alone, for a real path learnt after `check`, such as that of a directory once opened:
+   * throws HttpError 403 when it lies within no allowed directory.
+   */
+  checkRealPath (realPath: string): void {
+    if (!this.#isInsideReal(realPath)) throw accessDenied(OUTSIDE)
   }
 
   #isInsideReal (realPath: string): boolean {
@@ -150,7 +162,7 @@ export class PathGuard {
       } catch (childErr) {
         return refusalFor(childErr)
       }
-      return accessDenied('a symbolic link on the path cannot be resolved')
+      return unresolvableLink()
     }
     // Only a configured directory that vanished after start-up gets here.
     return notFound()

@@ -23,8 +23,8 @@ const listDirectory: FastifyPluginAsync<ListDirectoryOptions> = async (fastify, 
         200: DirectoryPageSchema,
         ...COMMON_ERRORS,
         400: localError('Bad body or cursor; path missing, empty, relative, with a null byte, or not a directory'),
-        403: localError('Outside the allowed directories (also through a symbolic link or by letter case), no permission, or not a ' +
-            'loopback request'),
+        403: localError('Outside the allowed directories (also through a symbolic link or by letter case), no permission, the path ' +
+            'changed while it was being listed, or not a loopback request'),
         404: localError('No such directory')
       }
     },
