@@ -28,6 +28,13 @@ interface Cursor {
 
 const bad = (message: string): HttpError => new HttpError(400, `Invalid query: ${message}`)
 
+/**
+ * A value every engine can compare: PostgreSQL's text cannot hold U+0000 and its bigint ends
+ * near 2^63, and no record holds an integer past 2^53 - 1 (SQLite's STRICT tables, JSON numbers).
+ */
+const comparable = (value: unknown): boolean =>
+  value === null || (typeof value === 'string' && !value.includes('\u0000')) || Number.isSafeInteger(value)
+
 const signature = (sort: SortKey[]): string => sort.map(k => `${k.field}:${k.direction}`).join(',')
 
 export function encodeCursor (sort: SortKey[], last: ResourceRecord, position: number): string {
@@ -44,7 +51,7 @@ function decodeCursor (raw: string, sort: SortKey[]): Cursor {
   }
   const valid = typeof cursor === 'object' && cursor !== null &&
     Array.isArray(cursor.a) && cursor.a.length === sort.length &&
-    cursor.a.every(v => v === null || typeof v === 'string' || typeof v === 'number') &&
+    cursor.a.every(comparable) &&
     Number.isSafeInteger(cursor.p) && (cursor.p as number) >= 0
   if (!valid) throw bad('cursor is not one this API issued; take it from a Link header')
   if (cursor.s !== signature(sort)) throw bad('cursor was made for another sortby/order; keep them as they were in the Link header')
@@ -69,14 +76,22 @@ function sortOf (columns: Map<string, Column>, sortby: string | undefined, order
 
 function parseValue (column: Column, raw: string): Scalar {
   switch (column.kind) {
-    case 'integer': return Number(raw)
+    case 'integer': {
+      const value = Number(raw)
+      if (!comparable(value)) {
+        throw bad(`${column.name}: ${raw} is not an integer from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`)
+      }
+      return value
+    }
     case 'timestamp': {
       // Stored as toISOString(); an equal instant written another way must compare equal.
       const time = new Date(raw)
       if (Number.isNaN(time.getTime())) throw bad(`${column.name}: "${raw}" is not a valid RFC 3339 timestamp`)
       return time.toISOString()
     }
-    default: return raw
+    default:
+      if (!comparable(raw)) throw bad(`${column.name}: a value must not contain a null byte`)
+      return raw
   }
 }
 
@@ -124,11 +139,14 @@ const POSITION = new Set(['offset', 'page', 'cursor'])
 
 /**
  * The RFC 8288 Link header of a list answer: first, prev, next (a keyset cursor), last, each
- * keeping the request's other parameters. The query is read once and each distinct rest of it
- * written once: URL objects rebuilt per link cost more than the rest of a small page's answer.
+ * keeping the request's other parameters; `url` is the request's, at `origin`. The query is read
+ * once and each distinct rest of it written once: URL objects rebuilt per link cost more than the
+ * rest of a small page's answer.
  */
-export function listLinks (url: URL, list: ListRequest, total: number, last: ResourceRecord | undefined, more: boolean): string {
-  const base = `${url.origin}${url.pathname}?`
+export function listLinks (
+  origin: string, url: URL, list: ListRequest, total: number, last: ResourceRecord | undefined, more: boolean
+): string {
+  const base = `${origin}${url.pathname}?`
   const pairs = [...url.searchParams]
   const kept = new URLSearchParams(pairs.filter(([name]) => !POSITION.has(name))).toString()
   const at = (position: number): string => {

@@ -53,6 +53,24 @@ type Instance = Parameters<FastifyPluginAsyncTypebox>[0]
 const input = (schema: TObject) => Type.Unsafe<ResourceRecord>(schema)
 
 /**
+ * The preValidation of every write: text holding U+0000, which PostgreSQL's text cannot store
+ * (SQLite would), is refused on either engine with a 422 naming each field; before validation,
+ * so that such a write is never queued as a job.
+ */
+async function refuseNullBytes (request: FastifyRequest): Promise<void> {
+  const records = Array.isArray(request.body) ? request.body as unknown[] : [request.body]
+  const errors = records.flatMap((record, i) => record === null || typeof record !== 'object'
+    ? []
+    : Object.entries(record)
+      .filter(([, value]) => typeof value === 'string' && value.includes('\u0000'))
+      .map(([name]) => {
+        const field = Array.isArray(request.body) ? `${i}.${name}` : name
+        return { field, code: 'pattern', message: `${field} must not contain a null byte` }
+      }))
+  if (errors.length > 0) throw new HttpError(422, `Validation failed: ${errors.map(e => e.message).join('; ')}`, { errors })
+}
+
+/**
  * Every route of one collection, generated from its Resource: list, create, read, replace,
  * update, delete and OPTIONS, with 405 for the rest. Given `within`, the collection is nested
  * under one record of that parent (`/zoos/:zoo_id/animals`) and serves list, create, read and
@@ -171,10 +189,11 @@ function listRoute (fastify: Instance, collection: Collection): void {
     // One record more than the page tells whether a next page exists.
     const found = await collection.store.list({ ...listing.query, limit: listing.size + 1 })
     const items = found.items.slice(0, listing.size)
-    const url = new URL(request.url, originOf(request))
+    // Parsed apart from the origin: one made of a Host header that no URL can hold must not fail the answer.
+    const url = new URL(request.url, 'http://localhost')
     return reply
       .header('X-Total-Count', found.total)
-      .header('Link', listLinks(url, listing, found.total, items.at(-1), found.items.length > listing.size))
+      .header('Link', listLinks(originOf(request), url, listing, found.total, items.at(-1), found.items.length > listing.size))
       .send(items)
   })
 }
@@ -204,7 +223,8 @@ function createRoute (fastify: Instance, collection: Collection): void {
         ...accepted,
         ...errors(...GUARDED, ...BODY_READ, 409, 422, ...collection.parentErrors)
       }
-    }
+    },
+    preValidation: refuseNullBytes
   }, async (request, reply) => {
     const parentId = await parentOf(collection, request.params)
     const body = request.body
@@ -288,6 +308,7 @@ function updateRoutes (fastify: Instance, collection: Collection): void {
           ...errors(...GUARDED, ...BODY_READ, 404, 409, 410, 412, 422)
         }
       },
+      preValidation: refuseNullBytes,
       handler: async (request, reply) => {
         const precondition = await preconditionOf(collection, request.params, request.headers['if-match'])
         return answer(request, reply, 201, resource, await write(request.params.id, request.body, precondition))

@@ -5,8 +5,17 @@ import type { Resource } from '../collections/resource.js'
 /** The version segment of every resource path (the version is in the URL). */
 export const API_VERSION = 'v1'
 
-/** `https://host:port` as the client addressed it. */
-export const originOf = (request: FastifyRequest): string => `${request.protocol}://${request.host}`
+/** A host and port that a URL can hold (RFC 3986 §3.2.2, 3.2.3): an IP literal or a registered name. */
+const AUTHORITY = /^(?:\[[0-9A-Fa-f:.]+\]|(?:[\w.~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})+)(?::\d*)?$/
+
+/**
+ * `https://host:port` as the client addressed it. A Host header that names nothing a URL can
+ * hold (`a b`) would make every href built on it no URL: PUBLIC_URL's origin stands in. The local
+ * tool server, which has no PUBLIC_URL, refuses such a Host before (local/plugins/loopback-only.ts).
+ */
+export const originOf = (request: FastifyRequest): string => AUTHORITY.test(request.host)
+  ? `${request.protocol}://${request.host}`
+  : new URL(request.server.config.publicUrl).origin
 
 /** Absolute URL of the API's version root, honouring API_PREFIX. */
 export const versionRoot = (request: FastifyRequest): string =>

@@ -67,6 +67,7 @@ export const COMMON_ERRORS = {
   400: localError('The body is not JSON or not what the operation takes'),
   401: localError('LOCAL_API_KEY is set and Authorization does not carry it'),
   403: localError('Not a loopback request (Host or Origin), or access denied'),
+  413: localError('The body is larger than the 64 KiB this server accepts'),
   415: localError('Content-Type is not application/json'),
   500: localError('Server fault')
 } as const

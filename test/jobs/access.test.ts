@@ -40,6 +40,16 @@ t.test('a job is visible only to the client that queued it: another answers 404,
   t.equal(noToken.headers['www-authenticate'], 'Bearer realm="zoo-api"')
 })
 
+t.test('an id no job has, a null byte included, is unknown: 404, never a 500', async t => {
+  const app = await build(t)
+  // The fuzzer's find (test/fuzz/api.test.ts): PostgreSQL refuses a text holding a null byte.
+  for (const id of ['%00', 'a%00b', '3f0e1c9e-8d1b-4d0a-9a51-6f1f0f8f2a1%00', '%E2%80%AE', 'x'.repeat(100)]) {
+    const res = await call(app, 'GET', `/v1/jobs/${id}`)
+    t.equal(res.statusCode, 404, id)
+    t.same(res.json(), unknown(decodeURIComponent(id)), id)
+  }
+})
+
 t.test('reading a job needs a valid token and no particular scope', async t => {
   const app = await build(t)
   const writer = await clientBearer(app, 'animals:write')

@@ -116,3 +116,16 @@ t.test('the documentation UI answers its own types: negotiation is for the JSON 
     }
   }
 })
+
+t.test('a Host header that names no host: hrefs name the origin of PUBLIC_URL instead, and stay URLs', async t => {
+  const app = await build(t)
+  for (const host of ['a b', 'x"y', 'evil.test/x?', '\u00e9']) {
+    const root = await call(app, 'GET', '/', undefined, { host })
+    t.equal(root.json().link.href, 'https://localhost:8443/v1', `${host}: the root document`)
+    const refused = await app.inject({ method: 'GET', url: '/v1', headers: { host } })
+    t.equal(refused.statusCode, 401)
+    t.equal(refused.json().documentation_url, 'https://localhost:8443/documentation#/oauth/issueToken', `${host}: a 401`)
+  }
+  const named = await call(app, 'GET', '/', undefined, { host: 'my_service.internal:8080' })
+  t.equal(named.json().link.href, 'http://my_service.internal:8080/v1', 'a host name URLs can hold is kept')
+})

@@ -5,6 +5,12 @@ import { allowOnly } from '../../../http/method-not-allowed.js'
 import { BEARER, errors, GUARDED, JobRef, withHeaders } from '../../../schemas/responses.js'
 
 /**
+ * How every job id is written (randomUUID, store/sqlite/jobs.ts and store/postgres/jobs.ts): any
+ * other names no job, and is not sent to the database, which may refuse it (PostgreSQL, a null byte).
+ */
+const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+/**
  * A background job: any valid token may ask, no scope needed, but only for its own
  * jobs; another client's job answers exactly as an id that never existed.
  */
@@ -26,7 +32,7 @@ const jobs: FastifyPluginAsyncTypebox = async function jobs (fastify) {
   }, async (request, reply) => {
     const { id } = request.params
     // The bearer guard of /v1 ran first: every request here has a principal.
-    const job = request.principal === null ? undefined : await fastify.jobs.find(id, request.principal)
+    const job = request.principal === null || !JOB_ID.test(id) ? undefined : await fastify.jobs.find(id, request.principal)
     if (job === undefined) throw new HttpError(404, `No job ${id}: a job is visible only to the client that queued it`)
     // Not finished: worth asking again shortly.
     if (job.finished_at === null) reply.header('Retry-After', '1')
