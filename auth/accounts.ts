@@ -9,6 +9,10 @@ export async function createClient (
 ): Promise<{ client_id: string, client_secret: string, scope: string }> {
   const scope = knownScope(options.scope)
   const clientId = options.clientId ?? `client_${randomToken().slice(0, 16)}`
+  // Basic authentication carries it percent-encoded; control characters would still be trouble in logs and PostgreSQL text.
+  if (clientId.length < 1 || clientId.length > 200 || /\p{Cc}/u.test(clientId)) {
+    throw new Error('the client id must be 1 to 200 printable characters')
+  }
   const { secret, stored } = await newSecret(options.secret)
   if (await store.client(clientId) !== undefined) throw new Error(`a client with id ${clientId} exists already`)
   await store.createClient({ client_id: clientId, secret_hash: stored, name: options.name ?? clientId, scope })

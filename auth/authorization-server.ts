@@ -51,6 +51,9 @@ const DECOY_CLIENT_SECRET = keptSecret(randomToken(), 'generated')
 
 const invalidGrant = (why: string): OAuthError => new OAuthError(401, 'invalid_grant', why)
 
+/** No client id or user name holds U+0000 (the CLI refuses it, PostgreSQL's text cannot): one that does names nobody. */
+const storable = (name: string): boolean => !name.includes('\u0000')
+
 /**
  * The built-in authorization server: client authentication, the client_credentials,
  * password and refresh_token grants with rotation and reuse detection, and revocation (RFC 7009).
@@ -111,7 +114,7 @@ export class AuthorizationServer {
     if (id === undefined || secret === undefined) {
       throw new OAuthError(401, 'invalid_client', 'client authentication is required: HTTP Basic or client_id and client_secret', challenge)
     }
-    const client = await this.store.client(id)
+    const client = storable(id) ? await this.store.client(id) : undefined
     const valid = await this.#attempt([`address:${credentials.address}`, `client:${id}`], secret,
       client?.secret_hash ?? await DECOY_CLIENT_SECRET)
     if (client === undefined || !valid) throw new OAuthError(401, 'invalid_client', 'unknown client or wrong client secret', challenge)
@@ -125,7 +128,7 @@ export class AuthorizationServer {
       credentials.client_secret !== undefined ||
       credentials.client_id === undefined
     ) return undefined
-    const client = await this.store.client(credentials.client_id)
+    const client = storable(credentials.client_id) ? await this.store.client(credentials.client_id) : undefined
     return client?.secret_hash === null ? client : undefined
   }
 
@@ -157,7 +160,7 @@ export class AuthorizationServer {
     if (request.username === undefined || request.password === undefined) {
       throw new OAuthError(400, 'invalid_request', 'the password grant needs username and password')
     }
-    const user = await this.store.user(request.username)
+    const user = storable(request.username) ? await this.store.user(request.username) : undefined
     const valid = await this.#attempt([`address:${request.address}`, `user:${request.username.toLowerCase()}`], request.password,
       user?.password_hash ?? await DECOY_PASSWORD)
     if (user === undefined || user.password_hash === null || !valid) throw invalidGrant('unknown user name or wrong password')

@@ -72,6 +72,8 @@ t.test('bad input gets a clear error and changes nothing', async t => {
     [['client', 'create'], 2, /client create needs --scope/],
     [['client', 'create', '--scope', 'zoos:admin'], 1, /unknown scope zoos:admin; known: zoos:read zoos:write/],
     [['client', 'create', '--scope', 'zoos:read', '--id', 'test-bootstrap'], 1, /a client with id test-bootstrap exists already/],
+    [['client', 'create', '--scope', 'zoos:read', '--id', 'tab\there'], 1, /client id must be 1 to 200 printable characters/],
+    [['client', 'create', '--scope', 'zoos:read', '--id', ''], 1, /client id must be 1 to 200 printable characters/],
     [['client', 'delete'], 2, /client delete needs the client id/],
     [['client', 'delete', 'nobody'], 1, /no client with id nobody/],
     [['user', 'create', '--username', 'x', '--scope', 'zoos:read'], 2, /needs --password or --password-stdin/],

@@ -350,3 +350,15 @@ t.test('key rotate: the new key signs at once, tokens of the old one stay valid,
   const left = (await app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json().keys.map((k: JWK) => k.kid)
   t.same(left, [third, newKid], 'the key replaced an hour ago is gone')
 })
+
+t.test('a client id, user name or token holding U+0000 is unknown, on every engine (PostgreSQL text cannot hold it)', async t => {
+  const app = await build(t)
+  const answers = [
+    await tokenRequest(app, { grant_type: 'client_credentials' }, basic(`${BOOTSTRAP.id}\u0000`, BOOTSTRAP.secret)),
+    await tokenRequest(app, { grant_type: 'client_credentials', client_id: 'a\u0000', client_secret: 'x' }, ''),
+    await tokenRequest(app, { grant_type: 'password', username: 'a\u0000', password: 'x' }),
+    await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: 'x', client_id: 'a\u0000' }, '')
+  ]
+  t.same(answers.map(res => res.statusCode), [401, 401, 401, 401])
+  t.same(answers.map(res => res.json().error), ['invalid_client', 'invalid_client', 'invalid_grant', 'invalid_client'])
+})
