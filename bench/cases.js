@@ -8,7 +8,7 @@ export const CASES = [
 ]
 
 /** The cases `mixed` draws its reads (90%) and writes (10%) from. */
-const MIXED_READS = ['get-one', 'list-zoos', 'list-animals', 'list-employees', 'list-nested', 'list-range']
+export const MIXED_READS = ['get-one', 'list-zoos', 'list-animals', 'list-employees', 'list-nested', 'list-range']
 const MIXED_WRITES = ['post-one', 'patch-one']
 
 const COUNTRIES = ['DE', 'FR', 'AT', 'IT', null]

@@ -3,6 +3,11 @@
 const rate = r => r >= 100 ? r.toFixed(0) : r >= 10 ? r.toFixed(1) : r.toFixed(2)
 export const ms = v => v === null || v === undefined ? '-' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)
 
+/** The value at quantile `p` (0..1) of an ascending array, or null when it is empty. */
+export const percentile = (sorted, p) => sorted.length === 0
+  ? null
+  : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]
+
 /** What went wrong in a case: non-2xx statuses, socket errors, or silence. */
 export const describeErrors = f => [
   ...Object.entries(f.statuses).filter(([s]) => s < 200 || s >= 300).map(([s, n]) => `${n}× ${s}`),

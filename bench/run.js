@@ -17,12 +17,11 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { generate } from 'selfsigned'
 import { CASES, casesFor } from './cases.js'
-import { describeErrors, ms, printTable } from './report.js'
+import { describeErrors, ms, percentile, printTable } from './report.js'
 import { seed } from './seed.js'
 import { copyDatabase, dropDatabase, seedPostgres } from './seed-postgres.js'
-import { TARGETS, authorize, killAll, residentMemory, send, start, stop, tail } from './targets.js'
+import { TARGETS, authorize, certificate, killAll, residentMemory, send, start, stop, tail } from './targets.js'
 
 const HERE = fileURLToPath(new URL('.', import.meta.url))
 
@@ -126,10 +125,6 @@ async function deepCursor (target, rows) {
   const [byCursor, byOffset] = [await ids(path), await ids(`${sorted}&offset=${position}`)]
   return { path, note: byCursor === byOffset ? undefined : `cursor page (${byCursor}) differs from offset page (${byOffset})` }
 }
-
-const percentile = (sorted, p) => sorted.length === 0
-  ? null
-  : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]
 
 /**
  * One case against one target: `warmup` seconds, then `duration` seconds measured, in one
@@ -375,15 +370,7 @@ async function main () {
   let tls
   if (opts.modes.includes('on')) {
     // One certificate for every HTTPS target, trusted by the bench's clients through `ca`.
-    const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-      keyType: 'ec',
-      curve: 'P-256',
-      algorithm: 'sha256',
-      extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }]
-    })
-    tls = { cert: pems.cert, certFile: join(tmp, 'cert.pem'), keyFile: join(tmp, 'key.pem') }
-    writeFileSync(tls.certFile, pems.cert)
-    writeFileSync(tls.keyFile, pems.private, { mode: 0o600 })
+    tls = await certificate(tmp)
   }
 
   const ctx = { opts, tmp, seedDir, tls, data }

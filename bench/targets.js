@@ -1,12 +1,13 @@
 // The bench's targets: each a separate process on 127.0.0.1, started on a free port, polled until
 // it answers, stopped after its cases. Also the small HTTP client the bench uses outside the load.
 import { spawn } from 'node:child_process'
-import { closeSync, openSync, readFileSync } from 'node:fs'
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { generate } from 'selfsigned'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const BOOTSTRAP = { id: 'bench', secret: 'bench-secret-0123456789' }
@@ -59,6 +60,23 @@ export function send (target, method, path, { headers = {}, body, timeout = 30_0
   })
 }
 
+/**
+ * A self-signed certificate for localhost and 127.0.0.1, written to `dir` as cert.pem and
+ * key.pem: the `tls` of start() in mode 'on'. Clients trust it through `ca` (the `cert` PEM).
+ */
+export async function certificate (dir) {
+  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }]
+  })
+  const tls = { cert: pems.cert, certFile: join(dir, 'cert.pem'), keyFile: join(dir, 'key.pem') }
+  writeFileSync(tls.certFile, pems.cert)
+  writeFileSync(tls.keyFile, pems.private, { mode: 0o600 })
+  return tls
+}
+
 /** What each target runs and the path that answers once it is ready. */
 function command (name, { port, localPort, dataDir, tls, mode, databaseUrl }) {
   const tlsEnv = mode === 'on' ? { TLS_CERT: tls.certFile, TLS_KEY: tls.keyFile } : {}
@@ -104,14 +122,15 @@ function command (name, { port, localPort, dataDir, tls, mode, databaseUrl }) {
 /**
  * Starts `name` as a child process over the files in `dataDir` and waits until it answers.
  * `mode`: 'proxy' (plain HTTP; the service then needs X-Forwarded-Proto) or 'on' (HTTPS/1.1).
+ * `nodeArgs`: flags for node before the target's own (the soak's `--trace-gc`).
  */
-export async function start (name, { dataDir, tls, mode, readyTimeout, databaseUrl, instance = 0 }) {
+export async function start (name, { dataDir, tls, mode, readyTimeout, databaseUrl, instance = 0, nodeArgs = [] }) {
   const port = await freePort()
   const localPort = name === 'service' ? await freePort() : undefined
   const { args, env, ready } = command(name, { port, localPort, dataDir, tls, mode, databaseUrl })
   const logFile = join(dataDir, `${name}${instance === 0 ? '' : `-${instance}`}.log`)
   const log = openSync(logFile, 'w')
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
     cwd: ROOT,
     // Only what the process needs: no setting of the caller's shell leaks into a target.
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
@@ -169,12 +188,27 @@ export async function authorize (target) {
 
 /** Resident memory of the target's process in bytes (VmRSS), or null when unknown. */
 export function residentMemory (target) {
+  return memoryStatus(target)?.rss ?? null
+}
+
+/**
+ * The resident memory of the target's process in bytes, from /proc/<pid>/status: `rss` (VmRSS)
+ * and its parts `anon` (RssAnon: the JS heap, native allocations, SQLite's page cache), `file`
+ * (RssFile: mapped files, the code) and `shmem` (RssShmem: SQLite's WAL index), each null when
+ * the kernel does not say; null when the process is gone or /proc is not there.
+ */
+export function memoryStatus (target) {
+  let status
   try {
-    const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${target.child.pid}/status`, 'utf8'))
-    return kb === null ? null : Number(kb[1]) * 1024
+    status = readFileSync(`/proc/${target.child.pid}/status`, 'utf8')
   } catch {
     return null
   }
+  const field = name => {
+    const kb = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)
+    return kb === null ? null : Number(kb[1]) * 1024
+  }
+  return { rss: field('VmRSS'), anon: field('RssAnon'), file: field('RssFile'), shmem: field('RssShmem') }
 }
 
 /** SIGTERM, then SIGKILL if it has not stopped within `grace` ms. */
