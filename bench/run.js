@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { CASES, casesFor } from './cases.js'
+import { MODES, numberFlag } from './flags.js'
 import { describeErrors, ms, percentile, printTable } from './report.js'
 import { seed } from './seed.js'
 import { copyDatabase, dropDatabase, seedPostgres } from './seed-postgres.js'
@@ -44,7 +45,6 @@ const RUN_DATABASE = 'zoo_bench_run'
 // How long a target may take, after a case, to work off the requests still queued when the load
 // stopped (the service's deep offset pages at a million rows take ~10 s), before the next case.
 const SETTLE_SECONDS = 30
-const MODES = { proxy: 'TLS=proxy: plain HTTP/1.1, the service behind a TLS-terminating proxy', on: 'TLS=on: HTTPS, HTTP/1.1' }
 
 function options () {
   const { values } = parseArgs({
@@ -62,13 +62,7 @@ function options () {
     },
     strict: true
   })
-  const number = (name, min, integer) => {
-    const value = Number(values[name] ?? DEFAULTS[name])
-    if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
-      throw new Error(`--${name} must be ${integer ? 'a whole number' : 'a number'} of at least ${min}, got ${values[name]}`)
-    }
-    return value
-  }
+  const number = (name, min, integer) => numberFlag(values, name, DEFAULTS[name], min, integer)
   const list = (name, known) => {
     if (values[name] === undefined) return known
     const given = values[name].split(',').map(s => s.trim()).filter(s => s !== '')

@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { casesFor, MIXED_READS } from './cases.js'
+import { MODES, numberFlag } from './flags.js'
 import { ms, percentile, table } from './report.js'
 import { seed } from './seed.js'
 import { authorize, certificate, killAll, memoryStatus, send, start, stop } from './targets.js'
@@ -32,7 +33,6 @@ const ROOT = join(HERE, '..')
 const DEFAULTS = { duration: 120, connections: 100, rows: 10_000, tls: 'proxy', maxGrowth: 10 }
 /** `self-signed` is another name for the bench's `on`: HTTPS with a certificate the soak makes. */
 const TLS_MODES = { proxy: 'proxy', on: 'on', 'self-signed': 'on' }
-const MODES = { proxy: 'TLS=proxy: plain HTTP/1.1, the service behind a TLS-terminating proxy', on: 'TLS=on: HTTPS, HTTP/1.1' }
 const MiB = 2 ** 20
 
 function options () {
@@ -46,13 +46,7 @@ function options () {
     },
     strict: true
   })
-  const number = (flag, key, min, integer) => {
-    const value = Number(values[flag] ?? DEFAULTS[key])
-    if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
-      throw new Error(`--${flag} must be ${integer ? 'a whole number' : 'a number'} of at least ${min}, got ${values[flag]}`)
-    }
-    return value
-  }
+  const number = (flag, key, min, integer) => numberFlag(values, flag, DEFAULTS[key], min, integer)
   const tls = values.tls ?? DEFAULTS.tls
   if (TLS_MODES[tls] === undefined) throw new Error(`--tls must be proxy, on or self-signed, got ${tls}`)
   return {
