@@ -3,11 +3,11 @@ import { join } from 'node:path'
 import type { Writable } from 'node:stream'
 import autoload, { type AutoloadPluginOptions } from '@fastify/autoload'
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
-import type { Config } from './config.js'
-import { errorHandler, notFoundHandler } from './http/errors.js'
-import { equipInstance, instanceOptions } from './listeners/instance-options.js'
-import { validatorCompiler } from './http/validation.js'
-import { programDir } from './packaging/shipped.js'
+import type { Config } from './config.ts'
+import { errorHandler, notFoundHandler } from './http/errors.ts'
+import { equipInstance, instanceOptions } from './listeners/instance-options.ts'
+import { validatorCompiler } from './http/validation.ts'
+import { programDir } from './packaging/shipped.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -2,8 +2,8 @@ import { realpathSync, statSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { delimiter, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { knownScope } from './auth/scopes.js'
-import { isLoopback } from './http/host.js'
+import { knownScope } from './auth/scopes.ts'
+import { isLoopback } from './http/host.ts'
 
 /** A setting that cannot be used: start-up stops with this one line. */
 export class ConfigError extends Error {

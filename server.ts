@@ -2,14 +2,14 @@ import { accessSync, constants, mkdirSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import closeWithGrace from 'close-with-grace'
 import type { FastifyInstance } from 'fastify'
-import { buildApi } from './app.js'
-import { CLI_NOUNS, readAll, runCli } from './auth/cli.js'
-import { ConfigError, loadConfig, usage, type Config } from './config.js'
-import { buildRedirectListener } from './listeners/redirect.js'
-import { startupBlock } from './listeners/startup-block.js'
-import { loadTls, type TlsMaterial } from './listeners/tls.js'
-import { buildLocalServer } from './local/app.js'
-import { unpack, version } from './packaging/shipped.js'
+import { buildApi } from './app.ts'
+import { CLI_NOUNS, readAll, runCli } from './auth/cli.ts'
+import { ConfigError, loadConfig, usage, type Config } from './config.ts'
+import { buildRedirectListener } from './listeners/redirect.ts'
+import { startupBlock } from './listeners/startup-block.ts'
+import { loadTls, type TlsMaterial } from './listeners/tls.ts'
+import { buildLocalServer } from './local/app.ts'
+import { unpack, unsupportedRuntime, versionLine } from './packaging/shipped.ts'
 
 /**
  * The program, as `npm start` (node dist/server.js) and the single binary run it:
@@ -17,6 +17,8 @@ import { unpack, version } from './packaging/shipped.js'
  * serves the API, the local tool server and the optional redirect listener until a signal.
  */
 async function main (argv: string[]): Promise<void> {
+  const runtime = unsupportedRuntime()
+  if (runtime !== undefined) refuse(new Error(runtime))
   if (CLI_NOUNS.includes(argv[0] ?? '')) {
     process.exitCode = await runCli(argv, {
       env: process.env,
@@ -27,7 +29,7 @@ async function main (argv: string[]): Promise<void> {
   } else if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(usage())
   } else if (argv.includes('--version')) {
-    process.stdout.write(`zoo-api ${version()}\n`)
+    process.stdout.write(`${versionLine()}\n`)
   } else {
     await serve(argv)
   }

@@ -1,6 +1,6 @@
-import { hashSecret, keptSecret, randomToken } from './secrets.js'
-import type { AccountStore, Client } from '../store/storage.js'
-import { knownScope } from './scopes.js'
+import { hashSecret, keptSecret, randomToken } from './secrets.ts'
+import type { AccountStore, Client } from '../store/storage.ts'
+import { knownScope } from './scopes.ts'
 
 /** A new confidential client; the secret is returned once and only its hash is kept. */
 export async function createClient (

@@ -1,20 +1,27 @@
 import { randomUUID } from 'node:crypto'
-import type { AccountStore, Client, RefreshToken, User } from '../store/storage.js'
-import { FailedAttempts } from './attempts.js'
-import { digest, hashSecret, HashingBusy, keptSecret, randomToken, verifySecret } from './secrets.js'
-import { knownScope, parseScope } from './scopes.js'
-import type { TokenService } from './tokens.js'
+import type { AccountStore, Client, RefreshToken, User } from '../store/storage.ts'
+import { FailedAttempts } from './attempts.ts'
+import { digest, hashSecret, HashingBusy, keptSecret, randomToken, verifySecret } from './secrets.ts'
+import { knownScope, parseScope } from './scopes.ts'
+import type { TokenService } from './tokens.ts'
 
 /** An RFC 6749 error answer: `error` is the RFC code, `error_description` says why. */
 export class OAuthError extends Error {
   override name = 'OAuthError'
+  readonly statusCode: number
+  readonly code: string
+  readonly headers: Record<string, string>
+
   constructor (
-    readonly statusCode: number,
-    readonly code: string,
+    statusCode: number,
+    code: string,
     description: string,
-    readonly headers: Record<string, string> = {}
+    headers: Record<string, string> = {}
   ) {
     super(description)
+    this.statusCode = statusCode
+    this.code = code
+    this.headers = headers
   }
 }
 
@@ -61,12 +68,20 @@ const storable = (name: string): boolean => !name.includes('\u0000')
 export class AuthorizationServer {
   readonly #failures = new FailedAttempts()
 
+  readonly store: AccountStore
+  readonly tokens: TokenService
+  /** Refresh-token lifetime in seconds. */
+  readonly refreshTtl: number
+
   constructor (
-    readonly store: AccountStore,
-    readonly tokens: TokenService,
-    /** Refresh-token lifetime in seconds. */
-    readonly refreshTtl: number
-  ) {}
+    store: AccountStore,
+    tokens: TokenService,
+    refreshTtl: number
+  ) {
+    this.store = store
+    this.tokens = tokens
+    this.refreshTtl = refreshTtl
+  }
 
   /**
    * Whether `secret` matches, counted as an attempt of each of `keys`: refused unchecked (429)

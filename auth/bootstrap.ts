@@ -1,7 +1,7 @@
-import type { Config } from '../config.js'
-import type { AccountStore } from '../store/storage.js'
-import { createClient } from './accounts.js'
-import { SCOPES } from './scopes.js'
+import type { Config } from '../config.ts'
+import type { AccountStore } from '../store/storage.ts'
+import { createClient } from './accounts.ts'
+import { SCOPES } from './scopes.ts'
 
 /**
  * Bare when a shell takes it unchanged, as it does every generated id and secret (base64url);

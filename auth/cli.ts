@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util'
-import { ConfigError, SETTINGS, unpackDirOf } from '../config.js'
-import { unpack } from '../packaging/shipped.js'
-import { openStorage } from '../store/open.js'
-import type { Storage } from '../store/storage.js'
-import { changeClientScope, createClient, createUser, rotateClientSecret } from './accounts.js'
-import { SigningKeys } from './keys.js'
-import { SCOPES } from './scopes.js'
+import { ConfigError, SETTINGS, unpackDirOf } from '../config.ts'
+import { unpack } from '../packaging/shipped.ts'
+import { openStorage } from '../store/open.ts'
+import type { Storage } from '../store/storage.ts'
+import { changeClientScope, createClient, createUser, rotateClientSecret } from './accounts.ts'
+import { SigningKeys } from './keys.ts'
+import { SCOPES } from './scopes.ts'
 
 /** The first words of a command line that runs the CLI rather than the service. */
 export const CLI_NOUNS = ['client', 'user', 'key']

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import {
   calculateJwkThumbprint, errors, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK, type JWSHeaderParameters
 } from 'jose'
-import type { SigningKeyStore, StoredSigningKey } from '../store/storage.js'
+import type { SigningKeyStore, StoredSigningKey } from '../store/storage.ts'
 
 export interface SigningKey {
   kid: string
@@ -52,7 +52,11 @@ export class SigningKeys {
   #newest: SigningKey | undefined
   #loadedAt = 0
 
-  private constructor (readonly store: SigningKeyStore) {}
+  readonly store: SigningKeyStore
+
+  private constructor (store: SigningKeyStore) {
+    this.store = store
+  }
 
   /**
    * The keys of `store`; the first start makes one, or takes over the key an earlier version kept

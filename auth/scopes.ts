@@ -1,4 +1,4 @@
-import { RESOURCES } from '../schemas/index.js'
+import { RESOURCES } from '../schemas/index.ts'
 
 /** `<collection>:read` and `<collection>:write` for every collection. */
 export const SCOPES: readonly string[] = RESOURCES.flatMap(r => [`${r.name}:read`, `${r.name}:write`])

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { JWTPayload } from 'jose'
-import type { AccountStore } from '../store/storage.js'
+import type { AccountStore } from '../store/storage.ts'
 
 const ProviderMetadataSchema = (issuer: string) => Type.Object({
   issuer: Type.Literal(issuer),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyGetKey } from 'jose'
-import type { AccountStore, TokenStanding } from '../store/storage.js'
-import type { SigningKeys } from './keys.js'
+import type { AccountStore, TokenStanding } from '../store/storage.ts'
+import type { SigningKeys } from './keys.ts'
 
 /** Who a verified access token speaks for, and what it may do. */
 export interface Principal {
@@ -74,7 +74,14 @@ export class TokenService {
   readonly #cache = new Map<string, Principal>()
   readonly #external: { issuer: ExternalIssuer, keys: JWTVerifyGetKey } | undefined
 
-  constructor (readonly keys: SigningKeys, readonly settings: TokenSettings, readonly accounts: AccountStore) {
+  readonly keys: SigningKeys
+  readonly settings: TokenSettings
+  readonly accounts: AccountStore
+
+  constructor (keys: SigningKeys, settings: TokenSettings, accounts: AccountStore) {
+    this.keys = keys
+    this.settings = settings
+    this.accounts = accounts
     this.#external = settings.external === undefined
       ? undefined
       : { issuer: settings.external, keys: createRemoteJWKSet(new URL(settings.external.jwksUri)) }

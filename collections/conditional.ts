@@ -1,5 +1,5 @@
-import type { Precondition } from './store.js'
-import { HttpError } from '../http/errors.js'
+import type { Precondition } from './store.ts'
+import { HttpError } from '../http/errors.ts'
 
 /** A record's entity tag: its version, which grows on every write. */
 export const etagOf = (version: number): string => `"${version}"`

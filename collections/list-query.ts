@@ -1,7 +1,7 @@
-import { PAGE_SIZE } from '../schemas/common.js'
-import type { Column, FilterOperator, Resource, ResourceRecord, Scalar } from './resource.js'
-import type { Filter, ListQuery, SortKey } from './store.js'
-import { HttpError } from '../http/errors.js'
+import { PAGE_SIZE } from '../schemas/common.ts'
+import type { Column, FilterOperator, Resource, ResourceRecord, Scalar } from './resource.ts'
+import type { Filter, ListQuery, SortKey } from './store.ts'
+import { HttpError } from '../http/errors.ts'
 
 const PAGING = ['limit', 'offset', 'page', 'per_page', 'sortby', 'order', 'cursor'] as const
 const OPERATORS = /^(.+)_(gt|gte|lt|lte|ne|in)$/

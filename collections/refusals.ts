@@ -1,6 +1,6 @@
-import type { FieldError } from '../schemas/common.js'
-import type { Resource } from './resource.js'
-import type { CollectionStore, Presence } from './store.js'
+import type { FieldError } from '../schemas/common.ts'
+import type { Resource } from './resource.ts'
+import type { CollectionStore, Presence } from './store.ts'
 
 /** The status each kind of refusal answers. */
 const STATUS = { not_found: 404, gone: 410, conflict: 409, invalid: 422 } as const
@@ -8,12 +8,17 @@ const STATUS = { not_found: 404, gone: 410, conflict: 409, invalid: 422 } as con
 /** Why a store operation was refused, and the HTTP status that says so. */
 export class StoreError extends Error {
   override name = 'StoreError'
+  readonly kind: 'not_found' | 'gone' | 'conflict' | 'invalid'
+  readonly errors: FieldError[]
+
   constructor (
-    readonly kind: 'not_found' | 'gone' | 'conflict' | 'invalid',
+    kind: 'not_found' | 'gone' | 'conflict' | 'invalid',
     message: string,
-    readonly errors: FieldError[] = []
+    errors: FieldError[] = []
   ) {
     super(message)
+    this.kind = kind
+    this.errors = errors
   }
 
   get status (): number {

@@ -2,7 +2,7 @@ import {
   Kind, OptionalKind, Type, TypeGuard,
   type TObject, type TProperties, type TSchema
 } from '@sinclair/typebox'
-import { DateSchema, IdSchema, PAGE_SIZE, TimestampSchema } from '../schemas/common.js'
+import { DateSchema, IdSchema, PAGE_SIZE, TimestampSchema } from '../schemas/common.ts'
 
 /** How a field is stored, compared and parsed from a query string. */
 export type ColumnKind = 'integer' | 'string' | 'date' | 'timestamp'

@@ -1,4 +1,4 @@
-import type { FilterOperator, Resource, ResourceRecord, Scalar } from './resource.js'
+import type { FilterOperator, Resource, ResourceRecord, Scalar } from './resource.ts'
 
 /**
  * The storage contract of the collections, free of any SQL: each database engine implements

@@ -1,18 +1,25 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import type { ErrorBody } from '../schemas/common.js'
-import { StoreError } from '../collections/refusals.js'
-import { fieldErrors } from './validation.js'
+import type { ErrorBody } from '../schemas/common.ts'
+import { StoreError } from '../collections/refusals.ts'
+import { fieldErrors } from './validation.ts'
 
 /** An answer other than success, raised anywhere in a request and rendered by `errorHandler`. */
 export class HttpError extends Error {
   override name = 'HttpError'
+  readonly statusCode: number
+  readonly extra: Omit<ErrorBody, 'error'>
+  readonly headers: Record<string, string>
+
   constructor (
-    readonly statusCode: number,
+    statusCode: number,
     message: string,
-    readonly extra: Omit<ErrorBody, 'error'> = {},
-    readonly headers: Record<string, string> = {}
+    extra: Omit<ErrorBody, 'error'> = {},
+    headers: Record<string, string> = {}
   ) {
     super(message)
+    this.statusCode = statusCode
+    this.extra = extra
+    this.headers = headers
   }
 }
 

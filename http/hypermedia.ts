@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
-import { RootSchema, type Link } from '../schemas/common.js'
-import { RESOURCES } from '../schemas/index.js'
-import { BEARER, errors, GUARDED } from '../schemas/responses.js'
-import { collectionLink } from './links.js'
-import { allowOnly } from './method-not-allowed.js'
+import { RootSchema, type Link } from '../schemas/common.ts'
+import { RESOURCES } from '../schemas/index.ts'
+import { BEARER, errors, GUARDED } from '../schemas/responses.ts'
+import { collectionLink } from './links.ts'
+import { allowOnly } from './method-not-allowed.ts'
 
 export interface HypermediaOperation {
   operationId: string

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import { ErrorSchema } from '../schemas/common.js'
-import { HttpError } from './errors.js'
+import { ErrorSchema } from '../schemas/common.ts'
+import { HttpError } from './errors.ts'
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
 export type Method = typeof METHODS[number]

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
-import { HttpError } from './errors.js'
+import { HttpError } from './errors.ts'
 
 /** Where the documentation UI lives under API_PREFIX: its page, scripts and the document in YAML. */
 export const DOCUMENTATION_PREFIX = '/documentation'

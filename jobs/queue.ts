@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyError } from 'fastify'
-import type { Principal } from '../auth/tokens.js'
-import { HttpError } from '../http/errors.js'
-import type { ClaimedJob, JobOwner, JobResult, JobStore, JobView, StoredRequest } from '../store/storage.js'
+import type { Principal } from '../auth/tokens.ts'
+import { HttpError } from '../http/errors.ts'
+import type { ClaimedJob, JobOwner, JobResult, JobStore, JobView, StoredRequest } from '../store/storage.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 /**
@@ -33,13 +33,23 @@ export class JobQueue {
   #drained: Promise<void> = Promise.resolve()
   #poller: NodeJS.Timeout | undefined
 
+  readonly store: JobStore
+  /** Sends a job's request and returns the answer. */
+  readonly replay: (job: ClaimedJob) => Promise<JobResult>
+  readonly log: FastifyBaseLogger
+  readonly pollInterval: number | undefined
+
   constructor (
-    readonly store: JobStore,
-    /** Sends a job's request and returns the answer. */
-    readonly replay: (job: ClaimedJob) => Promise<JobResult>,
-    readonly log: FastifyBaseLogger,
-    readonly pollInterval?: number
-  ) {}
+    store: JobStore,
+    replay: (job: ClaimedJob) => Promise<JobResult>,
+    log: FastifyBaseLogger,
+    pollInterval?: number
+  ) {
+    this.store = store
+    this.replay = replay
+    this.log = log
+    this.pollInterval = pollInterval
+  }
 
   async enqueue (principal: Principal, request: StoredRequest): Promise<JobView> {
     const owner = ownerOf(principal)

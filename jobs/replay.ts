@@ -1,6 +1,6 @@
 import type { FastifyInstance, InjectOptions } from 'fastify'
-import type { TokenService } from '../auth/tokens.js'
-import type { AccountStore, ClaimedJob, JobResult } from '../store/storage.js'
+import type { TokenService } from '../auth/tokens.ts'
+import type { AccountStore, ClaimedJob, JobResult } from '../store/storage.ts'
 
 /**
  * The remote address of the requests the API sends itself (the job worker's replays). Not an IP

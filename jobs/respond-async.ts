@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
-import { versionRoot } from '../http/links.js'
-import { prefersAsync } from './prefer.js'
-import type { JobQueue } from './queue.js'
+import { versionRoot } from '../http/links.ts'
+import { prefersAsync } from './prefer.ts'
+import type { JobQueue } from './queue.ts'
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 /**

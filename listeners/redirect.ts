@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
-import { hostNameOf } from '../http/host.js'
-import { equipInstance, instanceOptions, type InstanceSettings } from './instance-options.js'
+import { hostNameOf } from '../http/host.ts'
+import { equipInstance, instanceOptions, type InstanceSettings } from './instance-options.ts'
 
 export interface RedirectOptions {
   settings: InstanceSettings

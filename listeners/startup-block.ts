@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import type { Config } from '../config.js'
-import { isLoopback } from '../http/host.js'
-import { DOCUMENTATION_PREFIX } from '../http/negotiation.js'
-import type { TlsMaterial } from './tls.js'
+import type { Config } from '../config.ts'
+import { isLoopback } from '../http/host.ts'
+import { DOCUMENTATION_PREFIX } from '../http/negotiation.ts'
+import type { TlsMaterial } from './tls.ts'
 
 const PROXIED = '  (plain HTTP behind a TLS-terminating proxy: TLS=proxy)'
 

@@ -1,9 +1,9 @@
 import { constants, existsSync, type BigIntStats, type Stats } from 'node:fs'
 import { lstat, open, readdir, readlink, realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { HttpError } from '../http/errors.js'
-import { accessDenied, errorCode, isMissing, refusalFor, type PathGuard } from './path-guard.js'
-import type { Entry } from './schemas.js'
+import { HttpError } from '../http/errors.ts'
+import { accessDenied, errorCode, isMissing, refusalFor, type PathGuard } from './path-guard.ts'
+import type { Entry } from './schemas.ts'
 
 /**
  * Pages of a directory sorted by name. A sorted order needs every name, so each directory's sorted

@@ -1,7 +1,7 @@
 import { lstat, realpath } from 'node:fs/promises'
 import nodePath from 'node:path'
-import type { AllowedDirectory } from '../config.js'
-import { HttpError } from '../http/errors.js'
+import type { AllowedDirectory } from '../config.ts'
+import { HttpError } from '../http/errors.ts'
 
 /**
  * The access rule of the local tool server, in two steps:

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process'
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'esbuild'
-import { AUTOLOADED } from '../app.js'
-import type { SnapshotEntry } from './autoload-snapshot.js'
-import { ASSET_INDEX, BUNDLED_ROOT, programDir } from './shipped.js'
+import { AUTOLOADED } from '../app.ts'
+import type { SnapshotEntry } from './autoload-snapshot.ts'
+import { ASSET_INDEX, BUNDLED_ROOT } from './shipped.ts'
 
 /**
  * `npm run build:binary`: `dist/zoo-api`, one file that runs the whole program with nothing
@@ -25,9 +26,11 @@ import { ASSET_INDEX, BUNDLED_ROOT, programDir } from './shipped.js'
  */
 
 const require = createRequire(import.meta.url)
-const OUT = join(programDir, 'binary')
-const BINARY = join(programDir, 'zoo-api')
-const SHIPPED = join(programDir, 'packaging', 'shipped.js')
+/** The compiled program, which `npm run build` has just written; this script runs from the source folder. */
+const DIST = fileURLToPath(new URL('../dist', import.meta.url))
+const OUT = join(DIST, 'binary')
+const BINARY = join(DIST, 'zoo-api')
+const SHIPPED = join(DIST, 'packaging', 'shipped.js')
 /** The fuse Node.js looks for to know it carries an application (Node's single-executable documentation). */
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'
 
@@ -52,17 +55,33 @@ function autoloadSnapshotModule (): string {
       else files.push(join(dir, entry.name))
     }
   }
-  for (const { folder } of AUTOLOADED) walk(join(programDir, folder))
+  for (const { folder } of AUTOLOADED) walk(join(DIST, folder))
   const modules = files.map((file, i) => `[${JSON.stringify(bundledName(file))}, m${i}]`)
   return [
-    `import { autoloadSnapshot } from ${JSON.stringify(join(programDir, 'packaging', 'autoload-snapshot.js'))}`,
+    `import { autoloadSnapshot } from ${JSON.stringify(join(DIST, 'packaging', 'autoload-snapshot.js'))}`,
     ...files.map((file, i) => `import * as m${i} from ${JSON.stringify(file)}`),
     `export const { readdir, load } = autoloadSnapshot(${JSON.stringify(folders)}, new Map([${modules.join(', ')}]))`
   ].join('\n')
 }
 
+/**
+ * The better-sqlite3 addon this Node.js loads, as the package itself picks it: one compiled here
+ * on purpose (`build/Release`), else the prebuilt one the package ships for this platform. The
+ * binary is built for glibc Linux, so the musl builds are never the one.
+ */
+function sqliteAddon (): string {
+  const packageDir = dirname(require.resolve('better-sqlite3/package.json'))
+  const candidates = [
+    join(packageDir, 'build', 'Release', 'better_sqlite3.node'),
+    join(packageDir, 'prebuilds', `${process.platform}-${process.arch}.node`)
+  ]
+  const found = candidates.find(file => existsSync(file))
+  if (found === undefined) throw new Error(`build:binary: no better-sqlite3 addon at ${candidates.join(' or ')}`)
+  return found
+}
+
 /** A path of dist/ as the bundle names it. */
-const bundledName = (path: string): string => join(BUNDLED_ROOT, relative(programDir, path))
+const bundledName = (path: string): string => join(BUNDLED_ROOT, relative(DIST, path))
 
 /** `source` with each of `replacements` made exactly once: a package that changed shape fails the build, not the binary. */
 function patch (file: string, source: string, replacements: [string, string][]): string {
@@ -84,7 +103,7 @@ const binaryFileAccess: Plugin = {
       args.importer === findPlugins ? { path: 'autoload-snapshot', namespace: 'binary' } : undefined)
     esbuild.onResolve({ filter: /^autoload-snapshot$/ }, () => ({ path: 'autoload-snapshot', namespace: 'binary' }))
     esbuild.onLoad({ filter: /^autoload-snapshot$/, namespace: 'binary' }, () =>
-      ({ contents: autoloadSnapshotModule(), loader: 'js', resolveDir: programDir }))
+      ({ contents: autoloadSnapshotModule(), loader: 'js', resolveDir: DIST }))
     esbuild.onLoad({ filter: /\/@fastify\/autoload\/index\.js$/ }, args => ({
       contents: "const snapshot = require('autoload-snapshot')\n" + patch(args.path, readFileSync(args.path, 'utf8'), [
         ['await import(pathToFileURL(file).href)', 'snapshot.load(file)'],
@@ -120,12 +139,12 @@ async function main (): Promise<void> {
   mkdirSync(OUT, { recursive: true })
   const bundle = join(OUT, 'zoo-api.cjs')
   await build({
-    entryPoints: [join(programDir, 'server.js')],
+    entryPoints: [join(DIST, 'server.js')],
     outfile: bundle,
     bundle: true,
     platform: 'node',
     format: 'cjs',
-    target: 'node20',
+    target: `node${process.versions.node.split('.')[0]}`,
     plugins: [binaryFileAccess],
     // import.meta.url is read only outside the binary (packaging/shipped.ts), where the module is ESM.
     logOverride: { 'empty-import-meta': 'silent' },
@@ -133,10 +152,10 @@ async function main (): Promise<void> {
   })
 
   const assets: Record<string, string> = {
-    'package.json': join(programDir, 'package.json'),
-    'sqlite/better_sqlite3.node': join(dirname(require.resolve('better-sqlite3')), '..', 'build', 'Release', 'better_sqlite3.node')
+    'package.json': join(DIST, 'package.json'),
+    'sqlite/better_sqlite3.node': sqliteAddon()
   }
-  for (const name of filesBelow(join(programDir, 'migrations'))) assets[`migrations/${name}`] = join(programDir, 'migrations', name)
+  for (const name of filesBelow(join(DIST, 'migrations'))) assets[`migrations/${name}`] = join(DIST, 'migrations', name)
   const uiFolder = join(dirname(require.resolve('@fastify/swagger-ui')), 'static')
   for (const name of filesBelow(uiFolder)) assets[`swagger-ui/${name}`] = join(uiFolder, name)
   const index = join(OUT, ASSET_INDEX)

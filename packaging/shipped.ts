@@ -3,7 +3,7 @@ import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, read
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import sea from 'node:sea'
-import { ConfigError } from '../config.js'
+import { ConfigError } from '../config.ts'
 
 /**
  * The files the program ships besides its code (the migrations, package.json, and in the single
@@ -44,8 +44,31 @@ export function shippedNames (folder: string): string[] {
   return names.sort()
 }
 
+interface PackageJson { version: string, engines: { node: string } }
+const packageJson = (): PackageJson => JSON.parse(shippedFile('package.json').toString('utf8')) as PackageJson
+
 /** The program's version, from its package.json. */
-export const version = (): string => (JSON.parse(shippedFile('package.json').toString('utf8')) as { version: string }).version
+const version = (): string => packageJson().version
+
+/** What `--version` prints: the program's version and the Node.js that runs it (in the binary, the one it embeds). */
+export const versionLine = (): string => `zoo-api ${version()} (Node.js ${process.version})`
+
+/**
+ * Why the Node.js running the program cannot, or undefined. The oldest it takes is the lowest
+ * version in package.json's `engines`: SQLite's addon crashes the process on older ones (Node.js
+ * 20), so start-up refuses them in words instead. Newer ones are let run.
+ */
+export function unsupportedRuntime (running = process.versions.node): string | undefined {
+  const oldest = /(\d+)\.(\d+)\.(\d+)/.exec(packageJson().engines.node)
+  if (oldest === null) throw new Error(`package.json: engines.node names no version: ${packageJson().engines.node}`)
+  const [major, minor, patch] = running.split('.').map(Number) as [number, number, number]
+  const [least, leastMinor, leastPatch] = oldest.slice(1).map(Number) as [number, number, number]
+  const older = major !== least ? major < least : minor !== leastMinor ? minor < leastMinor : patch < leastPatch
+  return older
+    ? `Node.js v${running} is older than the v${oldest.slice(1).join('.')} this program needs; ` +
+      'npm start and npm test run the Node.js that npm ci installs beside the program'
+    : undefined
+}
 
 interface Unpacked {
   /** better-sqlite3's native addon, loaded: what its `nativeBinding` option takes. */

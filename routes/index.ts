@@ -1,5 +1,5 @@
-import { hypermediaDocument } from '../http/hypermedia.js'
-import { API_VERSION, originOf, versionRoot } from '../http/links.js'
+import { hypermediaDocument } from '../http/hypermedia.ts'
+import { API_VERSION, originOf, versionRoot } from '../http/links.ts'
 
 /** The API root: where version 1 lives, every collection, where to get a token, and the OpenAPI document. */
 export default hypermediaDocument({

@@ -1,6 +1,6 @@
-import { Animals } from './animal.js'
-import { Employees } from './employee.js'
-import { Zoos } from './zoo.js'
+import { Animals } from './animal.ts'
+import { Employees } from './employee.ts'
+import { Zoos } from './zoo.ts'
 
 /** Every collection the API serves, in the order the hypermedia documents list them. */
 export const RESOURCES = [Zoos, Animals, Employees]

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { Nullable, TimestampSchema } from './common.js'
+import { Nullable, TimestampSchema } from './common.ts'
 
 export const JobIdSchema = Type.String({
   format: 'uuid',

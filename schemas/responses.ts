@@ -1,8 +1,8 @@
 import { Type, type TSchema } from '@sinclair/typebox'
-import { ErrorSchema } from './common.js'
-import { RESOURCES } from './index.js'
-import { JobAcceptedSchema, JobSchema } from './job.js'
-import { capitalize, type Resource } from '../collections/resource.js'
+import { ErrorSchema } from './common.ts'
+import { RESOURCES } from './index.ts'
+import { JobAcceptedSchema, JobSchema } from './job.ts'
+import { capitalize, type Resource } from '../collections/resource.ts'
 
 /**
  * The response side of every route schema: shared bodies, the statuses the layers in front of

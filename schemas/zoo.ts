@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
-import { DateSchema, Nullable } from './common.js'
-import { COUNTRY_CODES } from './country-codes.js'
-import { defineResource } from '../collections/resource.js'
+import { DateSchema, Nullable } from './common.ts'
+import { COUNTRY_CODES } from './country-codes.ts'
+import { defineResource } from '../collections/resource.ts'
 
 export const ZooFieldsSchema = {
   name: Type.String({ minLength: 1, maxLength: 200 }),

@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { STATUS_CODES } from 'node:http'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { SETTINGS } from '../config.js'
-import { ERRORS } from '../schemas/responses.js'
+import { SETTINGS } from '../config.ts'
+import { ERRORS } from '../schemas/responses.ts'
 
 /**
  * `npm run docs`: the tables of docs/ that the code already states, written from the code so

@@ -1,4 +1,4 @@
-import { ABANDONED_KEY_MS, type Claim } from './storage.js'
+import { ABANDONED_KEY_MS, type Claim } from './storage.ts'
 
 /** An idempotency key as both engines' tables hold it. */
 export interface KeyRow {

@@ -1,4 +1,4 @@
-import type { ClaimedJob, JobStatus, JobView } from './storage.js'
+import type { ClaimedJob, JobStatus, JobView } from './storage.ts'
 
 /** A job as both engines' tables hold it, for its owner's view. */
 export interface ViewRow {

@@ -1,5 +1,5 @@
-import type { Scalar } from '../collections/resource.js'
-import type { SortKey } from '../collections/store.js'
+import type { Scalar } from '../collections/resource.ts'
+import type { SortKey } from '../collections/store.ts'
 
 /** One comparison of a keyset range: a sort key's column against the cursor's value of it. */
 export type RangeTerm =

@@ -1,4 +1,4 @@
-import { shippedFile, shippedNames } from '../packaging/shipped.js'
+import { shippedFile, shippedNames } from '../packaging/shipped.ts'
 
 export interface Migration {
   /** The file's name, such as `001_collections.sql`. */

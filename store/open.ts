@@ -1,5 +1,5 @@
-import type { Config } from '../config.js'
-import type { Storage } from './storage.js'
+import type { Config } from '../config.ts'
+import type { Storage } from './storage.ts'
 
 /**
  * The storage the configuration names: PostgreSQL when DATABASE_URL is set, else SQLite in
@@ -8,8 +8,8 @@ import type { Storage } from './storage.js'
 export async function openStorage (
   config: Pick<Config, 'dataDir' | 'databaseUrl' | 'databasePoolSize' | 'databaseStatementTimeout'>
 ): Promise<Storage> {
-  if (config.databaseUrl === undefined) return (await import('./sqlite/storage.js')).openSqliteStorage(config.dataDir)
-  const { openPostgresStorage } = await import('./postgres/storage.js')
+  if (config.databaseUrl === undefined) return (await import('./sqlite/storage.ts')).openSqliteStorage(config.dataDir)
+  const { openPostgresStorage } = await import('./postgres/storage.ts')
   return openPostgresStorage({
     url: config.databaseUrl,
     poolSize: config.databasePoolSize,

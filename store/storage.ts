@@ -1,4 +1,4 @@
-import type { Store } from '../collections/store.js'
+import type { Store } from '../collections/store.ts'
 
 /**
  * Everything the service keeps, behind one interface per concern, free of SQL: each database

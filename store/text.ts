@@ -1,4 +1,4 @@
-import type { Scalar } from '../collections/resource.js'
+import type { Scalar } from '../collections/resource.ts'
 
 /** An identifier quoted for SQL (both engines quote alike). */
 export const quote = (name: string): string => `"${name.replaceAll('"', '""')}"`

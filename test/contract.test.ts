@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
-import { buildApi } from '../app.js'
-import { checkContract, ContractCheck, type Answer, type OpenApiDocument } from './contract.js'
-import { build, call, create, testConfig } from './helper.js'
+import { buildApi } from '../app.ts'
+import { checkContract, ContractCheck, type Answer, type OpenApiDocument } from './contract.ts'
+import { build, call, create, testConfig } from './helper.ts'
 
 /** An app whose contract violations are collected instead of failing the test. */
 async function watched (t: Test, settings: Record<string, string> = {}) {

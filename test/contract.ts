@@ -2,7 +2,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Test } from 'tap'
-import { ErrorSchema } from '../schemas/common.js'
+import { ErrorSchema } from '../schemas/common.ts'
 
 /** The parts of an OpenAPI 3.1 document the check reads. */
 interface Header { schema?: { type?: string } }
@@ -70,7 +70,12 @@ export class ContractCheck {
   readonly #ajv: Ajv2020
   readonly #validators = new Map<string, ValidateFunction>()
 
-  constructor (readonly document: OpenApiDocument, readonly apiPrefix: string) {
+  readonly document: OpenApiDocument
+  readonly apiPrefix: string
+
+  constructor (document: OpenApiDocument, apiPrefix: string) {
+    this.document = document
+    this.apiPrefix = apiPrefix
     this.#ajv = ajv()
     this.#ajv.addSchema(document, DOCUMENT_ID)
   }

@@ -3,8 +3,8 @@ import type { FastifyInstance, InjectOptions } from 'fastify'
 import createClient from 'openapi-fetch'
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript'
 import t from 'tap'
-import type { components, paths } from './generated/openapi.js'
-import { BOOTSTRAP, basic, build, call } from './helper.js'
+import type { components, paths } from './generated/openapi.ts'
+import { BOOTSTRAP, basic, build, call } from './helper.ts'
 
 const GENERATED = new URL('./generated/openapi.ts', import.meta.url)
 const BASE_URL = 'https://localhost:8443'

@@ -5,11 +5,11 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import t from 'tap'
-import { SCOPES, scopeFor } from '../auth/scopes.js'
-import { RESOURCES } from '../schemas/index.js'
-import type { OpenApiDocument } from './contract.js'
-import { build, call } from './helper.js'
-import { HELMET } from './tls/helper.js'
+import { SCOPES, scopeFor } from '../auth/scopes.ts'
+import { RESOURCES } from '../schemas/index.ts'
+import type { OpenApiDocument } from './contract.ts'
+import { build, call } from './helper.ts'
+import { HELMET } from './tls/helper.ts'
 
 const SPECTRAL = fileURLToPath(new URL('../node_modules/.bin/spectral', import.meta.url))
 const RULESET = fileURLToPath(new URL('../.spectral.yaml', import.meta.url))

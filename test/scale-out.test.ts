@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import { decodeProtectedHeader } from 'jose'
 import t, { type Test } from 'tap'
-import { basic, BOOTSTRAP, ENGINE, freshSchema } from './helper.js'
-import { lineOf, send, spawnTs, type SocketResponse } from './local/helper.js'
+import { basic, BOOTSTRAP, ENGINE, freshSchema } from './helper.ts'
+import { lineOf, send, spawnTs, type SocketResponse } from './local/helper.ts'
 
 /*
  * Two instances of the service as separate processes, behind a (pretend) load balancer, on one

@@ -4,9 +4,9 @@ import { createServer as createHttpServer } from 'node:http'
 import { connect, createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { SETTINGS } from '../config.js'
-import { BOOTSTRAP } from './helper.js'
-import { lineOf, makeTree, spawnTs } from './local/helper.js'
+import { SETTINGS } from '../config.ts'
+import { BOOTSTRAP } from './helper.ts'
+import { lineOf, makeTree, spawnTs } from './local/helper.ts'
 
 /*
  * The program as `npm start` runs it (server.ts), as a child process: what it says, how it
@@ -85,7 +85,7 @@ t.test('--help lists every setting with its variable, flag and default; --versio
   const version = run(t, {}, ['--version'])
   t.same(await version.exit, [0, null])
   const { version: expected } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-  t.equal(version.stdout(), `zoo-api ${expected}\n`)
+  t.equal(version.stdout(), `zoo-api ${expected} (Node.js ${process.version})\n`, 'and the Node.js that runs it')
 })
 
 t.test('client and user commands run the CLI', async t => {

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import fp from 'fastify-plugin'
-import { digest } from '../../auth/secrets.js'
-import { HttpError } from '../../http/errors.js'
+import { digest } from '../../auth/secrets.ts'
+import { HttpError } from '../../http/errors.ts'
 
 export interface ApiKeyOptions {
   key: string

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
-import { HttpError } from '../../http/errors.js'
-import { hostNameOf, isLoopback } from '../../http/host.js'
+import { HttpError } from '../../http/errors.ts'
+import { hostNameOf, isLoopback } from '../../http/host.ts'
 
 export interface LoopbackOnlyOptions {
   /** The address the server listens on: clients may use it as Host when it is not a wildcard. */

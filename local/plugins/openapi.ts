@@ -1,9 +1,9 @@
 import swagger from '@fastify/swagger'
 import { Type } from '@sinclair/typebox'
 import fp from 'fastify-plugin'
-import { originOf } from '../../http/links.js'
-import { allowOnly } from '../../http/method-not-allowed.js'
-import { COMMON_ERRORS } from '../schemas.js'
+import { originOf } from '../../http/links.ts'
+import { allowOnly } from '../../http/method-not-allowed.ts'
+import { COMMON_ERRORS } from '../schemas.ts'
 
 export interface OpenApiOptions {
   /** Whether the operations require the API key: the document then declares the bearer scheme. */

@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyPluginAsync } from 'fastify'
-import type { AllowedDirectory } from '../../config.js'
-import { allowOnly } from '../../http/method-not-allowed.js'
-import { AllowedDirectoriesSchema, COMMON_ERRORS, ListAllowedDirectoriesBodySchema } from '../schemas.js'
+import type { AllowedDirectory } from '../../config.ts'
+import { allowOnly } from '../../http/method-not-allowed.ts'
+import { AllowedDirectoriesSchema, COMMON_ERRORS, ListAllowedDirectoriesBodySchema } from '../schemas.ts'
 
 export interface ListAllowedDirectoriesOptions {
   dirs: readonly AllowedDirectory[]

@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyPluginAsync } from 'fastify'
-import { unsupportedMediaType } from '../../http/errors.js'
-import { allowOnly } from '../../http/method-not-allowed.js'
-import { decodeCursor, type DirectoryLister } from '../directory-listing.js'
-import type { PathGuard } from '../path-guard.js'
-import { COMMON_ERRORS, DirectoryPageSchema, LIST_LIMIT, ListDirectoryBodySchema, localError } from '../schemas.js'
+import { unsupportedMediaType } from '../../http/errors.ts'
+import { allowOnly } from '../../http/method-not-allowed.ts'
+import { decodeCursor, type DirectoryLister } from '../directory-listing.ts'
+import type { PathGuard } from '../path-guard.ts'
+import { COMMON_ERRORS, DirectoryPageSchema, LIST_LIMIT, ListDirectoryBodySchema, localError } from '../schemas.ts'
 
 export interface ListDirectoryOptions {
   guard: PathGuard

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { allowOnly } from '../../http/method-not-allowed.js'
+import { allowOnly } from '../../http/method-not-allowed.ts'
 
 const OPERATIONS = ['list_allowed_directories', 'list_directory'].map(name => ({ method: 'POST' as const, path: `/${name}` }))
 

@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import fp from 'fastify-plugin'
-import { scopeFor } from '../../auth/scopes.js'
-import { IssuerUnavailable, TokenError, type Principal } from '../../auth/tokens.js'
-import { HttpError } from '../../http/errors.js'
-import { DOCUMENTATION_PREFIX } from '../../http/negotiation.js'
-import { originOf } from '../../http/links.js'
+import { scopeFor } from '../../auth/scopes.ts'
+import { IssuerUnavailable, TokenError, type Principal } from '../../auth/tokens.ts'
+import { HttpError } from '../../http/errors.ts'
+import { DOCUMENTATION_PREFIX } from '../../http/negotiation.ts'
+import { originOf } from '../../http/links.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

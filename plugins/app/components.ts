@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import { COMPONENTS } from '../../schemas/responses.js'
+import { COMPONENTS } from '../../schemas/responses.ts'
 
 /**
  * The bodies route schemas name by `$ref` (schemas/responses.ts), shared before any route is

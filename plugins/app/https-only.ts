@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import '../../http/probes.js'
+import '../../http/probes.ts'
 import fp from 'fastify-plugin'
 
 /**

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { HttpError } from '../../http/errors.js'
-import { digest } from '../../auth/secrets.js'
-import type { Claim } from '../../store/storage.js'
+import { HttpError } from '../../http/errors.ts'
+import { digest } from '../../auth/secrets.ts'
+import type { Claim } from '../../store/storage.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import fp from 'fastify-plugin'
-import { JobQueue } from '../../jobs/queue.js'
-import { replayer } from '../../jobs/replay.js'
-import { respondAsync } from '../../jobs/respond-async.js'
+import { JobQueue } from '../../jobs/queue.ts'
+import { replayer } from '../../jobs/replay.ts'
+import { respondAsync } from '../../jobs/respond-async.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import { negotiate } from '../../http/negotiation.js'
+import { negotiate } from '../../http/negotiation.ts'
 
 /** Content negotiation of every answer (http/negotiation.ts): 406 when JSON is ruled out. */
 export default fp(async function negotiation (fastify) {

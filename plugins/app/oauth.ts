@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin'
-import { AuthorizationServer } from '../../auth/authorization-server.js'
-import { ensureBootstrapClient } from '../../auth/bootstrap.js'
-import { SigningKeys } from '../../auth/keys.js'
-import { TokenService } from '../../auth/tokens.js'
+import { AuthorizationServer } from '../../auth/authorization-server.ts'
+import { ensureBootstrapClient } from '../../auth/bootstrap.ts'
+import { SigningKeys } from '../../auth/keys.ts'
+import { TokenService } from '../../auth/tokens.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

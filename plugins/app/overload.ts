@@ -1,7 +1,7 @@
 import underPressure from '@fastify/under-pressure'
 import type { FastifyReply } from 'fastify'
 import fp from 'fastify-plugin'
-import { HttpError } from '../../http/errors.js'
+import { HttpError } from '../../http/errors.ts'
 
 /** Seconds a client is told to wait (Retry-After) before asking an overloaded server again. */
 const RETRY_AFTER = 5

@@ -2,9 +2,9 @@ import rateLimit from '@fastify/rate-limit'
 import type { FastifyBaseLogger } from 'fastify'
 import fp from 'fastify-plugin'
 import { Redis } from 'ioredis'
-import { ConfigError } from '../../config.js'
-import { HttpError } from '../../http/errors.js'
-import { INTERNAL_ADDRESS } from '../../jobs/replay.js'
+import { ConfigError } from '../../config.ts'
+import { HttpError } from '../../http/errors.ts'
+import { INTERNAL_ADDRESS } from '../../jobs/replay.ts'
 
 /** The URL without its password, to be named in a message. */
 const redacted = (url: string): string => url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@')

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
-import { openStorage } from '../../store/open.js'
-import type { Storage } from '../../store/storage.js'
+import { openStorage } from '../../store/open.ts'
+import type { Storage } from '../../store/storage.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,6 +1,6 @@
 import swaggerUi, { type FastifySwaggerUiOptions } from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
-import { DOCUMENTATION_PREFIX } from '../../http/negotiation.js'
+import { DOCUMENTATION_PREFIX } from '../../http/negotiation.ts'
 
 /** The name of the service in the top bar, where the framework's logo would be. */
 const LOGO = '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="40" viewBox="0 0 160 40">' +

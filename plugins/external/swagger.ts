@@ -1,7 +1,7 @@
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger'
 import type { FastifyInstance } from 'fastify'
-import { SCOPES, scopeFor } from '../../auth/scopes.js'
-import { RESOURCES } from '../../schemas/index.js'
+import { SCOPES, scopeFor } from '../../auth/scopes.ts'
+import { RESOURCES } from '../../schemas/index.ts'
 
 /**
  * The OpenAPI 3.1 document of every route not hidden, generated from the route schemas at the

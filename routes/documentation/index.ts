@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { allowOnly } from '../../http/method-not-allowed.js'
+import { allowOnly } from '../../http/method-not-allowed.ts'
 
 /**
  * The documentation is served by @fastify/swagger-ui (plugins/external/swagger-ui.ts), GET only:

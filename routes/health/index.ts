@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { PROBE } from '../../http/probes.js'
-import { HealthSchema } from '../../schemas/health.js'
-import { errors } from '../../schemas/responses.js'
+import { PROBE } from '../../http/probes.ts'
+import { HealthSchema } from '../../schemas/health.ts'
+import { errors } from '../../schemas/responses.ts'
 
 /** Liveness: the process answers. Answered even while the server sheds load (plugins/app/overload.ts). */
 const health: FastifyPluginAsyncTypebox = async (fastify) => {

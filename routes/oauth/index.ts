@@ -2,12 +2,12 @@ import formbody from '@fastify/formbody'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { OAuthError } from '../../auth/authorization-server.js'
-import { noStore } from '../../http/cache-control.js'
-import { errorHandler, HttpError } from '../../http/errors.js'
-import { allowOnly } from '../../http/method-not-allowed.js'
-import { BODY_READ, errorResponses, errors } from '../../schemas/responses.js'
-import { TokenSchema } from '../../schemas/token.js'
+import { OAuthError } from '../../auth/authorization-server.ts'
+import { noStore } from '../../http/cache-control.ts'
+import { errorHandler, HttpError } from '../../http/errors.ts'
+import { allowOnly } from '../../http/method-not-allowed.ts'
+import { BODY_READ, errorResponses, errors } from '../../schemas/responses.ts'
+import { TokenSchema } from '../../schemas/token.ts'
 
 const Param = Type.Optional(Type.String())
 const TokenBody = Type.Object({

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Static } from '@sinclair/typebox'
-import { PROBE } from '../../http/probes.js'
-import { NotReadySchema, ReadySchema, type ReadinessChecksSchema } from '../../schemas/health.js'
-import { errors } from '../../schemas/responses.js'
+import { PROBE } from '../../http/probes.ts'
+import { NotReadySchema, ReadySchema, type ReadinessChecksSchema } from '../../schemas/health.ts'
+import { errors } from '../../schemas/responses.ts'
 
 /** Readiness: whether this instance should be sent requests. */
 const ready: FastifyPluginAsyncTypebox = async (fastify) => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { privateNoCache } from '../../http/cache-control.js'
+import { privateNoCache } from '../../http/cache-control.ts'
 
 /**
  * Hooks of every route under /v1: the bearer guard (plugins/app/bearer-guard.ts), writes that

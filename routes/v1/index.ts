@@ -1,5 +1,5 @@
-import { hypermediaDocument } from '../../http/hypermedia.js'
-import { versionRoot } from '../../http/links.js'
+import { hypermediaDocument } from '../../http/hypermedia.ts'
+import { versionRoot } from '../../http/links.ts'
 
 /** The version-1 document: itself and its collections. */
 export default hypermediaDocument({

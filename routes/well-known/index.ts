@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { SCOPES } from '../../auth/scopes.js'
-import { errors } from '../../schemas/responses.js'
+import { SCOPES } from '../../auth/scopes.ts'
+import { errors } from '../../schemas/responses.ts'
 
 export const autoPrefix = '/.well-known'
 

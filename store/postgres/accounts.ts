@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import type { AccountStore, Client, NewRefreshToken, RefreshToken, TokenStanding, User } from '../storage.js'
-import { asciiLower } from '../text.js'
-import { prepared, transaction, type Pool, type Queryable } from './database.js'
+import type { AccountStore, Client, NewRefreshToken, RefreshToken, TokenStanding, User } from '../storage.ts'
+import { asciiLower } from '../text.ts'
+import { prepared, transaction, type Pool, type Queryable } from './database.ts'
 
 const USER = 'id, username, password_hash, scope, external_issuer, external_subject, created_at'
 
@@ -11,7 +11,11 @@ const USER = 'id, username, password_hash, scope, external_issuer, external_subj
  * SQLite's NOCASE column does.
  */
 export class PostgresAccountStore implements AccountStore {
-  constructor (readonly pool: Pool) {}
+  readonly pool: Pool
+
+  constructor (pool: Pool) {
+    this.pool = pool
+  }
 
   async createClient (client: Omit<Client, 'created_at' | 'generation'>): Promise<Client> {
     const row = { ...client, generation: '', created_at: new Date().toISOString() }

@@ -1,12 +1,12 @@
 import type pg from 'pg'
-import { mustBeLive, StoreError } from '../../collections/refusals.js'
-import type { Resource, ResourceRecord } from '../../collections/resource.js'
-import type { CollectionStore, ListQuery, Page, Precondition, Presence, Store, Versioned } from '../../collections/store.js'
-import type { FieldError } from '../../schemas/common.js'
-import { asciiLower, quote, storable } from '../text.js'
-import { prepared, transaction, type Client, type Pool, type Queryable } from './database.js'
-import { PostgresListQueries } from './list.js'
-import { PostgresTotals } from './totals.js'
+import { mustBeLive, StoreError } from '../../collections/refusals.ts'
+import type { Resource, ResourceRecord } from '../../collections/resource.ts'
+import type { CollectionStore, ListQuery, Page, Precondition, Presence, Store, Versioned } from '../../collections/store.ts'
+import type { FieldError } from '../../schemas/common.ts'
+import { asciiLower, quote, storable } from '../text.ts'
+import { prepared, transaction, type Client, type Pool, type Queryable } from './database.ts'
+import { PostgresListQueries } from './list.ts'
+import { PostgresTotals } from './totals.ts'
 
 /** What PostgreSQL says when a constraint refuses a write (its SQLSTATE). */
 const UNIQUE_VIOLATION = '23505'
@@ -22,7 +22,12 @@ const FOREIGN_KEY_VIOLATION = '23503'
 export class PostgresStore implements Store {
   readonly #collections = new Map<string, PostgresCollection>()
 
-  constructor (readonly pool: Pool, readonly resources: Resource[]) {
+  readonly pool: Pool
+  readonly resources: Resource[]
+
+  constructor (pool: Pool, resources: Resource[]) {
+    this.pool = pool
+    this.resources = resources
     for (const resource of resources) this.#collections.set(resource.name, new PostgresCollection(this, resource))
   }
 
@@ -43,7 +48,12 @@ class PostgresCollection implements CollectionStore {
   readonly #pool: Pool
   readonly #totals: PostgresTotals
 
-  constructor (readonly store: PostgresStore, readonly resource: Resource) {
+  readonly store: PostgresStore
+  readonly resource: Resource
+
+  constructor (store: PostgresStore, resource: Resource) {
+    this.store = store
+    this.resource = resource
     this.#pool = store.pool
     this.#totals = new PostgresTotals(resource.name)
     this.#table = quote(resource.name)

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import { userInfo } from 'node:os'
 import pg from 'pg'
-import { ConfigError } from '../../config.js'
-import { pendingOf, type Migration } from '../migrations.js'
-import { quote } from '../text.js'
+import { ConfigError } from '../../config.ts'
+import { pendingOf, type Migration } from '../migrations.ts'
+import { quote } from '../text.ts'
 
 // bigint (int8) arrives as text unless told otherwise: every one here is an id, a count or a
 // version, below 2^53, and the API speaks numbers.

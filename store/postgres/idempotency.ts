@@ -1,6 +1,6 @@
-import { KEY_COLUMNS, outcomeOf, type KeyRow } from '../idempotency-rows.js'
-import { KEY_LIFETIME_MS, type Claim, type IdempotencyStore, type StoredAnswer } from '../storage.js'
-import { transaction, type Pool } from './database.js'
+import { KEY_COLUMNS, outcomeOf, type KeyRow } from '../idempotency-rows.ts'
+import { KEY_LIFETIME_MS, type Claim, type IdempotencyStore, type StoredAnswer } from '../storage.ts'
+import { transaction, type Pool } from './database.ts'
 
 /**
  * Idempotency keys in PostgreSQL (migrations/postgres/020_idempotency_keys.sql), shared by every
@@ -9,7 +9,11 @@ import { transaction, type Pool } from './database.js'
  * never both claim it.
  */
 export class PostgresIdempotencyStore implements IdempotencyStore {
-  constructor (readonly pool: Pool) {}
+  readonly pool: Pool
+
+  constructor (pool: Pool) {
+    this.pool = pool
+  }
 
   async claim (owner: string, key: string, fingerprint: string): Promise<Claim> {
     const now = Date.now()

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { CLAIMED_COLUMNS, finishedStatus, toClaimed, toView, VIEW_COLUMNS, type ClaimedRow, type ViewRow } from '../job-rows.js'
-import type { ClaimedJob, JobOwner, JobResult, JobStore, JobView, StoredRequest } from '../storage.js'
-import type { Pool } from './database.js'
+import { CLAIMED_COLUMNS, finishedStatus, toClaimed, toView, VIEW_COLUMNS, type ClaimedRow, type ViewRow } from '../job-rows.ts'
+import type { ClaimedJob, JobOwner, JobResult, JobStore, JobView, StoredRequest } from '../storage.ts'
+import type { Pool } from './database.ts'
 
 /**
  * How long an instance holds a job it took. A job's request is one API call, answered in
@@ -16,7 +16,11 @@ const LEASE = '5 minutes'
  * instance died goes back to the queue once its lease has passed.
  */
 export class PostgresJobStore implements JobStore {
-  constructor (readonly pool: Pool) {}
+  readonly pool: Pool
+
+  constructor (pool: Pool) {
+    this.pool = pool
+  }
 
   async enqueue (owner: JobOwner, scope: string, request: StoredRequest): Promise<JobView> {
     const { rows } = await this.pool.query<ViewRow>(`INSERT INTO jobs

@@ -1,9 +1,13 @@
-import type { SigningKeyStore, StoredSigningKey } from '../storage.js'
-import { prepared, type Pool } from './database.js'
+import type { SigningKeyStore, StoredSigningKey } from '../storage.ts'
+import { prepared, type Pool } from './database.ts'
 
 /** The keys that sign access tokens, in PostgreSQL (migrations/postgres/040_signing_keys.sql), shared by every instance. */
 export class PostgresSigningKeyStore implements SigningKeyStore {
-  constructor (readonly pool: Pool) {}
+  readonly pool: Pool
+
+  constructor (pool: Pool) {
+    this.pool = pool
+  }
 
   async all (): Promise<StoredSigningKey[]> {
     const sql = 'SELECT kid, jwk, created_at FROM signing_keys ORDER BY created_at DESC, kid'

@@ -1,7 +1,7 @@
-import type { Column, Scalar } from '../../collections/resource.js'
-import type { Filter, ListQuery, SortKey } from '../../collections/store.js'
-import { keysetRanges, type RangeTerm } from '../keyset.js'
-import { asciiLower, quote } from '../text.js'
+import type { Column, Scalar } from '../../collections/resource.ts'
+import type { Filter, ListQuery, SortKey } from '../../collections/store.ts'
+import { keysetRanges, type RangeTerm } from '../keyset.ts'
+import { asciiLower, quote } from '../text.ts'
 
 /** A statement and its parameters, `$1`, `$2`... in order. */
 export interface Statement {

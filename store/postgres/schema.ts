@@ -1,5 +1,5 @@
-import type { ColumnKind, Resource } from '../../collections/resource.js'
-import type { Pool } from './database.js'
+import type { ColumnKind, Resource } from '../../collections/resource.ts'
+import type { Pool } from './database.ts'
 
 /** The PostgreSQL type that stores each kind of field (migrations/postgres/001_collections.sql). */
 const STORED_AS: Record<ColumnKind, string> = { integer: 'bigint', string: 'text', date: 'text', timestamp: 'text' }

@@ -1,12 +1,12 @@
-import { RESOURCES } from '../../schemas/index.js'
-import type { Storage } from '../storage.js'
-import { PostgresAccountStore } from './accounts.js'
-import { PostgresStore } from './collections.js'
-import { LOCKS, migrate, openPool, pendingMigrations, withLock, type PostgresSettings } from './database.js'
-import { PostgresIdempotencyStore } from './idempotency.js'
-import { PostgresJobStore } from './jobs.js'
-import { PostgresSigningKeyStore } from './keys.js'
-import { checkTables } from './schema.js'
+import { RESOURCES } from '../../schemas/index.ts'
+import type { Storage } from '../storage.ts'
+import { PostgresAccountStore } from './accounts.ts'
+import { PostgresStore } from './collections.ts'
+import { LOCKS, migrate, openPool, pendingMigrations, withLock, type PostgresSettings } from './database.ts'
+import { PostgresIdempotencyStore } from './idempotency.ts'
+import { PostgresJobStore } from './jobs.ts'
+import { PostgresSigningKeyStore } from './keys.ts'
+import { checkTables } from './schema.ts'
 
 /**
  * PostgreSQL, shared by every instance of the service: whatever must hold across instances

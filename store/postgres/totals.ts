@@ -1,5 +1,5 @@
-import { filterSetKey, type Filter } from '../../collections/store.js'
-import { prepared, type Queryable } from './database.js'
+import { filterSetKey, type Filter } from '../../collections/store.ts'
+import { prepared, type Queryable } from './database.ts'
 
 interface Entry {
   /** The collection's change counters, summed, when the total was counted. */
@@ -26,7 +26,12 @@ export class PostgresTotals {
   readonly #entries = new Map<string, Entry>()
   readonly #changes: string
 
-  constructor (readonly collection: string, readonly capacity = 256) {
+  readonly collection: string
+  readonly capacity: number
+
+  constructor (collection: string, capacity = 256) {
+    this.collection = collection
+    this.capacity = capacity
     this.#changes = 'SELECT coalesce(sum(changes), 0)::text AS changes FROM collection_changes WHERE collection = $1'
   }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Statement } from 'better-sqlite3'
-import type { AccountStore, Client, NewRefreshToken, RefreshToken, TokenStanding, User } from '../storage.js'
-import type { SqliteDatabase } from './database.js'
+import type { AccountStore, Client, NewRefreshToken, RefreshToken, TokenStanding, User } from '../storage.ts'
+import type { SqliteDatabase } from './database.ts'
 
 /** generation, created_at, revoked, user_exists: a row of plain values, as .raw() returns it, costs less to build. */
 type StandingRow = [string, string, 0 | 1, 0 | 1]
@@ -11,7 +11,11 @@ export class SqliteAccountStore implements AccountStore {
   // Asked on every request: compiled once, when first needed (after the migrations).
   #standing: Statement<[string, number | null, number | null, string], StandingRow> | undefined
 
-  constructor (readonly db: SqliteDatabase) {}
+  readonly db: SqliteDatabase
+
+  constructor (db: SqliteDatabase) {
+    this.db = db
+  }
 
   async createClient (client: Omit<Client, 'created_at' | 'generation'>): Promise<Client> {
     const row = { ...client, generation: '', created_at: new Date().toISOString() }

@@ -1,16 +1,16 @@
 import type Database from 'better-sqlite3'
-import { mustBeLive, StoreError } from '../../collections/refusals.js'
-import type { Column, Resource, ResourceRecord, Scalar } from '../../collections/resource.js'
+import { mustBeLive, StoreError } from '../../collections/refusals.ts'
+import type { Column, Resource, ResourceRecord, Scalar } from '../../collections/resource.ts'
 import type {
   CollectionStore, ListQuery, Page, Precondition, Presence, Store, Versioned
-} from '../../collections/store.js'
-import type { FieldError } from '../../schemas/common.js'
-import type { SqliteDatabase } from './database.js'
-import { GroupCommit, type OnCommit } from './group-commit.js'
-import { quote, storable } from '../text.js'
-import { ListQueries, readIndexes } from './list.js'
-import { checkTables } from './schema.js'
-import { compareAsciiCaseInsensitive, compareCodePoints, compareNumbers, Totals, type Comparator } from './totals.js'
+} from '../../collections/store.ts'
+import type { FieldError } from '../../schemas/common.ts'
+import type { SqliteDatabase } from './database.ts'
+import { GroupCommit, type OnCommit } from './group-commit.ts'
+import { quote, storable } from '../text.ts'
+import { ListQueries, readIndexes } from './list.ts'
+import { checkTables } from './schema.ts'
+import { compareAsciiCaseInsensitive, compareCodePoints, compareNumbers, Totals, type Comparator } from './totals.ts'
 
 const STATEMENT_CACHE_SIZE = 512
 
@@ -23,7 +23,12 @@ export class SqliteStore implements Store {
   /** Every collection write goes through it: see store/group-commit.ts. */
   readonly writes: GroupCommit
 
-  constructor (readonly db: SqliteDatabase, readonly resources: Resource[]) {
+  readonly db: SqliteDatabase
+  readonly resources: Resource[]
+
+  constructor (db: SqliteDatabase, resources: Resource[]) {
+    this.db = db
+    this.resources = resources
     checkTables(db, resources)
     this.writes = new GroupCommit(db)
     this.#dataVersion = db.prepare('PRAGMA data_version').pluck()
@@ -76,7 +81,12 @@ class SqliteCollection implements CollectionStore {
   readonly #referencedBy: { table: string, field: string, name: string }[]
   readonly totals: Totals
 
-  constructor (readonly store: SqliteStore, readonly resource: Resource) {
+  readonly store: SqliteStore
+  readonly resource: Resource
+
+  constructor (store: SqliteStore, resource: Resource) {
+    this.store = store
+    this.resource = resource
     this.#table = quote(resource.name)
     this.#names = resource.columns.map(c => c.name)
     const columns = this.#names.map(quote).join(', ')

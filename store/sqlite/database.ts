@@ -1,8 +1,8 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import { sqliteBinding } from '../../packaging/shipped.js'
-import { pendingOf, type Migration } from '../migrations.js'
+import { sqliteBinding } from '../../packaging/shipped.ts'
+import { pendingOf, type Migration } from '../migrations.ts'
 
 export type SqliteDatabase = Database.Database
 

@@ -43,7 +43,10 @@ export class GroupCommit {
   readonly #release: Database.Statement
   readonly #undo: Database.Statement
 
-  constructor (readonly db: Database.Database) {
+  readonly db: Database.Database
+
+  constructor (db: Database.Database) {
+    this.db = db
     this.#begin = db.prepare('BEGIN IMMEDIATE')
     this.#commit = db.prepare('COMMIT')
     this.#rollback = db.prepare('ROLLBACK')

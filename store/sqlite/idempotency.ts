@@ -1,10 +1,14 @@
-import { KEY_COLUMNS, outcomeOf, type KeyRow } from '../idempotency-rows.js'
-import { KEY_LIFETIME_MS, type Claim, type IdempotencyStore, type StoredAnswer } from '../storage.js'
-import type { SqliteDatabase } from './database.js'
+import { KEY_COLUMNS, outcomeOf, type KeyRow } from '../idempotency-rows.ts'
+import { KEY_LIFETIME_MS, type Claim, type IdempotencyStore, type StoredAnswer } from '../storage.ts'
+import type { SqliteDatabase } from './database.ts'
 
 /** Idempotency keys in SQLite (migrations/sqlite/020_idempotency_keys.sql). */
 export class SqliteIdempotencyStore implements IdempotencyStore {
-  constructor (readonly db: SqliteDatabase) {}
+  readonly db: SqliteDatabase
+
+  constructor (db: SqliteDatabase) {
+    this.db = db
+  }
 
   async claim (owner: string, key: string, fingerprint: string): Promise<Claim> {
     return this.db.transaction((): Claim => {

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto'
-import { CLAIMED_COLUMNS, finishedStatus, toClaimed, toView, VIEW_COLUMNS, type ClaimedRow, type ViewRow } from '../job-rows.js'
-import type { ClaimedJob, JobOwner, JobResult, JobStore, JobView, StoredRequest } from '../storage.js'
-import type { SqliteDatabase } from './database.js'
+import { CLAIMED_COLUMNS, finishedStatus, toClaimed, toView, VIEW_COLUMNS, type ClaimedRow, type ViewRow } from '../job-rows.ts'
+import type { ClaimedJob, JobOwner, JobResult, JobStore, JobView, StoredRequest } from '../storage.ts'
+import type { SqliteDatabase } from './database.ts'
 
 /** The job queue in SQLite: the table of migrations/sqlite/010_jobs.sql. */
 export class SqliteJobStore implements JobStore {
-  constructor (readonly db: SqliteDatabase) {}
+  readonly db: SqliteDatabase
+
+  constructor (db: SqliteDatabase) {
+    this.db = db
+  }
 
   async enqueue (owner: JobOwner, scope: string, request: StoredRequest): Promise<JobView> {
     return toView(this.db.prepare(`INSERT INTO jobs

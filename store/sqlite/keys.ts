@@ -1,9 +1,13 @@
-import type { SigningKeyStore, StoredSigningKey } from '../storage.js'
-import type { SqliteDatabase } from './database.js'
+import type { SigningKeyStore, StoredSigningKey } from '../storage.ts'
+import type { SqliteDatabase } from './database.ts'
 
 /** The keys that sign access tokens, in SQLite (migrations/sqlite/040_signing_keys.sql). */
 export class SqliteSigningKeyStore implements SigningKeyStore {
-  constructor (readonly db: SqliteDatabase) {}
+  readonly db: SqliteDatabase
+
+  constructor (db: SqliteDatabase) {
+    this.db = db
+  }
 
   async all (): Promise<StoredSigningKey[]> {
     return this.db.prepare('SELECT kid, jwk, created_at FROM signing_keys ORDER BY created_at DESC, kid').all() as StoredSigningKey[]

@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3'
-import type { Column, Scalar } from '../../collections/resource.js'
-import type { Filter, ListQuery, SortKey } from '../../collections/store.js'
-import { keysetRanges } from '../keyset.js'
-import { quote } from '../text.js'
+import type { Column, Scalar } from '../../collections/resource.ts'
+import type { Filter, ListQuery, SortKey } from '../../collections/store.ts'
+import { keysetRanges } from '../keyset.ts'
+import { quote } from '../text.ts'
 
 /** An index as the planner uses it: its key columns, each entry implicitly followed by the rowid (`id`). */
 export interface TableIndex {

@@ -1,5 +1,5 @@
-import type { ColumnKind, Resource } from '../../collections/resource.js'
-import type { SqliteDatabase } from './database.js'
+import type { ColumnKind, Resource } from '../../collections/resource.ts'
+import type { SqliteDatabase } from './database.ts'
 
 /** The SQLite type that stores each kind of field (STRICT tables hold exactly it). */
 const STORED_AS: Record<ColumnKind, string> = { integer: 'INTEGER', string: 'TEXT', date: 'TEXT', timestamp: 'TEXT' }

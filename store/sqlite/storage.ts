@@ -1,11 +1,11 @@
-import { RESOURCES } from '../../schemas/index.js'
-import type { Storage } from '../storage.js'
-import { SqliteAccountStore } from './accounts.js'
-import { SqliteStore } from './collections.js'
-import { openDatabase, pendingMigrations } from './database.js'
-import { SqliteIdempotencyStore } from './idempotency.js'
-import { SqliteJobStore } from './jobs.js'
-import { SqliteSigningKeyStore } from './keys.js'
+import { RESOURCES } from '../../schemas/index.ts'
+import type { Storage } from '../storage.ts'
+import { SqliteAccountStore } from './accounts.ts'
+import { SqliteStore } from './collections.ts'
+import { openDatabase, pendingMigrations } from './database.ts'
+import { SqliteIdempotencyStore } from './idempotency.ts'
+import { SqliteJobStore } from './jobs.ts'
+import { SqliteSigningKeyStore } from './keys.ts'
 
 /**
  * The embedded engine: one SQLite file, `DATA_DIR/zoo.db`, in this process. Its reads cost no

@@ -1,5 +1,5 @@
-import type { ResourceRecord, Scalar } from '../../collections/resource.js'
-import { filterSetKey, type Filter } from '../../collections/store.js'
+import type { ResourceRecord, Scalar } from '../../collections/resource.ts'
+import { filterSetKey, type Filter } from '../../collections/store.ts'
 
 /** Orders two non-null values of one column the way the database compares them. */
 export type Comparator = (a: Scalar, b: Scalar) => number
@@ -29,10 +29,13 @@ interface Entry {
 export class Totals {
   readonly #entries = new Map<string, Entry>()
 
-  constructor (
-    readonly compare: (field: string) => Comparator,
-    readonly capacity = 256
-  ) {}
+  readonly compare: (field: string) => Comparator
+  readonly capacity: number
+
+  constructor (compare: (field: string) => Comparator, capacity = 256) {
+    this.compare = compare
+    this.capacity = capacity
+  }
 
   /** The count for `filters`, from the cache, or from `count()` once. */
   get (filters: Filter[], count: () => number): number {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { addUser, basic, build, call, cli, tokenRequest } from '../helper.js'
+import { addUser, basic, build, call, cli, tokenRequest } from '../helper.ts'
 
 /** A client made with the CLI, and a token it got; the token has been used once, so the service has verified it. */
 async function clientWithToken (app: FastifyInstance, scope = 'zoos:read zoos:write') {

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import t from 'tap'
-import { buildApi } from '../../app.js'
-import { testConfig } from '../helper.js'
+import { buildApi } from '../../app.ts'
+import { testConfig } from '../helper.ts'
 
 t.test('a generated bootstrap secret is announced once, as a line a shell takes as it is', async t => {
   const dir = t.testdir()

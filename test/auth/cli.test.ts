@@ -1,6 +1,6 @@
 import t from 'tap'
-import { runCli } from '../../auth/cli.js'
-import { basic, build, call, cli, tokenRequest } from '../helper.js'
+import { runCli } from '../../auth/cli.ts'
+import { basic, build, call, cli, tokenRequest } from '../helper.ts'
 
 t.test('client create prints JSON credentials that work at the token endpoint', async t => {
   const app = await build(t)

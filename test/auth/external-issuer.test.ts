@@ -3,8 +3,8 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { generateKeyPair, SignJWT } from 'jose'
 import type { Payload } from 'oauth2-mock-server'
 import t, { type Test } from 'tap'
-import { build, call, testConfig } from '../helper.js'
-import { startProvider } from './oauth-provider.js'
+import { build, call, testConfig } from '../helper.ts'
+import { startProvider } from './oauth-provider.ts'
 
 const AUDIENCE = 'https://zoo.example.test/v1'
 

@@ -3,8 +3,8 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { decodeJwt } from 'jose'
 import type { MutableResponse, MutableToken } from 'oauth2-mock-server'
 import t, { type Test } from 'tap'
-import { addUser, build, call, query, testConfig, tokenRequest } from '../helper.js'
-import { startProvider } from './oauth-provider.js'
+import { addUser, build, call, query, testConfig, tokenRequest } from '../helper.ts'
+import { startProvider } from './oauth-provider.ts'
 
 const CLIENT = { id: 'zoo-api-at-mock', secret: 'mock-client-secret' }
 const READ_SCOPE = 'zoos:read animals:read employees:read'

@@ -2,11 +2,11 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose'
 import t from 'tap'
-import { buildApi } from '../../app.js'
-import { runCli } from '../../auth/cli.js'
-import { SCOPES } from '../../auth/scopes.js'
-import { checkContract } from '../contract.js'
-import { addClient, addUser, basic, BOOTSTRAP, build, call, cliEnv, ENGINE, query, snapshot, testConfig, tokenRequest } from '../helper.js'
+import { buildApi } from '../../app.ts'
+import { runCli } from '../../auth/cli.ts'
+import { SCOPES } from '../../auth/scopes.ts'
+import { checkContract } from '../contract.ts'
+import { addClient, addUser, basic, BOOTSTRAP, build, call, cliEnv, ENGINE, query, snapshot, testConfig, tokenRequest } from '../helper.ts'
 
 const form = (params: Record<string, string>) => new URLSearchParams(params).toString()
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { addClient, addUser, basic, BOOTSTRAP, build, tokenRequest, withAccounts } from '../helper.js'
+import { addClient, addUser, basic, BOOTSTRAP, build, tokenRequest, withAccounts } from '../helper.ts'
 
 const password = (username: string, guess: string, from = '127.0.0.1') => ({ grant_type: 'password', username, password: guess, from })
 

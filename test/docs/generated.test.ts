@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import t from 'tap'
-import { SETTINGS } from '../../config.js'
-import { ERRORS } from '../../schemas/responses.js'
-import { GENERATED, readGenerated, renderSettingsTable, renderStatusTable, run, updateGenerated, writeDocs } from '../../scripts/docs.js'
+import { SETTINGS } from '../../config.ts'
+import { ERRORS } from '../../schemas/responses.ts'
+import { GENERATED, readGenerated, renderSettingsTable, renderStatusTable, run, updateGenerated, writeDocs } from '../../scripts/docs.ts'
 
 const root = new URL('../../', import.meta.url)
 

@@ -3,17 +3,17 @@ import fc from 'fast-check'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import pg from 'pg'
 import t, { type Test } from 'tap'
-import { buildApi } from '../../app.js'
-import { SCOPES } from '../../auth/scopes.js'
-import type { Column, Resource } from '../../collections/resource.js'
-import { COUNTRY_CODES } from '../../schemas/country-codes.js'
-import { RESOURCES } from '../../schemas/index.js'
-import { checkContract } from '../contract.js'
-import { addClient, basic, BOOTSTRAP, call, create, openDatabaseFile, testConfig, tokenRequest } from '../helper.js'
-import { portOf } from '../local/helper.js'
+import { buildApi } from '../../app.ts'
+import { SCOPES } from '../../auth/scopes.ts'
+import type { Column, Resource } from '../../collections/resource.ts'
+import { COUNTRY_CODES } from '../../schemas/country-codes.ts'
+import { RESOURCES } from '../../schemas/index.ts'
+import { checkContract } from '../contract.ts'
+import { addClient, basic, BOOTSTRAP, call, create, openDatabaseFile, testConfig, tokenRequest } from '../helper.ts'
+import { portOf } from '../local/helper.ts'
 import {
   accept, type Fuzzed, headerText, jsonPayload, method, nastyText, oddContentType, printable, runs, type Payload
-} from './arbitraries.js'
+} from './arbitraries.ts'
 
 /**
  * Property-based fuzzing of the API: random and adversarial requests to every route (the three

@@ -3,14 +3,14 @@ import { delimiter } from 'node:path'
 import fc from 'fast-check'
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import t, { type Test } from 'tap'
-import { loadConfig } from '../../config.js'
-import { buildLocalServer } from '../../local/app.js'
-import { compareCodePoints, encodeCursor } from '../../local/directory-listing.js'
-import { checkContract } from '../contract.js'
-import { makeTree, type Tree } from '../local/helper.js'
+import { loadConfig } from '../../config.ts'
+import { buildLocalServer } from '../../local/app.ts'
+import { compareCodePoints, encodeCursor } from '../../local/directory-listing.ts'
+import { checkContract } from '../contract.ts'
+import { makeTree, type Tree } from '../local/helper.ts'
 import {
   type Fuzzed, headerText, jsonPayload, method, nastyText, oddContentType, printable, rawNumber, runs, type Payload
-} from './arbitraries.js'
+} from './arbitraries.ts'
 
 /**
  * Property-based fuzzing of the local tool server: list_directory asked about paths built from

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import type { Payload } from 'oauth2-mock-server'
 import t from 'tap'
-import { startProvider } from '../auth/oauth-provider.js'
-import { addClient, addUser, basic, BOOTSTRAP, build, call, query, testConfig, tokenRequest } from '../helper.js'
-import { accepted, ASYNC, finished, jobPath, start, ZOO } from './helper.js'
+import { startProvider } from '../auth/oauth-provider.ts'
+import { addClient, addUser, basic, BOOTSTRAP, build, call, query, testConfig, tokenRequest } from '../helper.ts'
+import { accepted, ASYNC, finished, jobPath, start, ZOO } from './helper.ts'
 
 /** `Bearer <token>` of a new client holding `scope`. */
 async function clientBearer (app: FastifyInstance, scope: string, clientId?: string): Promise<string> {

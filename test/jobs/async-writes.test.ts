@@ -1,6 +1,6 @@
 import t from 'tap'
-import { addClient, basic, bearer, BOOTSTRAP, build, call, create, snapshot, tokenRequest } from '../helper.js'
-import { accepted, ASYNC, finished, ZOO } from './helper.js'
+import { addClient, basic, bearer, BOOTSTRAP, build, call, create, snapshot, tokenRequest } from '../helper.ts'
+import { accepted, ASYNC, finished, ZOO } from './helper.ts'
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 

@@ -1,10 +1,10 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import type { Test } from 'tap'
-import { buildApi } from '../../app.js'
-import type { Config } from '../../config.js'
-import type { JobView } from '../../store/storage.js'
-import { checkContract } from '../contract.js'
-import { call } from '../helper.js'
+import { buildApi } from '../../app.ts'
+import type { Config } from '../../config.ts'
+import type { JobView } from '../../store/storage.ts'
+import { checkContract } from '../contract.ts'
+import { call } from '../helper.ts'
 
 export const ASYNC = { prefer: 'respond-async' } as const
 export const ZOO = { name: 'Berlin Zoo', city: 'Berlin', country: 'DE' } as const

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify'
 import t, { type Test } from 'tap'
-import type { Principal } from '../../auth/tokens.js'
-import { JobQueue } from '../../jobs/queue.js'
-import { openSqliteStorage } from '../../store/sqlite/storage.js'
-import type { ClaimedJob, JobResult } from '../../store/storage.js'
+import type { Principal } from '../../auth/tokens.ts'
+import { JobQueue } from '../../jobs/queue.ts'
+import { openSqliteStorage } from '../../store/sqlite/storage.ts'
+import type { ClaimedJob, JobResult } from '../../store/storage.ts'
 const PRINCIPAL: Principal = {
   subject: 'c1',
   clientId: 'c1',

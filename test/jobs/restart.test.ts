@@ -1,6 +1,6 @@
 import t from 'tap'
-import { addClient, addUser, basic, call, ENGINE, query, testConfig, tokenRequest, withAccounts, withStorage } from '../helper.js'
-import { accepted, ASYNC, finished, start, ZOO } from './helper.js'
+import { addClient, addUser, basic, call, ENGINE, query, testConfig, tokenRequest, withAccounts, withStorage } from '../helper.ts'
+import { accepted, ASYNC, finished, start, ZOO } from './helper.ts'
 
 const zoo = (name: string) => ({ ...ZOO, name })
 

@@ -2,11 +2,11 @@ import { once } from 'node:events'
 import { connect, type Socket } from 'node:net'
 import { connect as tlsConnect } from 'node:tls'
 import t, { type Test } from 'tap'
-import { buildApi } from '../../app.js'
-import { checkContract } from '../contract.js'
-import { build, call, testConfig } from '../helper.js'
-import { buildLocal, portOf, post } from '../local/helper.js'
-import { http2Request, http2Session, https1, listenHttps } from '../tls/helper.js'
+import { buildApi } from '../../app.ts'
+import { checkContract } from '../contract.ts'
+import { build, call, testConfig } from '../helper.ts'
+import { buildLocal, portOf, post } from '../local/helper.ts'
+import { http2Request, http2Session, https1, listenHttps } from '../tls/helper.ts'
 
 /** The API behind a (pretend) TLS-terminating proxy, listening on loopback; closed at teardown. */
 async function plainApi (t: Test, settings: Record<string, string>): Promise<number> {

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import t, { type Test } from 'tap'
-import { addUser, basic, BOOTSTRAP, build, call, create, query, tokenRequest } from '../helper.js'
+import { addUser, basic, BOOTSTRAP, build, call, create, query, tokenRequest } from '../helper.ts'
 
 interface LogLine { level: number, msg: string, reqId?: string, method?: string, path?: string, status?: number, ms?: number }
 

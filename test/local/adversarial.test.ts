@@ -1,6 +1,6 @@
 import { delimiter } from 'node:path'
 import t from 'tap'
-import { buildLocal, makeTree, post, type Tree } from './helper.js'
+import { buildLocal, makeTree, post, type Tree } from './helper.ts'
 
 /**
  * Requests an attacker (or a confused tool client) would send to POST /list_directory, each with

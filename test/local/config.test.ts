@@ -1,7 +1,7 @@
 import { delimiter, join, relative } from 'node:path'
 import t from 'tap'
-import { loadConfig } from '../../config.js'
-import { makeTree } from './helper.js'
+import { loadConfig } from '../../config.ts'
+import { makeTree } from './helper.ts'
 
 const KEY = 'k3y-0f-the-l0cal-t00l-server'
 

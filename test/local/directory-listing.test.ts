@@ -10,9 +10,9 @@ import {
   encodeCursor,
   type ListerOptions,
   type ListingFileSystem
-} from '../../local/directory-listing.js'
-import { PathGuard } from '../../local/path-guard.js'
-import { makeTree } from './helper.js'
+} from '../../local/directory-listing.ts'
+import { PathGuard } from '../../local/path-guard.ts'
+import { makeTree } from './helper.ts'
 
 const byUtf8 = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b))
 

@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url'
 import type { Readable } from 'node:stream'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import type { Test } from 'tap'
-import { loadConfig } from '../../config.js'
-import { buildLocalServer } from '../../local/app.js'
+import { loadConfig } from '../../config.ts'
+import { buildLocalServer } from '../../local/app.ts'
 
 /** A file tree: a string is a file's content, an object a directory, `{ link }` a symbolic link. */
 export interface Tree {

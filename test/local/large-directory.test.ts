@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { buildLocal, makeTree, post } from './helper.js'
+import { buildLocal, makeTree, post } from './helper.ts'
 
 const COUNT = 100_000
 /** Where UTF-16 order and code point order part ways, and where normalization forms differ. */

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import t from 'tap'
-import { HttpError } from '../../http/errors.js'
+import { HttpError } from '../../http/errors.ts'
 import {
   allowedRootOf,
   isWithin,
@@ -8,7 +8,7 @@ import {
   PathGuard,
   type PathApi,
   type ResolvingFileSystem
-} from '../../local/path-guard.js'
+} from '../../local/path-guard.ts'
 
 const OUTSIDE = 'Access denied - the path is outside the allowed directories'
 

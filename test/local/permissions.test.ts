@@ -1,7 +1,7 @@
 import { chmodSync } from 'node:fs'
 import type { FastifyInstance } from 'fastify'
 import t, { type Test } from 'tap'
-import { buildLocal, lineOf, makeTree, send, spawnTs } from './helper.js'
+import { buildLocal, lineOf, makeTree, send, spawnTs } from './helper.ts'
 
 const NOBODY = { uid: 65534, gid: 65534 }
 const DENIED = { error: 'Access denied - permission denied' }

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { buildLocal } from './helper.js'
+import { buildLocal } from './helper.ts'
 
 t.test('GET / says what the local tool server is and where its OpenAPI document is', async t => {
   const app = await buildLocal(t, { LOCAL_API_KEY: 'a-key-of-sixteen-chars' })

@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import type { Readable } from 'node:stream'
 import t, { type Test } from 'tap'
-import { lineOf, makeTree, send, spawnTs } from './helper.js'
+import { lineOf, makeTree, send, spawnTs } from './helper.ts'
 
 interface LogLine {
   name?: string

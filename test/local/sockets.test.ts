@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap'
-import { buildLocal, makeTree, portOf, send, sendRaw, type SocketResponse } from './helper.js'
+import { buildLocal, makeTree, portOf, send, sendRaw, type SocketResponse } from './helper.ts'
 
 const HOST_DENIED = 'Access denied - this server answers only requests addressed to a loopback name such as localhost or 127.0.0.1'
 const ORIGIN_DENIED = 'Access denied - requests from web pages are refused unless they are served from a loopback address'

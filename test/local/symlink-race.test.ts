@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import t from 'tap'
-import { buildLocal, lineOf, makeTree, portOf, post, send, spawnTs } from './helper.js'
+import { buildLocal, lineOf, makeTree, portOf, post, send, spawnTs } from './helper.ts'
 
 /** Long enough for thousands of requests to meet thousands of swaps; the outcome is not timed. */
 const SWAPPING_MS = '3000'

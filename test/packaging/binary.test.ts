@@ -1,12 +1,12 @@
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import t, { type Test } from 'tap'
-import { basic, BOOTSTRAP } from '../helper.js'
-import { lineOf, makeTree, send } from '../local/helper.js'
-import { https1 } from '../tls/helper.js'
+import { basic, BOOTSTRAP } from '../helper.ts'
+import { lineOf, makeTree, send } from '../local/helper.ts'
+import { https1 } from '../tls/helper.ts'
+import { olderNode, PACKAGE, PINNED_NODE, ROOT } from './helper.ts'
 
 /*
  * `npm run build:binary`, then the binary as a user gets it: one file copied into an empty folder
@@ -15,8 +15,13 @@ import { https1 } from '../tls/helper.js'
 
 t.setTimeout(600_000)
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const BINARY = join(ROOT, 'dist', 'zoo-api')
+/**
+ * tap records coverage in every Node.js process a test starts. That of the compiled copy in dist/
+ * would map back through its source maps onto the TypeScript a column off, and count each
+ * function twice: the processes that run dist/ record none, tap's own switch says so.
+ */
+const UNCOVERED = { _TAPJS_PROCESSINFO_COVERAGE_: '0' }
 
 // A plugin an earlier build compiled, and removed from the source since, would still be autoloaded
 // from dist/: the build starts from an empty dist/.
@@ -65,7 +70,9 @@ t.test('the binary alone, in an empty folder without Node.js, serves the API, it
   chmodSync(join(folder, 'zoo-api'), 0o755)
   t.same(readdirSync(folder).sort(), ['empty-path', 'zoo-api'], 'nothing else')
   const env = settings(folder, allowed)
-  t.equal(execFileSync('./zoo-api', ['--version'], { cwd: folder, env }).toString(), 'zoo-api 0.1.0\n')
+  const embedded = `v${PINNED_NODE ?? process.versions.node}`
+  t.equal(execFileSync('./zoo-api', ['--version'], { cwd: folder, env }).toString(), `zoo-api ${PACKAGE.version} (Node.js ${embedded})\n`,
+    'it embeds the Node.js the project pins')
   t.match(execFileSync('./zoo-api', ['--help'], { cwd: folder, env }).toString(), /UNPACK_DIR, --unpack-dir/)
 
   const binary = await serve(t, './zoo-api', [], folder, env)
@@ -108,7 +115,7 @@ t.test('the binary alone, in an empty folder without Node.js, serves the API, it
 
   // What npm start runs, on a data directory of its own.
   const clone = makeTree(t, {})
-  const npmStart = await serve(t, process.execPath, [join(ROOT, 'dist', 'server.js')], clone, settings(clone, allowed))
+  const npmStart = await serve(t, process.execPath, [join(ROOT, 'dist', 'server.js')], clone, { ...settings(clone, allowed), ...UNCOVERED })
   const cloneCa = readFileSync(join(clone, 'data', 'tls', 'cert.pem'), 'utf8')
   const fromNpmStart = await https1(npmStart.api, cloneCa, { path: '/documentation/json' })
   t.equal(fromBinary.text.replaceAll(`localhost:${binary.api}`, 'localhost:PORT'),
@@ -136,4 +143,18 @@ t.test('the binary refuses an UNPACK_DIR that others could write into, with one 
   mkdirSync(join(folder, 'private'), { mode: 0o700 })
   const cli = execFileSync(BINARY, ['client', 'list'], { cwd: folder, env: { ...env, UNPACK_DIR: join(folder, 'private') } })
   t.same(JSON.parse(cli.toString()), [], 'the CLI unpacks there too, and reads the database')
+})
+
+t.test('what npm start runs, started by a Node.js older than engines allows, refuses in one line instead of crashing', {
+  skip: olderNode === undefined && 'no older Node.js on the PATH to try it with'
+}, async t => {
+  if (olderNode === undefined) return
+  const folder = makeTree(t, {})
+  const started = spawnSync(olderNode.file, [join(ROOT, 'dist', 'server.js')],
+    { cwd: folder, encoding: 'utf8', env: { ...settings(folder, ''), ...UNCOVERED } })
+  t.same([started.status, started.signal], [1, null], 'no segmentation fault')
+  t.equal(started.stderr, `zoo-api: start-up failed: Node.js ${olderNode.version} is older than the ` +
+    `v${/(\d+\.\d+\.\d+)/.exec(PACKAGE.engines.node)?.[1]} this program needs; ` +
+    'npm start and npm test run the Node.js that npm ci installs beside the program\n')
+  t.same(readdirSync(folder), [], 'nothing written')
 })

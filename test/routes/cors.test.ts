@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, call } from '../helper.js'
+import { build, call } from '../helper.ts'
 
 const preflight = (origin: string, method = 'POST') => ({
   origin,

@@ -1,6 +1,6 @@
 import t from 'tap'
-import { bearer, build, call } from '../helper.js'
-import { buildLocal, post } from '../local/helper.js'
+import { bearer, build, call } from '../helper.ts'
+import { buildLocal, post } from '../local/helper.ts'
 
 t.test('a body that is not declared JSON is 415 saying what to send', async t => {
   const app = await build(t)

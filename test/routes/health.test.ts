@@ -2,10 +2,10 @@ import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { buildApi } from '../../app.js'
-import { build, call, query, testConfig, tokenRequest } from '../helper.js'
-import type { Storage } from '../../store/storage.js'
-import { checkContract } from '../contract.js'
+import { buildApi } from '../../app.ts'
+import { build, call, query, testConfig, tokenRequest } from '../helper.ts'
+import type { Storage } from '../../store/storage.ts'
+import { checkContract } from '../contract.ts'
 
 const READY = { status: 'ready', checks: { database: 'ok', migrations: 'ok', jobs: 'ok' } }
 

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { basic, BOOTSTRAP, build, call, tokenRequest } from '../helper.js'
+import { basic, BOOTSTRAP, build, call, tokenRequest } from '../helper.ts'
 
 t.test('beyond RATE_LIMIT requests a minute from one address: 429 with Retry-After', async t => {
   const app = await build(t, { RATE_LIMIT: '5' })

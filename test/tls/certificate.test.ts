@@ -3,9 +3,9 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:
 import { join } from 'node:path'
 import { generate } from 'selfsigned'
 import t from 'tap'
-import { ConfigError } from '../../config.js'
-import { loadTls, selfSignedFiles } from '../../listeners/tls.js'
-import { testConfig } from '../helper.js'
+import { ConfigError } from '../../config.ts'
+import { loadTls, selfSignedFiles } from '../../listeners/tls.ts'
+import { testConfig } from '../helper.ts'
 
 const DAY = 86400_000
 

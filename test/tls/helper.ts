@@ -10,11 +10,11 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls'
 import type { FastifyInstance } from 'fastify'
 import type { Test } from 'tap'
-import { buildApi } from '../../app.js'
-import { loadTls, type TlsMaterial } from '../../listeners/tls.js'
-import { checkContract } from '../contract.js'
-import { BOOTSTRAP, basic, testConfig } from '../helper.js'
-import { portOf } from '../local/helper.js'
+import { buildApi } from '../../app.ts'
+import { loadTls, type TlsMaterial } from '../../listeners/tls.ts'
+import { checkContract } from '../contract.ts'
+import { BOOTSTRAP, basic, testConfig } from '../helper.ts'
+import { portOf } from '../local/helper.ts'
 
 export interface HttpsApi {
   app: FastifyInstance

@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import { connect as netConnect } from 'node:net'
 import { request as httpsRequest } from 'node:https'
 import t from 'tap'
-import { HELMET, http2Request, http2Session, https1, httpsBearer, listenHttps, negotiate } from './helper.js'
+import { HELMET, http2Request, http2Session, https1, httpsBearer, listenHttps, negotiate } from './helper.ts'
 
 t.test('HTTP/1.1 over TLS: the root document, with https:// hrefs and the security headers', async t => {
   const { port, tls } = await listenHttps(t)

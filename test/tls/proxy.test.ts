@@ -1,9 +1,9 @@
 import t, { type Test } from 'tap'
-import { buildApi } from '../../app.js'
-import { checkContract } from '../contract.js'
-import { BOOTSTRAP, basic, build, call, testConfig } from '../helper.js'
-import { portOf, send } from '../local/helper.js'
-import { HELMET } from './helper.js'
+import { buildApi } from '../../app.ts'
+import { checkContract } from '../contract.ts'
+import { BOOTSTRAP, basic, build, call, testConfig } from '../helper.ts'
+import { portOf, send } from '../local/helper.ts'
+import { HELMET } from './helper.ts'
 
 const REFUSED = { error: 'HTTPS required' }
 

@@ -1,8 +1,8 @@
 import t, { type Test } from 'tap'
-import { hostNameOf } from '../../http/host.js'
-import { buildRedirectListener } from '../../listeners/redirect.js'
-import { testConfig } from '../helper.js'
-import { portOf, send, sendRaw } from '../local/helper.js'
+import { hostNameOf } from '../../http/host.ts'
+import { buildRedirectListener } from '../../listeners/redirect.ts'
+import { testConfig } from '../helper.ts'
+import { portOf, send, sendRaw } from '../local/helper.ts'
 
 async function listening (t: Test, httpsPort = 8443) {
   const app = buildRedirectListener({ settings: testConfig(t.testdir()), httpsPort, fallbackHost: 'fallback.example.test' })

@@ -3,10 +3,10 @@ import { once } from 'node:events'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { loadTls, selfSignedFiles } from '../../listeners/tls.js'
-import { lineOf, makeTree, send, spawnTs } from '../local/helper.js'
-import { basic } from '../helper.js'
-import { http2Request, http2Session, https1 } from './helper.js'
+import { loadTls, selfSignedFiles } from '../../listeners/tls.ts'
+import { lineOf, makeTree, send, spawnTs } from '../local/helper.ts'
+import { basic } from '../helper.ts'
+import { http2Request, http2Session, https1 } from './helper.ts'
 
 interface LogLine {
   name?: string

@@ -1,4 +1,4 @@
-import { collectionRoutes } from '../../../collections/routes.js'
-import { Animals } from '../../../schemas/index.js'
+import { collectionRoutes } from '../../../collections/routes.ts'
+import { Animals } from '../../../schemas/index.ts'
 
 export default collectionRoutes(Animals)

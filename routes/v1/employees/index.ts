@@ -1,4 +1,4 @@
-import { collectionRoutes } from '../../../collections/routes.js'
-import { Employees } from '../../../schemas/index.js'
+import { collectionRoutes } from '../../../collections/routes.ts'
+import { Employees } from '../../../schemas/index.ts'
 
 export default collectionRoutes(Employees)

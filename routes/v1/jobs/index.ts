@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { HttpError } from '../../../http/errors.js'
-import { allowOnly } from '../../../http/method-not-allowed.js'
-import { BEARER, errors, GUARDED, JobRef, withHeaders } from '../../../schemas/responses.js'
+import { HttpError } from '../../../http/errors.ts'
+import { allowOnly } from '../../../http/method-not-allowed.ts'
+import { BEARER, errors, GUARDED, JobRef, withHeaders } from '../../../schemas/responses.ts'
 
 /**
  * How every job id is written (randomUUID, store/sqlite/jobs.ts and store/postgres/jobs.ts): any

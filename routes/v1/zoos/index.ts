@@ -1,4 +1,4 @@
-import { collectionRoutes } from '../../../collections/routes.js'
-import { Zoos } from '../../../schemas/index.js'
+import { collectionRoutes } from '../../../collections/routes.ts'
+import { Zoos } from '../../../schemas/index.ts'
 
 export default collectionRoutes(Zoos)

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { bearer, build, call, create, snapshot } from '../../helper.js'
+import { bearer, build, call, create, snapshot } from '../../helper.ts'
 
 interface Sample {
   /** A complete valid body. */

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, call, create, snapshot } from '../../helper.js'
+import { build, call, create, snapshot } from '../../helper.ts'
 
 const ZOO = { name: 'Berlin Zoo', city: 'Berlin' }
 

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream'
 import t from 'tap'
-import { bearer, build, call, create, query, snapshot } from '../../helper.js'
+import { bearer, build, call, create, query, snapshot } from '../../helper.ts'
 
 const ZOO = { name: 'Berlin Zoo', city: 'Berlin' }
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { addClient, addUser, basic, BOOTSTRAP, build, call, create, query, tokenRequest } from '../../helper.js'
+import { addClient, addUser, basic, BOOTSTRAP, build, call, create, query, tokenRequest } from '../../helper.ts'
 
 const ZOO = { name: 'Berlin Zoo', city: 'Berlin', country: 'DE' }
 const keyed = (key: string) => ({ 'idempotency-key': key })

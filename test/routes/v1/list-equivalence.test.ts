@@ -13,11 +13,11 @@ import Database from 'better-sqlite3'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import t from 'tap'
 import type { Test } from 'tap'
-import { Animals } from '../../../schemas/animal.js'
-import { Employees } from '../../../schemas/employee.js'
-import { Zoos } from '../../../schemas/zoo.js'
-import { shippedMigrations } from '../../../store/migrations.js'
-import { build, call, openDatabaseFile, query } from '../../helper.js'
+import { Animals } from '../../../schemas/animal.ts'
+import { Employees } from '../../../schemas/employee.ts'
+import { Zoos } from '../../../schemas/zoo.ts'
+import { shippedMigrations } from '../../../store/migrations.ts'
+import { build, call, openDatabaseFile, query } from '../../helper.ts'
 
 function seedFromEnvironment (): number {
   const raw = process.env.LIST_EQUIVALENCE_SEED
@@ -219,7 +219,13 @@ function whereOf (query: Query): { sql: string, params: Scalar[] } {
  * collation rules, and filled again with the app's rows after every write (`sync`).
  */
 class Reference {
-  private constructor (readonly db: Database.Database, readonly copyOf: FastifyInstance | undefined) {}
+  readonly db: Database.Database
+  readonly copyOf: FastifyInstance | undefined
+
+  private constructor (db: Database.Database, copyOf: FastifyInstance | undefined) {
+    this.db = db
+    this.copyOf = copyOf
+  }
 
   static async of (app: FastifyInstance): Promise<Reference> {
     if (app.config.databaseUrl === undefined) return new Reference(openDatabaseFile(app), undefined)

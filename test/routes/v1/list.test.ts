@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { build, call } from '../../helper.js'
+import { build, call } from '../../helper.ts'
 
 const COUNTRIES = ['DE', 'FR', null, 'AT', 'DE']
 

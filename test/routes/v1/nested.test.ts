@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, call, create, snapshot } from '../../helper.js'
+import { build, call, create, snapshot } from '../../helper.ts'
 
 const MEMBERS: Record<string, Record<string, unknown>> = {
   animals: { name: 'Knut', species: 'Polar bear', animal_type_id: 3 },

@@ -1,14 +1,14 @@
 import { once } from 'node:events'
 import pg from 'pg'
 import t, { type Test } from 'tap'
-import { loadConfig } from '../../../config.js'
-import { shippedMigrations } from '../../../store/migrations.js'
-import { openStorage } from '../../../store/open.js'
-import type { Storage } from '../../../store/storage.js'
-import type { Filter } from '../../../collections/store.js'
-import { Zoos } from '../../../schemas/zoo.js'
-import { ENGINE, build, call, freshSchema } from '../../helper.js'
-import { spawnTs } from '../../local/helper.js'
+import { loadConfig } from '../../../config.ts'
+import { shippedMigrations } from '../../../store/migrations.ts'
+import { openStorage } from '../../../store/open.ts'
+import type { Storage } from '../../../store/storage.ts'
+import type { Filter } from '../../../collections/store.ts'
+import { Zoos } from '../../../schemas/zoo.ts'
+import { ENGINE, build, call, freshSchema } from '../../helper.ts'
+import { spawnTs } from '../../local/helper.ts'
 
 /*
  * What only the PostgreSQL engine has to get right: reaching the database, one set of

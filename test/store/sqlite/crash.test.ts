@@ -3,8 +3,8 @@ import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:ht
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import t, { type Test } from 'tap'
-import { basic, BOOTSTRAP } from '../../helper.js'
-import { lineOf, spawnTs } from '../../local/helper.js'
+import { basic, BOOTSTRAP } from '../../helper.ts'
+import { lineOf, spawnTs } from '../../local/helper.ts'
 
 /*
  * The durability claim of the group commit (store/group-commit.ts), tested end to end: `npm start`

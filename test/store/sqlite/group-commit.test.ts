@@ -1,11 +1,11 @@
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import t, { type Test } from 'tap'
-import { Employees, RESOURCES, Zoos } from '../../../schemas/index.js'
-import { GroupCommit } from '../../../store/sqlite/group-commit.js'
-import { SqliteStore } from '../../../store/sqlite/collections.js'
-import { openDatabase } from '../../../store/sqlite/database.js'
-import { build, call, create, openDatabaseFile } from '../../helper.js'
+import { Employees, RESOURCES, Zoos } from '../../../schemas/index.ts'
+import { GroupCommit } from '../../../store/sqlite/group-commit.ts'
+import { SqliteStore } from '../../../store/sqlite/collections.ts'
+import { openDatabase } from '../../../store/sqlite/database.ts'
+import { build, call, create, openDatabaseFile } from '../../helper.ts'
 
 /** A real database file in WAL mode with synchronous=FULL, as the store opens it, and a queue on it. */
 function setUp (t: Test): { db: Database.Database, queue: GroupCommit, rows: () => unknown[] } {

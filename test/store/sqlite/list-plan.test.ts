@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3'
 import t, { type Test } from 'tap'
-import { Animals, Employees, Zoos } from '../../../schemas/index.js'
-import type { Resource } from '../../../collections/resource.js'
-import { ListQueries, readIndexes } from '../../../store/sqlite/list.js'
-import { openDatabase } from '../../../store/sqlite/database.js'
-import type { ListQuery } from '../../../collections/store.js'
+import { Animals, Employees, Zoos } from '../../../schemas/index.ts'
+import type { Resource } from '../../../collections/resource.ts'
+import { ListQueries, readIndexes } from '../../../store/sqlite/list.ts'
+import { openDatabase } from '../../../store/sqlite/database.ts'
+import type { ListQuery } from '../../../collections/store.ts'
 
 /** The migrated schema, empty: plans depend on the indexes and the counts the store passes, not on data. */
 function setUp (t: Test): Database.Database {

@@ -1,10 +1,10 @@
 import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { buildApi } from '../../../app.js'
-import { RESOURCES } from '../../../schemas/index.js'
-import { checkContract } from '../../contract.js'
-import { call, create, openDatabaseFile, testConfig } from '../../helper.js'
+import { buildApi } from '../../../app.ts'
+import { RESOURCES } from '../../../schemas/index.ts'
+import { checkContract } from '../../contract.ts'
+import { call, create, openDatabaseFile, testConfig } from '../../helper.ts'
 
 t.test('a restart on the same database file keeps the data, the tombstones and the id sequence', async t => {
   const config = testConfig(t.testdir())

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox'
 import t, { type Test } from 'tap'
-import { defineResource, type ResourceSpec } from '../../../collections/resource.js'
-import { Nullable } from '../../../schemas/common.js'
-import { RESOURCES } from '../../../schemas/index.js'
-import { SqliteStore } from '../../../store/sqlite/collections.js'
-import { openDatabase } from '../../../store/sqlite/database.js'
+import { defineResource, type ResourceSpec } from '../../../collections/resource.ts'
+import { Nullable } from '../../../schemas/common.ts'
+import { RESOURCES } from '../../../schemas/index.ts'
+import { SqliteStore } from '../../../store/sqlite/collections.ts'
+import { openDatabase } from '../../../store/sqlite/database.ts'
 
 function migrated (t: Test) {
   const db = openDatabase(t.testdir())

@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import t from 'tap'
-import { compareAsciiCaseInsensitive, compareCodePoints, Totals } from '../../../store/sqlite/totals.js'
-import { build, call, create } from '../../helper.js'
+import { compareAsciiCaseInsensitive, compareCodePoints, Totals } from '../../../store/sqlite/totals.ts'
+import { build, call, create } from '../../helper.ts'
 
 const TRICKY = [
   '', 'a', 'A', 'b', 'B', 'ab', 'aB', 'Ab', 'a b', 'a-b', 'é', 'É', 'e', 'ß', 'ss', 'z', 'Z', '~', '\u007f', '\u0080',

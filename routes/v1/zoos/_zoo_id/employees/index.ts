@@ -1,4 +1,4 @@
-import { collectionRoutes } from '../../../../../collections/routes.js'
-import { Employees, Zoos } from '../../../../../schemas/index.js'
+import { collectionRoutes } from '../../../../../collections/routes.ts'
+import { Employees, Zoos } from '../../../../../schemas/index.ts'
 
 export default collectionRoutes(Employees, { within: Zoos })
