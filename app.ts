@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import type { Config } from './config.ts'
 import { errorHandler, notFoundHandler } from './http/errors.ts'
 import { equipInstance, instanceOptions } from './listeners/instance-options.ts'
+import { serializerCompiler } from './http/serialization.ts'
 import { validatorCompiler } from './http/validation.ts'
 import { programDir } from './packaging/shipped.ts'
 
@@ -98,6 +99,7 @@ export function buildApi (config: Config, options: ApiOptions = {}): FastifyInst
   fastify.decorate('announce', options.announce ?? ((message: string) => { process.stdout.write(`${message}\n`) }))
   fastify.decorate('runJobs', options.runJobs ?? true)
   fastify.setValidatorCompiler(validatorCompiler)
+  fastify.setSerializerCompiler(serializerCompiler)
   // Before anything else runs, so that every answer carries its request id, refusals and errors included.
   equipInstance(fastify, config)
   // Paths outside API_PREFIX answer like any other unknown path.

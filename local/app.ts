@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifySchemaValidationError } from 'fastify'
 import type { Config } from '../config.ts'
 import { errorHandler, HttpError, notFoundHandler } from '../http/errors.ts'
+import { serializerCompiler } from '../http/serialization.ts'
 import { fieldErrors, validatorCompiler } from '../http/validation.ts'
 import { equipInstance, instanceOptions, type InstanceSettings } from '../listeners/instance-options.ts'
 import { DirectoryLister } from './directory-listing.ts'
@@ -32,6 +33,7 @@ export function buildLocalServer (config: LocalConfig): FastifyInstance {
   })
   equipInstance(fastify, config)
   fastify.setValidatorCompiler(validatorCompiler)
+  fastify.setSerializerCompiler(serializerCompiler)
   fastify.setErrorHandler(errorHandler)
   fastify.setNotFoundHandler(notFoundHandler)
   fastify.removeContentTypeParser(['text/plain', 'application/json'])
