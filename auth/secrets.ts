@@ -1,7 +1,21 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto'
 
-// N=2^15 keeps a verification near 50 ms: costly to guess offline, cheap enough per token request.
-const PARAMS = { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }
+/** scrypt's cost for new hashes: N=2^15 keeps a check near 50 ms, costly to guess offline, cheap enough per token request. */
+export const HASH_COST = { N: 32768, r: 8, p: 1 } as const
+const MAXMEM = 64 * 1024 * 1024
+let cost: { N: number, r: number, p: number } = HASH_COST
+
+/**
+ * Sets scrypt's N for the hashes this process makes from now on, for the test suite alone
+ * (test/helper.ts lowers it): the suite builds hundreds of apps, each hashing a chosen bootstrap
+ * secret and checking it for a token, which at the production cost adds minutes of CPU. A hash
+ * keeps its parameters and is checked with them, so a check costs what its hash cost. Nothing in
+ * the program calls it; test/auth/secrets.test.ts proves the production cost.
+ */
+export function setHashCostForTests (N: number): void {
+  cost = { ...HASH_COST, N }
+}
+
 const KEY_LENGTH = 32
 
 /** Secrets being hashed at once, and waiting to be, at most; beyond, HashingBusy. */
@@ -40,8 +54,9 @@ async function derive (secret: string, salt: Buffer, params: ScryptOptions): Pro
 /** `scrypt$N$r$p$salt$hash`, all parameters kept so they can be raised later. */
 export async function hashSecret (secret: string): Promise<string> {
   const salt = randomBytes(16)
-  const key = await derive(secret, salt, PARAMS)
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$')
+  const { N, r, p } = cost
+  const key = await derive(secret, salt, { N, r, p, maxmem: MAXMEM })
+  return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$')
 }
 
 /**
@@ -63,7 +78,7 @@ export async function verifySecret (secret: string, stored: string): Promise<boo
   const [scheme, N, r, p, salt, hash] = stored.split('$')
   if (scheme !== 'scrypt' || salt === undefined || hash === undefined) return false
   const expected = Buffer.from(hash, 'base64url')
-  const key = await derive(secret, Buffer.from(salt, 'base64url'), { N: Number(N), r: Number(r), p: Number(p), maxmem: PARAMS.maxmem })
+  const key = await derive(secret, Buffer.from(salt, 'base64url'), { N: Number(N), r: Number(r), p: Number(p), maxmem: MAXMEM })
   return key.length === expected.length && timingSafeEqual(key, expected)
 }
 

@@ -8,10 +8,17 @@ import tap, { type Test } from 'tap'
 import { buildApi } from '../app.ts'
 import { createClient, createUser } from '../auth/accounts.ts'
 import { runCli } from '../auth/cli.ts'
+import { setHashCostForTests } from '../auth/secrets.ts'
 import { loadConfig, type Config } from '../config.ts'
 import { openStorage } from '../store/open.ts'
 import type { AccountStore, Storage } from '../store/storage.ts'
 import { checkContract } from './contract.ts'
+
+// The chosen secrets of the test apps (the bootstrap client's, the users') are hashed at a low
+// scrypt cost: at the production cost, hundreds of apps would spend minutes hashing. The decoy an
+// unknown name is checked against is made when auth/authorization-server.ts loads, before this
+// line, at the production cost. test/auth/secrets.test.ts proves the production cost.
+setHashCostForTests(1024)
 
 /** The bootstrap client every test app gets: it holds every scope. */
 export const BOOTSTRAP = { id: 'test-bootstrap', secret: 'test-bootstrap-secret-0123456789' } as const
