@@ -308,14 +308,17 @@ t.test('the key an earlier version kept in DATA_DIR/signing-key.jwk.json is take
   writeFileSync(join(dataDir, 'signing-key.jwk.json'), JSON.stringify(legacy), { mode: 0o600 })
   const { d: _private, ...publicJwk } = legacy
   const kid = await calculateJwkThumbprint(publicJwk)
+  const app = checkContract(t, buildApi(testConfig(dataDir)))
+  t.teardown(() => app.close())
+  await app.ready()
+  // Signed once the app has started: a token is refused when issued before its client was made,
+  // and this app makes the bootstrap client as it starts, however long that takes.
   const now = Math.floor(Date.now() / 1000)
   const issuedBefore = await new SignJWT({ client_id: BOOTSTRAP.id, scope: 'zoos:read' })
     .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid })
     .setIssuer('https://localhost:8443').setAudience('https://localhost:8443/v1').setSubject(BOOTSTRAP.id)
-    .setIssuedAt(now).setExpirationTime(now + 600).setJti('issued-by-the-earlier-version')
+    .setIssuedAt(now).setExpirationTime(now + 600).setJti('issued-with-the-earlier-version-s-key')
     .sign(privateKey)
-  const app = checkContract(t, buildApi(testConfig(dataDir)))
-  t.teardown(() => app.close())
   t.same((await app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json().keys.map((k: JWK) => k.kid), [kid])
   t.equal((await call(app, 'GET', '/v1/zoos', undefined, { authorization: `Bearer ${issuedBefore}` })).statusCode, 200)
   const issued = (await tokenRequest(app, { grant_type: 'client_credentials' })).json().access_token
