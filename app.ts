@@ -1,4 +1,3 @@
-import type { ServerHttp2Session } from 'node:http2'
 import { join } from 'node:path'
 import type { Writable } from 'node:stream'
 import autoload, { type AutoloadPluginOptions } from '@fastify/autoload'
@@ -94,7 +93,6 @@ export function buildApi (config: Config, options: ApiOptions = {}): FastifyInst
         maxSendHeaderBlockLength: config.maxHeaderSize
       }
     }) as unknown as FastifyInstance
-  if (options.tls !== undefined) closeHttp2SessionsOnClose(fastify)
   fastify.decorate('config', config)
   fastify.decorate('announce', options.announce ?? ((message: string) => { process.stdout.write(`${message}\n`) }))
   fastify.decorate('runJobs', options.runJobs ?? true)
@@ -106,22 +104,6 @@ export function buildApi (config: Config, options: ApiOptions = {}): FastifyInst
   if (config.apiPrefix !== '') fastify.setNotFoundHandler(notFoundHandler)
   fastify.register(app, { prefix: config.apiPrefix })
   return fastify
-}
-
-/**
- * Before Node.js 24, server.close() leaves an idle HTTP/2 session open until its timeout (72 s),
- * and Fastify closes sessions only with `forceCloseConnections: true`, which also destroys
- * sockets with requests in flight. A GOAWAY instead lets the streams in flight finish.
- */
-function closeHttp2SessionsOnClose (fastify: FastifyInstance): void {
-  const sessions = new Set<ServerHttp2Session>()
-  fastify.server.on('session', (session: ServerHttp2Session) => {
-    sessions.add(session)
-    session.once('close', () => sessions.delete(session))
-  })
-  fastify.addHook('preClose', async () => {
-    for (const session of sessions) session.close()
-  })
 }
 
 /** Fastify's trust rule for TRUST_PROXY: the first `hops` addresses from the socket, or those listed. */

@@ -57,6 +57,18 @@ t.test('HTTP/2: the root document, a token, a write and a read on one session', 
   t.match(missing.headers, HELMET)
 })
 
+// Node.js 24 closes idle HTTP/2 sessions when the server closes (Node.js 20 kept them until their
+// 72-second timeout): the test's own timeout stands for that wait.
+t.test('closing the API with an idle HTTP/2 session open tells it GOAWAY and finishes', { timeout: 30_000 }, async t => {
+  const { app, port, tls } = await listenHttps(t)
+  const session = await http2Session(t, port, tls.cert)
+  t.equal((await http2Request(session, { ':method': 'GET', ':path': '/' })).status, 200)
+  const goaway = once(session, 'goaway')
+  await app.close()
+  const [code] = await goaway
+  t.equal(code, 0, 'NO_ERROR: a graceful end')
+})
+
 t.test('a client that does not trust the certificate cannot talk to the API', async t => {
   const { port } = await listenHttps(t)
   const req = httpsRequest({ host: '127.0.0.1', servername: 'localhost', port, path: '/', agent: false })
