@@ -5,6 +5,7 @@ import { RESOURCES } from '../schemas/index.ts'
 import { BEARER, errors, GUARDED } from '../schemas/responses.ts'
 import { collectionLink } from './links.ts'
 import { allowOnly } from './method-not-allowed.ts'
+import { prefersPage, sendPage, type Page } from './pages.ts'
 
 export interface HypermediaOperation {
   operationId: string
@@ -21,22 +22,40 @@ export interface HypermediaOperation {
 export function hypermediaDocument (
   { operationId, summary, description, bearer = false }: HypermediaOperation,
   link: (request: FastifyRequest) => Link,
-  more: (request: FastifyRequest) => Link[] = () => []
+  more: (request: FastifyRequest) => Link[] = () => [],
+  /** The same place as an HTML page, for a browser that prefers one (http/pages.ts). */
+  page?: (request: FastifyRequest) => Page
 ): FastifyPluginAsyncTypebox {
+  const document = { ...RootSchema, description: 'Where to go from here' }
   return async (fastify) => {
     allowOnly(fastify, '/', ['GET'])
     fastify.get('/', {
+      ...(page === undefined ? {} : { config: { page: true } }),
       schema: {
         operationId,
         summary,
         description,
         tags: ['hypermedia'],
         ...(bearer ? { security: BEARER } : {}),
-        response: { 200: { ...RootSchema, description: 'Where to go from here' }, ...errors(...(bearer ? GUARDED : [])) }
+        response: {
+          200: page === undefined
+            ? document
+            : {
+                description: 'Where to go from here: JSON, or a page when a browser navigates here asking for text/html before JSON',
+                content: {
+                  'application/json': { schema: document },
+                  'text/html': { schema: { type: 'string', description: 'A page for people: what this is and where to go' } }
+                }
+              },
+          ...errors(...(bearer ? GUARDED : []))
+        }
       }
-    }, async (request) => ({
-      link: link(request),
-      links: [...RESOURCES.map(resource => collectionLink(request, resource)), ...more(request)]
-    }))
+    }, async (request, reply) => {
+      if (page !== undefined && prefersPage(request, reply)) return sendPage(reply, page(request))
+      return {
+        link: link(request),
+        links: [...RESOURCES.map(resource => collectionLink(request, resource)), ...more(request)]
+      }
+    })
   }
 }

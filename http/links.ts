@@ -5,6 +5,9 @@ import type { Resource } from '../collections/resource.ts'
 /** The version segment of every resource path (the version is in the URL). */
 export const API_VERSION = 'v1'
 
+/** Where the documentation UI lives under API_PREFIX: its page, scripts and the document in YAML. */
+export const DOCUMENTATION_PREFIX = '/documentation'
+
 /** A host and port that a URL can hold (RFC 3986 §3.2.2, 3.2.3): an IP literal or a registered name. */
 const AUTHORITY = /^(?:\[[0-9A-Fa-f:.]+\]|(?:[\w.~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})+)(?::\d*)?$/
 

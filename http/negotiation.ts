@@ -1,18 +1,27 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import { HttpError } from './errors.ts'
+import { DOCUMENTATION_PREFIX } from './links.ts'
+import { isNavigation } from './pages.ts'
 
-/** Where the documentation UI lives under API_PREFIX: its page, scripts and the document in YAML. */
-export const DOCUMENTATION_PREFIX = '/documentation'
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route also answers a person's browser with an HTML page (http/pages.ts). */
+    page?: true
+  }
+}
 
 /**
  * The JSON resources answer only application/json: a request whose Accept header rules it out
- * gets 406. The documentation UI serves HTML, scripts, styles and YAML, each its own type, so it
- * is left out: a browser asking only for text/html gets the page.
+ * gets 406. A route with a page for people (`config.page`: `/`, `/login`) also answers text/html
+ * to a browser's navigation. The documentation UI serves HTML, scripts, styles and YAML, each its
+ * own type, so it is left out: a browser asking only for text/html gets the page.
  */
 export function negotiate (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const accept = request.headers.accept
-  if (accept !== undefined && request.accepts().type(['application/json']) === false && !isDocumentation(request)) {
-    throw new HttpError(406, `This API answers only application/json; Accept was "${accept}"`)
+  const page = request.routeOptions.config.page === true && isNavigation(request)
+  const types = page ? ['application/json', 'text/html'] : ['application/json']
+  if (accept !== undefined && request.accepts().type(types) === false && !isDocumentation(request)) {
+    throw new HttpError(406, `This API answers only ${types.join(' or ')}; Accept was "${accept}"`)
   }
   done()
 }

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../config.ts'
 import { isLoopback } from '../http/host.ts'
-import { DOCUMENTATION_PREFIX } from '../http/negotiation.ts'
+import { DOCUMENTATION_PREFIX } from '../http/links.ts'
 import type { TlsMaterial } from './tls.ts'
 
 const PROXIED = '  (plain HTTP behind a TLS-terminating proxy: TLS=proxy)'

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifySchemaValidationError } from 'fastify'
 import type { Config } from '../config.ts'
 import { errorHandler, HttpError, notFoundHandler } from '../http/errors.ts'
+import { favicon } from '../http/pages.ts'
 import { serializerCompiler } from '../http/serialization.ts'
 import { fieldErrors, validatorCompiler } from '../http/validation.ts'
 import { equipInstance, instanceOptions, type InstanceSettings } from '../listeners/instance-options.ts'
@@ -46,6 +47,7 @@ export function buildLocalServer (config: LocalConfig): FastifyInstance {
   fastify.register(loopbackOnly, { listenHost: config.localHost })
   fastify.register(openapi, { apiKey: config.localApiKey !== undefined })
   fastify.register(root)
+  fastify.register(favicon, { prefix: '/favicon.ico' })
   fastify.register(async function operations (scope) {
     if (config.localApiKey !== undefined) await scope.register(apiKey, { key: config.localApiKey })
     await scope.register(listAllowedDirectories, { dirs: config.allowedDirs })

@@ -128,8 +128,16 @@ export const GUARDED = [401, 403, 503]
  * DELETE, OPTIONS), whether the route takes one or not; a route whose body has a schema adds 422.
  */
 export const BODY_READ = [400, 413, 415]
+/**
+ * The OpenAPI security schemes, one per grant a token can come from (plugins/external/swagger.ts):
+ * each its own, so that the documentation UI says which one was authorized. A route takes a
+ * token of either.
+ */
+export const SECURITY_SCHEMES = ['clientCredentials', 'password'] as const
+/** The security requirement of a route whose token needs `scopes`. */
+export const security = (scopes: string[]): Record<string, string[]>[] => SECURITY_SCHEMES.map(scheme => ({ [scheme]: scopes }))
 /** The security requirement of a route that needs a token but no scope; collection routes get theirs from their scope. */
-export const BEARER = [{ oauth2: [] }]
+export const BEARER = security([])
 
 /** Error answers with `body`, each with its meaning. */
 export function errorResponses (body: TSchema, codes: number[]): Record<number, TSchema> {

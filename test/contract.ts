@@ -116,7 +116,8 @@ export class ContractCheck {
       return [...problems, `${what}: content type ${mediaType ?? '(none)'} not documented (documented: ${documented})`]
     }
     if (media.schema === undefined) return problems
-    const body = parsed(answer.body, `${what}: body`)
+    // A JSON body is checked as the value it holds; any other (an HTML page) as the text it is.
+    const body = /[/+]json$/.test(mediaType as string) ? parsed(answer.body, `${what}: body`) : { value: answer.body }
     if ('problem' in body) return [...problems, body.problem]
     const schemaAt = at('content', mediaType as string, 'schema')
     return [...problems, ...this.#validate(schemaAt, body.value, `${what}: body ${answer.body.slice(0, 500)}`)]

@@ -3,8 +3,7 @@ import fp from 'fastify-plugin'
 import { scopeFor } from '../../auth/scopes.ts'
 import { IssuerUnavailable, TokenError, type Principal } from '../../auth/tokens.ts'
 import { HttpError } from '../../http/errors.ts'
-import { DOCUMENTATION_PREFIX } from '../../http/negotiation.ts'
-import { originOf } from '../../http/links.ts'
+import { DOCUMENTATION_PREFIX, originOf } from '../../http/links.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

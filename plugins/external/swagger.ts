@@ -2,6 +2,7 @@ import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger'
 import type { FastifyInstance } from 'fastify'
 import { SCOPES, scopeFor } from '../../auth/scopes.ts'
 import { RESOURCES } from '../../schemas/index.ts'
+import { security, type SECURITY_SCHEMES } from '../../schemas/responses.ts'
 
 /**
  * The OpenAPI 3.1 document of every route not hidden, generated from the route schemas at the
@@ -34,16 +35,23 @@ export const autoConfig = (fastify: FastifyInstance): FastifyDynamicSwaggerOptio
         { name: 'operations', description: 'Health probes for supervisors and load balancers' }
       ],
       components: {
+        // One scheme per grant (schemas/responses.ts), client credentials first: it is what the
+        // bootstrap client of the quick start uses, and the documentation UI shows it on top.
         securitySchemes: {
-          oauth2: {
-            type: 'oauth2',
-            description: 'Access tokens from the built-in authorization server (or the external issuer, when configured)',
-            flows: {
-              clientCredentials: { tokenUrl, scopes },
-              password: { tokenUrl, refreshUrl: tokenUrl, scopes }
-            }
+          clientCredentials: {
+            type: 'oauth2' as const,
+            description: 'A client\'s id and secret: the bootstrap client printed at the first start, or one made with ' +
+              'npm run cli -- client create. Tick the scopes the token should hold. (Tokens of the external issuer, when ' +
+              'one is configured, are taken too.)',
+            flows: { clientCredentials: { tokenUrl, scopes } }
+          },
+          password: {
+            type: 'oauth2' as const,
+            description: 'A person\'s user name and password (npm run cli -- user create), asked for by a client, whose ' +
+              'id and secret go below them.',
+            flows: { password: { tokenUrl, refreshUrl: tokenUrl, scopes } }
           }
-        }
+        } satisfies Record<typeof SECURITY_SCHEMES[number], unknown>
       }
     },
     transform: ({ schema, url, route }) => ({
@@ -53,7 +61,7 @@ export const autoConfig = (fastify: FastifyInstance): FastifyDynamicSwaggerOptio
       // What the bearer guard checks (plugins/app/bearer-guard.ts): the route's collection gives the scope.
       schema: route.config?.collection === undefined
         ? schema
-        : { ...schema, security: [{ oauth2: [scopeFor(route.config.collection, String(route.method))] }] }
+        : { ...schema, security: security([scopeFor(route.config.collection, String(route.method))]) }
     }),
     refResolver: {
       // Shared schemas (plugins/app/components.ts) keep their $id as their component name.

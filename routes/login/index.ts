@@ -7,7 +7,10 @@ import { SCOPES } from '../../auth/scopes.ts'
 import { discover, freeUsername, split } from '../../auth/sign-in.ts'
 import { EXTERNAL_ALGORITHMS } from '../../auth/tokens.ts'
 import { noStore } from '../../http/cache-control.ts'
-import { HttpError } from '../../http/errors.ts'
+import { HttpError, notFoundHandler } from '../../http/errors.ts'
+import { originOf } from '../../http/links.ts'
+import { prefersPage, sendPage, serviceLines, type Page } from '../../http/pages.ts'
+import { ErrorSchema } from '../../schemas/common.ts'
 import { errors } from '../../schemas/responses.ts'
 import { TokenSchema } from '../../schemas/token.ts'
 import type { AccountStore, User } from '../../store/storage.ts'
@@ -25,6 +28,28 @@ interface ProviderRefusal {
   data?: { isResponseError?: boolean, payload?: { error?: unknown } }
 }
 
+/** `/login` for a person's browser: where to sign in, or that this server has no sign-in. */
+function signInPage (request: FastifyRequest): Page {
+  const { loginProvider: provider, apiPrefix } = request.server.config
+  if (provider === undefined) {
+    return {
+      title: 'Zoo API: sign-in',
+      lead: 'This server offers no sign-in through an external provider. Programs get tokens at the token endpoint, with a ' +
+        'client\'s id and secret, or a user\'s name and password.',
+      lines: serviceLines(request)
+    }
+  }
+  return {
+    title: 'Zoo API: sign-in',
+    lead: `Sign in with your ${provider} account: ${provider} sends you back here, and the answer holds an access token and a ` +
+      'refresh token for the API, as JSON.',
+    lines: [
+      { link: { href: `${originOf(request)}${apiPrefix}/login/${provider}`, label: `Sign in with ${provider}` }, text: '' },
+      ...serviceLines(request)
+    ]
+  }
+}
+
 /**
  * Sign-in through an external OpenID provider, when LOGIN_PROVIDER is set:
  * `GET /login/<provider>` sends the browser to the provider (authorization code, PKCE S256, state
@@ -35,6 +60,11 @@ interface ProviderRefusal {
 const login: FastifyPluginAsyncTypebox = async (fastify) => {
   const { config } = fastify
   const { loginProvider: provider, loginIssuer: issuer, loginClientId: clientId, loginClientSecret: clientSecret } = config
+  fastify.get('/', {
+    config: { page: true },
+    // A page for people, not an operation: programs get what they got before there was one, a 404.
+    schema: { hide: true, response: { 200: { content: { 'text/html': { schema: { type: 'string' } } } }, 404: ErrorSchema } }
+  }, async (request, reply) => prefersPage(request, reply) ? sendPage(reply, signInPage(request)) : notFoundHandler(request, reply))
   if (provider === undefined || issuer === undefined || clientId === undefined || clientSecret === undefined) return
   const metadata = await discover(issuer)
   const authorize = split(metadata.authorization_endpoint)

@@ -302,6 +302,20 @@ t.test('under API_PREFIX the callback URL and the routes carry the prefix', asyn
   t.equal((await app.inject({ method: 'GET', url: '/login/mock' })).statusCode, 404)
 })
 
+t.test('with a provider, /login and / opened in a browser link to the sign-in; programs get what they got before', async t => {
+  const app = await build(t, signInSettings())
+  const navigation = { accept: 'text/html,*/*;q=0.8', 'sec-fetch-dest': 'document', host: 'zoo.test' }
+  for (const url of ['/login', '/']) {
+    const page = await app.inject({ method: 'GET', url, headers: navigation })
+    t.equal(page.statusCode, 200, url)
+    t.match(page.headers['content-type'], /^text\/html/)
+    t.match(page.body, '<a href="http://zoo.test/login/mock">Sign in with mock</a>', `${url}: the sign-in link`)
+  }
+  t.match((await app.inject({ method: 'GET', url: '/login', headers: navigation })).body, 'Sign in with your mock account')
+  const program = await app.inject({ method: 'GET', url: '/login' })
+  t.same([program.statusCode, program.json()], [404, { error: 'Nothing at /login' }])
+})
+
 t.test('without LOGIN_PROVIDER there is no sign-in route', async t => {
   const app = await build(t)
   t.equal((await app.inject({ method: 'GET', url: '/login/mock' })).statusCode, 404)

@@ -54,6 +54,36 @@ t.test("the requested scope must be among the client's", async t => {
   }
 })
 
+t.test('a wrong secret sent by a page\'s script: the same 401, without the Basic challenge that makes a browser prompt', async t => {
+  const app = await build(t)
+  const wrong = basic(BOOTSTRAP.id, 'not-the-secret')
+  const send = (headers: Record<string, string>) => app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: wrong, ...headers },
+    payload: form({ grant_type: 'client_credentials' })
+  })
+  // What the documentation UI sends from Chromium: fetch with Fetch Metadata, and X-Requested-With.
+  const scripts: Record<string, string>[] = [
+    { 'sec-fetch-dest': 'empty', 'sec-fetch-mode': 'cors', 'x-requested-with': 'XMLHttpRequest' },
+    { 'sec-fetch-dest': 'empty', 'sec-fetch-mode': 'cors' },
+    { 'x-requested-with': 'XMLHttpRequest' }
+  ]
+  for (const headers of scripts) {
+    const res = await send(headers)
+    t.equal(res.statusCode, 401, JSON.stringify(headers))
+    t.equal(res.headers['www-authenticate'], undefined, 'no challenge: the page gets the 401 and shows it')
+    t.same(res.json(), { error: 'invalid_client', error_description: 'unknown client or wrong client secret' })
+  }
+  const others: Record<string, string>[] = [
+    {}, { 'sec-fetch-dest': 'document', 'sec-fetch-mode': 'navigate' }, { 'x-requested-with': 'fetch' }
+  ]
+  for (const headers of others) {
+    const res = await send(headers)
+    t.equal(res.headers['www-authenticate'], 'Basic realm="zoo-api", charset="UTF-8"', `${JSON.stringify(headers)}: RFC 6749 §5.2`)
+  }
+})
+
 t.test('wrong client credentials: 401 invalid_client, with a Basic challenge when Basic was used', async t => {
   const app = await build(t)
   const cases: [string, string][] = [

@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { RESOURCES } from '../schemas/index.ts'
+import { DOCUMENTATION_PREFIX, originOf } from './links.ts'
+
+/*
+ * What a person's browser gets where a program gets JSON: at `/` and `/login`, a browser's
+ * navigation that asks for a page before JSON gets a short one saying what this is and where to
+ * go. Programs keep their JSON, whatever their Accept header: they do not navigate.
+ */
+
+/**
+ * Whether a browser is navigating to this place, to show it: every browser marks a navigation
+ * `Sec-Fetch-Dest: document` (Fetch Metadata); a script's request, curl or another program's
+ * HTTP client does not.
+ */
+export const isNavigation = (request: FastifyRequest): boolean => request.headers['sec-fetch-dest'] === 'document'
+
+/**
+ * Whether a person's browser asks for this place as a page: a navigation whose Accept ranks HTML
+ * above JSON. The answer depends on both headers, and says so to caches (`Vary`), whichever it is.
+ */
+export function prefersPage (request: FastifyRequest, reply: FastifyReply): boolean {
+  const vary = String(reply.getHeader('Vary') ?? '')
+  const named = new Set(vary.split(',').map(name => name.trim().toLowerCase()))
+  const missing = ['Accept', 'Sec-Fetch-Dest'].filter(name => !named.has(name.toLowerCase()))
+  if (missing.length > 0) reply.header('Vary', [...(vary === '' ? [] : [vary]), ...missing].join(', '))
+  return isNavigation(request) && request.accepts().type(['application/json', 'text/html']) === 'text/html'
+}
+
+/**
+ * Whether a script of a browser page made the request, with fetch or XMLHttpRequest: browsers
+ * mark those `Sec-Fetch-Dest: empty` (Fetch Metadata), and script libraries such as the
+ * documentation UI's add `X-Requested-With: XMLHttpRequest`. A navigation, a form, curl or a
+ * server's HTTP client sends neither.
+ */
+export function fromBrowserScript (request: FastifyRequest): boolean {
+  const requestedWith = request.headers['x-requested-with']
+  return request.headers['sec-fetch-dest'] === 'empty' ||
+    (typeof requestedWith === 'string' && requestedWith.toLowerCase() === 'xmlhttprequest')
+}
+
+/** The service's icon, in the browser's tab: of the documentation, of the pages, of the local tool server's JSON. */
+export const ICON = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" ' +
+  'fill="#1b1b1b"/><text x="16" y="23" text-anchor="middle" font-family="sans-serif" font-size="20" font-weight="bold" ' +
+  'fill="#ffffff">Z</text></svg>')
+
+/**
+ * `GET /favicon.ico`, which a browser asks for beside every page it shows, JSON included: the icon,
+ * cached for a day, rather than a 404 that the browser's console reports as an error. Registered
+ * with the prefix `/favicon.ico` (the route folder `routes/favicon.ico`), and only that path.
+ */
+export async function favicon (fastify: FastifyInstance): Promise<void> {
+  fastify.get('', {
+    schema: { hide: true, response: { 200: { content: { 'image/svg+xml': { schema: { type: 'string' } } } } } }
+  }, async (_request, reply) => reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(ICON))
+}
+
+const STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:3rem auto;padding:0 1rem;color:#1b1b1b}' +
+  'h1{font-size:1.8rem;margin-bottom:.5rem}code{font-size:.95em;background:#f3f3f3;padding:0 .25em;border-radius:3px}' +
+  'li{margin:.4rem 0}a{color:#0b5cad}'
+
+/**
+ * The pages' policy: helmet's (nothing may load) but for their one style sheet, allowed by its
+ * digest. The API's JSON answers keep helmet's policy unchanged.
+ */
+const PAGE_POLICY = "default-src 'none'; " +
+  `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; ` +
+  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, c => `&#${c.charCodeAt(0)};`)
+
+/** A line of a page: text with an optional link; every part is escaped. */
+export interface PageLine { text: string, link?: { href: string, label: string } }
+
+export interface Page {
+  title: string
+  /** What this place is, in a sentence or two. */
+  lead: string
+  lines: PageLine[]
+}
+
+const line = ({ text, link }: PageLine): string =>
+  `<li>${link === undefined ? '' : `<a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a>`}${escapeHtml(text)}</li>`
+
+/** The lines every page ends with: the documentation, the OpenAPI document, the token endpoint and the collections. */
+export function serviceLines (request: FastifyRequest): PageLine[] {
+  const base = `${originOf(request)}${request.server.config.apiPrefix}`
+  return [
+    {
+      link: { href: `${base}${DOCUMENTATION_PREFIX}`, label: 'Interactive documentation' },
+      text: ': every endpoint, and a client to try them with (Authorize, then "Try it out")'
+    },
+    { link: { href: `${base}${DOCUMENTATION_PREFIX}/json`, label: 'The OpenAPI 3.1 document' }, text: ', for client generators' },
+    { text: `Tokens: POST ${base}/oauth/token (OAuth 2.0), then Authorization: Bearer <token> on every /v1 request` },
+    { text: `Collections: ${RESOURCES.map(r => `${base}/v1/${r.name}`).join(', ')}` }
+  ]
+}
+
+/** Sends `page` as HTML with its own policy, 200. */
+export function sendPage (reply: FastifyReply, page: Page): FastifyReply {
+  const html = '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    `<title>${escapeHtml(page.title)}</title><style>${STYLE}</style></head>\n` +
+    `<body><main><h1>${escapeHtml(page.title)}</h1><p>${escapeHtml(page.lead)}</p>\n` +
+    `<ul>${page.lines.map(line).join('\n')}</ul></main></body></html>\n`
+  return reply.code(200).type('text/html; charset=utf-8').header('Content-Security-Policy', PAGE_POLICY).send(html)
+}
