@@ -38,20 +38,19 @@ export function hypermediaDocument (
         tags: ['hypermedia'],
         ...(bearer ? { security: BEARER } : {}),
         response: {
+          // The page for people is said in words only: programs never get it, and a typed client
+          // would otherwise take every answer for either.
           200: page === undefined
             ? document
             : {
-                description: 'Where to go from here: JSON, or a page when a browser navigates here asking for text/html before JSON',
-                content: {
-                  'application/json': { schema: document },
-                  'text/html': { schema: { type: 'string', description: 'A page for people: what this is and where to go' } }
-                }
+                ...document,
+                description: `${document.description}; a browser that navigates here asking for text/html gets a page for people`
               },
           ...errors(...(bearer ? GUARDED : []))
         }
       }
     }, async (request, reply) => {
-      if (page !== undefined && prefersPage(request, reply)) return sendPage(reply, page(request))
+      if (page !== undefined && prefersPage(request, reply)) return sendPage(request, reply, page(request))
       return {
         link: link(request),
         links: [...RESOURCES.map(resource => collectionLink(request, resource)), ...more(request)]

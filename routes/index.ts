@@ -1,6 +1,6 @@
 import { hypermediaDocument } from '../http/hypermedia.ts'
 import { API_VERSION, originOf, versionRoot } from '../http/links.ts'
-import { serviceLines } from '../http/pages.ts'
+import { rootPage } from '../http/pages.ts'
 
 /** The API root: where version 1 lives, every collection, where to get a token, and the OpenAPI document. */
 export default hypermediaDocument({
@@ -16,17 +16,4 @@ export default hypermediaDocument({
     // RFC 8631: the machine-readable description of the service; its UI is /documentation.
     { rel: 'service-desc', href: `${base}/documentation/json`, title: 'OpenAPI 3.1 document', type: 'application/json' }
   ]
-}, request => {
-  const { loginProvider, apiPrefix } = request.server.config
-  return {
-    title: 'Zoo API',
-    lead: 'A JSON API for zoos, their animals and their employees, over HTTPS, protected by OAuth 2.0. ' +
-      'This page is for people: programs get JSON here.',
-    lines: [
-      ...serviceLines(request),
-      ...(loginProvider === undefined
-        ? []
-        : [{ link: { href: `${originOf(request)}${apiPrefix}/login/${loginProvider}`, label: `Sign in with ${loginProvider}` }, text: '' }])
-    ]
-  }
-})
+}, rootPage)

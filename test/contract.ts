@@ -17,7 +17,11 @@ export interface Answer {
   method: string
   /** The matched route's URL pattern (`/v1/zoos/:id`), API_PREFIX included; undefined for an unknown path. */
   route: string | undefined
-  /** Whether the route is left out of the document (`schema.hide`): 405 catch-alls, the documentation UI. */
+  /**
+   * Whether the answer is none of the document's: a route left out of it (`schema.hide`: 405
+   * catch-alls, the documentation UI), or a page for a person's browser (http/pages.ts), which
+   * the document mentions in words only.
+   */
   hidden: boolean
   status: number
   headers: Record<string, string | undefined>
@@ -45,7 +49,7 @@ function parsed (text: string, what: string): { value: unknown } | { problem: st
 
 /**
  * What the document leaves out is checked against the general status rules only: an unknown path (404), a method
- * a known path does not serve (405, a hidden route) and the documentation UI itself answer no
+ * a known path does not serve (405, a hidden route), the documentation UI itself and the pages for people answer no
  * documented operation, so an error of theirs must be an `Error` body, and nothing more is asked.
  */
 export function undocumentedViolations (answer: Answer): string[] {
@@ -116,8 +120,7 @@ export class ContractCheck {
       return [...problems, `${what}: content type ${mediaType ?? '(none)'} not documented (documented: ${documented})`]
     }
     if (media.schema === undefined) return problems
-    // A JSON body is checked as the value it holds; any other (an HTML page) as the text it is.
-    const body = /[/+]json$/.test(mediaType as string) ? parsed(answer.body, `${what}: body`) : { value: answer.body }
+    const body = parsed(answer.body, `${what}: body`)
     if ('problem' in body) return [...problems, body.problem]
     const schemaAt = at('content', mediaType as string, 'schema')
     return [...problems, ...this.#validate(schemaAt, body.value, `${what}: body ${answer.body.slice(0, 500)}`)]
@@ -160,7 +163,8 @@ function answerOf (request: FastifyRequest, reply: FastifyReply, payload: unknow
   return {
     method: request.method,
     route: request.routeOptions.url,
-    hidden: request.routeOptions.schema?.hide === true,
+    hidden: request.routeOptions.schema?.hide === true ||
+      (request.routeOptions.config.page === true && String(reply.getHeader('content-type')).startsWith('text/html')),
     status: reply.statusCode,
     headers,
     body: payload === null || payload === undefined

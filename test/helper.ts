@@ -15,9 +15,10 @@ import type { AccountStore, Storage } from '../store/storage.ts'
 import { checkContract } from './contract.ts'
 
 // The chosen secrets of the test apps (the bootstrap client's, the users') are hashed at a low
-// scrypt cost: at the production cost, hundreds of apps would spend minutes hashing. The decoy an
-// unknown name is checked against is made when auth/authorization-server.ts loads, before this
-// line, at the production cost. test/auth/secrets.test.ts proves the production cost.
+// scrypt cost: at the production cost, hundreds of apps would spend minutes hashing. So is the
+// decoy an unknown name is checked against, made when the first app loads the authorization
+// server. test/auth/secrets.test.ts proves the production cost; test/auth/token-guessing.test.ts,
+// which tests the limits of hashing, sets it back for its own process.
 setHashCostForTests(1024)
 
 /** The bootstrap client every test app gets: it holds every scope. */

@@ -3,7 +3,8 @@ import { COMPONENTS } from '../../schemas/responses.ts'
 
 /**
  * The bodies route schemas name by `$ref` (schemas/responses.ts), shared before any route is
- * added: Fastify serializes with them, and the OpenAPI document lists each once.
+ * added: the OpenAPI document lists each once (the serializers resolve the same components
+ * themselves: http/serialization.ts).
  */
 export default fp(async function components (fastify) {
   for (const schema of COMPONENTS) fastify.addSchema(schema)

@@ -8,8 +8,7 @@ import { discover, freeUsername, split } from '../../auth/sign-in.ts'
 import { EXTERNAL_ALGORITHMS } from '../../auth/tokens.ts'
 import { noStore } from '../../http/cache-control.ts'
 import { HttpError, notFoundHandler } from '../../http/errors.ts'
-import { originOf } from '../../http/links.ts'
-import { prefersPage, sendPage, serviceLines, type Page } from '../../http/pages.ts'
+import { prefersPage, sendPage, signInPage } from '../../http/pages.ts'
 import { ErrorSchema } from '../../schemas/common.ts'
 import { errors } from '../../schemas/responses.ts'
 import { TokenSchema } from '../../schemas/token.ts'
@@ -28,28 +27,6 @@ interface ProviderRefusal {
   data?: { isResponseError?: boolean, payload?: { error?: unknown } }
 }
 
-/** `/login` for a person's browser: where to sign in, or that this server has no sign-in. */
-function signInPage (request: FastifyRequest): Page {
-  const { loginProvider: provider, apiPrefix } = request.server.config
-  if (provider === undefined) {
-    return {
-      title: 'Zoo API: sign-in',
-      lead: 'This server offers no sign-in through an external provider. Programs get tokens at the token endpoint, with a ' +
-        'client\'s id and secret, or a user\'s name and password.',
-      lines: serviceLines(request)
-    }
-  }
-  return {
-    title: 'Zoo API: sign-in',
-    lead: `Sign in with your ${provider} account: ${provider} sends you back here, and the answer holds an access token and a ` +
-      'refresh token for the API, as JSON.',
-    lines: [
-      { link: { href: `${originOf(request)}${apiPrefix}/login/${provider}`, label: `Sign in with ${provider}` }, text: '' },
-      ...serviceLines(request)
-    ]
-  }
-}
-
 /**
  * Sign-in through an external OpenID provider, when LOGIN_PROVIDER is set:
  * `GET /login/<provider>` sends the browser to the provider (authorization code, PKCE S256, state
@@ -64,7 +41,8 @@ const login: FastifyPluginAsyncTypebox = async (fastify) => {
     config: { page: true },
     // A page for people, not an operation: programs get what they got before there was one, a 404.
     schema: { hide: true, response: { 200: { content: { 'text/html': { schema: { type: 'string' } } } }, 404: ErrorSchema } }
-  }, async (request, reply) => prefersPage(request, reply) ? sendPage(reply, signInPage(request)) : notFoundHandler(request, reply))
+  }, async (request, reply) =>
+    prefersPage(request, reply) ? sendPage(request, reply, signInPage(request)) : notFoundHandler(request, reply))
   if (provider === undefined || issuer === undefined || clientId === undefined || clientSecret === undefined) return
   const metadata = await discover(issuer)
   const authorize = split(metadata.authorization_endpoint)

@@ -6,7 +6,7 @@ import { OAuthError } from '../../auth/authorization-server.ts'
 import { noStore } from '../../http/cache-control.ts'
 import { errorHandler, HttpError } from '../../http/errors.ts'
 import { allowOnly } from '../../http/method-not-allowed.ts'
-import { fromBrowserScript } from '../../http/pages.ts'
+import { challengeFor } from '../../http/pages.ts'
 import { BODY_READ, errorResponses, errors } from '../../schemas/responses.ts'
 import { TokenSchema } from '../../schemas/token.ts'
 
@@ -21,19 +21,6 @@ const RevokeBody = Type.Object(
 const OAuthErrorSchema = Type.Object({ error: Type.String(), error_description: Type.String() })
 // Every failure the error handler below renders speaks RFC 6749; the HTTPS refusal of TLS=proxy does not.
 const ERRORS = { ...errors(), ...errorResponses(OAuthErrorSchema, [...BODY_READ, 401, 406, 429, 500, 503]) }
-
-/**
- * The headers of a refusal as sent. RFC 6749 §5.2 asks for a `WWW-Authenticate` challenge when a
- * client that authenticated by HTTP Basic failed, and programs get it. A browser, though, answers
- * a Basic challenge to a page's script with its own sign-in dialog over the page (or, headless,
- * holds the request), and the page never sees the 401: a request a page's script made
- * (http/pages.ts) gets the 401 and its body without the challenge.
- */
-function challenged (request: FastifyRequest, headers: Record<string, string>): Record<string, string> {
-  if (!fromBrowserScript(request)) return headers
-  const basicChallenge = ([name, value]: [string, string]): boolean => name.toLowerCase() === 'www-authenticate' && /^Basic\b/i.test(value)
-  return Object.fromEntries(Object.entries(headers).filter(header => !basicChallenge(header)))
-}
 
 /** The built-in authorization server's endpoints: token (RFC 6749) and revoke (RFC 7009). */
 const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
@@ -57,7 +44,7 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       request.log.error({ err: error }, 'token endpoint failed')
       return noStore(reply).code(500).send({ error: 'server_error', error_description: 'Internal server error' })
     }
-    return noStore(reply).code(failure.statusCode).headers(challenged(request, failure.headers))
+    return noStore(reply).code(failure.statusCode).headers(challengeFor(request, failure.headers))
       .send({ error: failure.code, error_description: failure.message })
   })
 

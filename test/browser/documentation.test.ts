@@ -16,6 +16,9 @@ import { browserMissing, launchBrowser, watchedPage, type Watched } from './help
 
 const skip = browserMissing()
 
+// Three Chromium sessions on two cores, beside other test files.
+t.setTimeout(300_000)
+
 /** A port free now, for an API whose PUBLIC_URL (the document's server and token URL) must name it before it listens. */
 async function freePort (): Promise<number> {
   const probe = createServer()
@@ -27,16 +30,29 @@ async function freePort (): Promise<number> {
 
 interface Servers { api: string, local: string }
 
-/** The API over HTTPS as server.ts serves it, and the local tool server, on loopback; closed at teardown. */
+/**
+ * The API over HTTPS as server.ts serves it, and the local tool server, on loopback; closed at
+ * teardown. Another process may take the free port before the API listens on it: then another.
+ */
 async function serve (t: Test): Promise<Servers> {
-  const port = await freePort()
-  const config = testConfig(t.testdir(), { PUBLIC_URL: `https://localhost:${port}`, ALLOWED_DIRS: t.testdirName })
-  const api = buildApi(config, { tls: await loadTls(config) })
-  const local = buildLocalServer(config)
-  t.teardown(() => Promise.all([api.close(), local.close()]))
-  await api.listen({ host: '127.0.0.1', port })
+  const dir = t.testdir()
+  const local = buildLocalServer(testConfig(dir, { ALLOWED_DIRS: dir }))
+  t.teardown(() => local.close())
   await local.listen({ host: '127.0.0.1', port: 0 })
-  return { api: `https://localhost:${port}`, local: `http://127.0.0.1:${portOf(local as FastifyInstance)}` }
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort()
+    const config = testConfig(dir, { PUBLIC_URL: `https://localhost:${port}` })
+    const api = buildApi(config, { tls: await loadTls(config) })
+    try {
+      await api.listen({ host: '127.0.0.1', port })
+    } catch (err) {
+      await api.close()
+      if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < 5) continue
+      throw err
+    }
+    t.teardown(() => api.close())
+    return { api: `https://localhost:${port}`, local: `http://127.0.0.1:${portOf(local as FastifyInstance)}` }
+  }
 }
 
 /** The servers, and a watched page of a browser of its own, for one test. */

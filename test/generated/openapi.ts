@@ -635,7 +635,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Where to go from here: JSON, or a page when a browser navigates here asking for text/html before JSON */
+            /** @description Where to go from here; a browser that navigates here asking for text/html gets a page for people */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -657,7 +657,6 @@ export interface operations {
                             type: string;
                         }[];
                     };
-                    "text/html": string;
                 };
             };
             /** @description The token lacks the scope the request needs; or, behind a proxy (TLS=proxy), the request did not reach it over HTTPS */

@@ -121,8 +121,9 @@ export function portOf (app: FastifyInstance): number {
 }
 
 /**
- * Runs a TypeScript file of this repository in a child process under tap's TypeScript loader.
- * As another user, tap's coverage bookkeeping (which writes where that user may not) is left out.
+ * Runs a TypeScript file of this repository in a child process, as tap runs the tests: Node.js
+ * strips its types, with tap's hooks (coverage bookkeeping) of the test process. As another user,
+ * that bookkeeping (which writes where that user may not) is left out.
  */
 export function spawnTs (
   file: string,

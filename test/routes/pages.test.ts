@@ -24,8 +24,10 @@ t.test('/ opened in a browser is a page saying what this is and where to go; pro
     t.equal(page.headers['content-type'], 'text/html; charset=utf-8')
     t.equal(page.headers.vary, 'Origin, Accept, Sec-Fetch-Dest', 'what decides the answer, for caches (CORS adds Origin)')
     t.equal(page.headers['content-security-policy'],
-      `default-src 'none'; style-src ${styleDigest(page.body)}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
-      'nothing loads or runs but its own style sheet')
+      `default-src 'none'; style-src ${styleDigest(page.body)}; img-src 'self'; ` +
+      "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      'nothing loads or runs but its own style sheet and icon')
+    t.match(page.body, `<link rel="icon" href="${prefix}/favicon.ico" type="image/svg+xml">`)
     t.match(page.body, /^<!DOCTYPE html>/)
     t.match(page.body, '<title>Zoo API</title>')
     t.match(page.body, `<a href="http://zoo.test${prefix}/documentation">Interactive documentation</a>`)
@@ -85,4 +87,8 @@ t.test('/favicon.ico: the icon browsers ask for beside every page, on the API an
     t.match(icon.body, /^<svg .*<\/svg>$/, name)
   }
   t.notOk('/favicon.ico' in (await api.inject({ method: 'GET', url: '/documentation/json' })).json().paths, 'not an operation of the API')
+  for (const app of [api, local]) {
+    const post = await app.inject({ method: 'POST', url: '/favicon.ico', headers: { host: 'localhost' } })
+    t.same([post.statusCode, post.headers.allow], [405, 'GET, HEAD'], 'GET only')
+  }
 })
