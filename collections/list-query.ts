@@ -1,5 +1,6 @@
 import { PAGE_SIZE } from '../schemas/common.ts'
-import type { Column, FilterOperator, Resource, ResourceRecord, Scalar } from './resource.ts'
+import { KINDS, type FilterOperator, type Scalar } from './kinds.ts'
+import type { Column, Resource, ResourceRecord } from './resource.ts'
 import type { Filter, ListQuery, SortKey } from './store.ts'
 import { HttpError } from '../http/errors.ts'
 
@@ -28,13 +29,6 @@ interface Cursor {
 
 const bad = (message: string): HttpError => new HttpError(400, `Invalid query: ${message}`)
 
-/**
- * A value every engine can compare: PostgreSQL's text cannot hold U+0000 and its bigint ends
- * near 2^63, and no record holds an integer past 2^53 - 1 (SQLite's STRICT tables, JSON numbers).
- */
-const comparable = (value: unknown): boolean =>
-  value === null || (typeof value === 'string' && !value.includes('\u0000')) || Number.isSafeInteger(value)
-
 const signature = (sort: SortKey[]): string => sort.map(k => `${k.field}:${k.direction}`).join(',')
 
 export function encodeCursor (sort: SortKey[], last: ResourceRecord, position: number): string {
@@ -42,7 +36,7 @@ export function encodeCursor (sort: SortKey[], last: ResourceRecord, position: n
   return Buffer.from(JSON.stringify(cursor)).toString('base64url')
 }
 
-function decodeCursor (raw: string, sort: SortKey[]): Cursor {
+function decodeCursor (raw: string, sort: SortKey[], columns: Map<string, Column>): Cursor {
   let cursor: Partial<Cursor>
   try {
     cursor = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'))
@@ -51,7 +45,8 @@ function decodeCursor (raw: string, sort: SortKey[]): Cursor {
   }
   const valid = typeof cursor === 'object' && cursor !== null &&
     Array.isArray(cursor.a) && cursor.a.length === sort.length &&
-    cursor.a.every(comparable) &&
+    // A value every engine can compare, of the sort key's kind (text without U+0000, a safe integer...).
+    cursor.a.every((value, i) => value === null || KINDS[(columns.get((sort[i] as SortKey).field) as Column).kind].valid(value)) &&
     Number.isSafeInteger(cursor.p) && (cursor.p as number) >= 0
   if (!valid) throw bad('cursor is not one this API issued; take it from a Link header')
   if (cursor.s !== signature(sort)) throw bad('cursor was made for another sortby/order; keep them as they were in the Link header')
@@ -75,23 +70,10 @@ function sortOf (columns: Map<string, Column>, sortby: string | undefined, order
 }
 
 function parseValue (column: Column, raw: string): Scalar {
-  switch (column.kind) {
-    case 'integer': {
-      const value = Number(raw)
-      if (!comparable(value)) {
-        throw bad(`${column.name}: ${raw} is not an integer from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`)
-      }
-      return value
-    }
-    case 'timestamp': {
-      // Stored as toISOString(); an equal instant written another way must compare equal.
-      const time = new Date(raw)
-      if (Number.isNaN(time.getTime())) throw bad(`${column.name}: "${raw}" is not a valid RFC 3339 timestamp`)
-      return time.toISOString()
-    }
-    default:
-      if (!comparable(raw)) throw bad(`${column.name}: a value must not contain a null byte`)
-      return raw
+  try {
+    return KINDS[column.kind].parse(raw)
+  } catch (err) {
+    throw bad(`${column.name}: ${(err as Error).message}`)
   }
 }
 
@@ -127,7 +109,7 @@ export function parseListQuery (resource: Resource, params: Record<string, unkno
   const mode = has('page') || has('per_page') ? 'page' : 'offset'
   const size = (mode === 'page' ? params.per_page : params.limit) as number | undefined ?? PAGE_SIZE.default
   if (has('cursor')) {
-    const cursor = decodeCursor(params.cursor as string, sort)
+    const cursor = decodeCursor(params.cursor as string, sort, columns)
     return { query: { filters, sort, limit: size, offset: 0, after: cursor.a }, size, mode, position: cursor.p }
   }
   const offset = mode === 'page' ? ((params.page as number | undefined ?? 1) - 1) * size : params.offset as number | undefined ?? 0

@@ -2,26 +2,36 @@ import {
   Kind, OptionalKind, Type, TypeGuard,
   type TObject, type TProperties, type TSchema
 } from '@sinclair/typebox'
-import { DateSchema, IdSchema, PAGE_SIZE, TimestampSchema } from '../schemas/common.ts'
+import { IdSchema, PAGE_SIZE, TimestampSchema } from '../schemas/common.ts'
+import { FILTER_OPERATORS, KINDS, literals, type KindName, type Scalar } from './kinds.ts'
 
-/** How a field is stored, compared and parsed from a query string. */
-export type ColumnKind = 'integer' | 'string' | 'date' | 'timestamp'
+export type { Scalar } from './kinds.ts'
+export type { FilterOperator } from './kinds.ts'
 
 export interface Column {
   name: string
-  kind: ColumnKind
+  kind: KindName
   nullable: boolean
   readOnly: boolean
+  /** The field's schema, optional and `| null` taken off: what its kind reads its details from (an enum's values). */
+  schema: TSchema
+  /** For a reference, the collection it names. */
+  references?: string
 }
 
-export type Scalar = string | number | null
 export type ResourceRecord = Record<string, Scalar>
 
 export interface ResourceSpec {
   /** Plural name: URL segment, table name and scope prefix. */
   name: string
   singular: string
-  /** The writable fields. `Type.Optional` marks a field that may be left out; it is then null. */
+  /**
+   * The writable fields, each of a kind of collections/kinds.ts: `Type.String` (with lengths, a
+   * pattern or `enum`), `Type.Integer`, `Type.Number`, `Type.Boolean`, a date or timestamp
+   * (`DateSchema`, `TimestampSchema`), an enum (`Type.Union` of `Type.Literal` strings), and a
+   * reference (an integer named in `references`). `Type.Optional` marks a field that may be left
+   * out; it is then null, so it must also be `Nullable`.
+   */
   fields: TProperties
   /** Fields that must name a live record of another collection: field -> collection name. */
   references?: Record<string, string>
@@ -53,55 +63,40 @@ export interface Resource {
 }
 
 const READ_ONLY: TProperties = { id: IdSchema, created_at: TimestampSchema, updated_at: TimestampSchema }
-const FILTER_OPERATORS = ['gt', 'gte', 'lt', 'lte', 'ne', 'in'] as const
-export type FilterOperator = 'eq' | typeof FILTER_OPERATORS[number]
 
-const TIMESTAMP = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})'
-const IN_LIST_PATTERNS: Record<ColumnKind, string | undefined> = {
-  integer: '^-?\\d+(,-?\\d+)*$',
-  date: '^\\d{4}-\\d{2}-\\d{2}(,\\d{4}-\\d{2}-\\d{2})*$',
-  timestamp: `^${TIMESTAMP}(,${TIMESTAMP})*$`,
-  string: undefined
-}
-
-/** Strips the Optional marker and a `| null` union: what remains names the stored kind. */
-function columnOf (name: string, schema: TSchema, readOnly: boolean): Column {
+/** Strips the Optional marker and a `| null` union: what remains names the kind. */
+function columnOf (name: string, schema: TSchema, readOnly: boolean, references: Record<string, string>): Column {
   let inner = schema
   let nullable = false
-  if (inner[Kind] === 'Union') {
+  if (inner[Kind] === 'Union' && literals(inner) === undefined) {
     const members = (inner.anyOf as TSchema[]).filter(s => s[Kind] !== 'Null')
     nullable = members.length < (inner.anyOf as TSchema[]).length
-    if (members.length !== 1) throw new Error(`field ${name}: only "T | null" unions are supported`)
+    if (members.length !== 1) throw new Error(`field ${name}: only "T | null" unions (and unions of string literals) are supported`)
     inner = members[0] as TSchema
   }
-  const kind: ColumnKind | undefined =
-    inner[Kind] === 'Integer'
-      ? 'integer'
-      : inner[Kind] !== 'String'
-        ? undefined
-        : inner.format === 'date' ? 'date' : inner.format === 'date-time' ? 'timestamp' : 'string'
+  const target = references[name]
+  if (target !== undefined) {
+    if (inner[Kind] !== 'Integer') throw new Error(`field ${name}: a reference is an integer (an id of ${target})`)
+    return { name, kind: 'reference', nullable, readOnly, schema: inner, references: target }
+  }
+  const kind = (Object.keys(KINDS) as KindName[]).find(k => KINDS[k].declared(inner))
   if (kind === undefined) throw new Error(`field ${name}: unsupported schema kind ${String(inner[Kind])}`)
-  return { name, kind, nullable, readOnly }
-}
-
-const QUERY_VALUE: Record<ColumnKind, () => TSchema> = {
-  integer: () => Type.Integer(),
-  string: () => Type.String(),
-  date: () => DateSchema,
-  timestamp: () => TimestampSchema
+  return { name, kind, nullable, readOnly, schema: inner }
 }
 
 function filterParameters (column: Column): TProperties {
-  const value = QUERY_VALUE[column.kind]()
+  const kind = KINDS[column.kind]
+  const value = kind.query(column.schema)
   const equality = column.nullable
     ? Type.Union([value, Type.Literal('null')], { description: `${column.name} equals this value; "null" matches records without one` })
     : { ...value, description: `${column.name} equals this value` }
   const parameters: TProperties = { [column.name]: equality }
-  for (const op of FILTER_OPERATORS) {
+  for (const op of FILTER_OPERATORS.filter(op => kind.operators.includes(op))) {
+    const list = kind.inList(column.schema)
     parameters[`${column.name}_${op}`] = op === 'in'
       ? Type.String({
         minLength: 1,
-        ...(IN_LIST_PATTERNS[column.kind] === undefined ? {} : { pattern: IN_LIST_PATTERNS[column.kind] }),
+        ...(list === undefined ? {} : { pattern: list }),
         description: `${column.name} is one of these comma-separated ${column.kind} values`
       })
       : op === 'ne'
@@ -144,7 +139,7 @@ function listQuerySchema (columns: Column[]): TObject {
   }), {
     additionalProperties: false,
     description: 'Allowed: limit and offset, or page and per_page; sortby, order, cursor; ' +
-      `and filters <field>, <field>_gt, _gte, _lt, _lte, _ne, _in on the fields ${fieldList}`
+      `and filters <field>, <field>_gt, _gte, _lt, _lte, _ne, _in on the fields ${fieldList} (a boolean takes _ne and _in only)`
   })
 }
 
@@ -155,12 +150,16 @@ function listQuerySchema (columns: Column[]): TObject {
  * every record of a page, where a list of types is one `typeof` test.
  */
 function serializable (schema: TSchema): TSchema {
+  const values = literals(schema)
+  // An enum is a string with its values: one test, where an `anyOf` of constants is one per value.
+  if (values !== undefined) return Type.Unsafe({ type: 'string', enum: values })
   if (schema[Kind] !== 'Union') return schema
   const { anyOf, ...options } = schema as TSchema & { anyOf: TSchema[] }
-  const inner = anyOf.find(s => s[Kind] !== 'Null') as TSchema
+  const member = anyOf.find(s => s[Kind] !== 'Null') as TSchema
+  const inner = literals(member) === undefined ? member : serializable(member)
   // Keywords of one type (format, pattern, minimum) let null through; an enum must list it.
-  const values = inner.enum === undefined ? {} : { enum: [...inner.enum, null] }
-  return Type.Unsafe({ ...inner, ...options, type: [inner.type, 'null'], ...values })
+  const nullable = inner.enum === undefined ? {} : { enum: [...inner.enum, null] }
+  return Type.Unsafe({ ...inner, ...options, type: [inner.type, 'null'], ...nullable })
 }
 
 /** `zoo` -> `Zoo`: operation ids and component names are built from resource names. */
@@ -168,10 +167,14 @@ export const capitalize = (word: string): string => word.charAt(0).toUpperCase()
 
 export function defineResource (spec: ResourceSpec): Resource {
   const writable = Object.keys(spec.fields)
+  const references = spec.references ?? {}
+  for (const field of Object.keys(references)) {
+    if (!(field in spec.fields)) throw new Error(`references: ${spec.name} has no field ${field}`)
+  }
   const recordFields: TProperties = {}
   for (const [name, schema] of Object.entries(spec.fields)) {
     // A stored record always has every field: one left out on input is null, so it must be nullable.
-    if (TypeGuard.IsOptional(schema) && !columnOf(name, schema, false).nullable) {
+    if (TypeGuard.IsOptional(schema) && !columnOf(name, schema, false, references).nullable) {
       throw new Error(`field ${name}: an optional field must also be nullable`)
     }
     const { [OptionalKind]: _optional, ...required } = schema as TSchema & { [OptionalKind]?: string }
@@ -181,16 +184,19 @@ export function defineResource (spec: ResourceSpec): Resource {
     Object.entries(READ_ONLY).map(([name, schema]) => [name, Type.Optional({ ...schema, readOnly: true })])
   )
   const columns = [
-    columnOf('id', IdSchema, true),
-    ...Object.entries(spec.fields).map(([name, schema]) => columnOf(name, schema, false)),
-    columnOf('created_at', TimestampSchema, true),
-    columnOf('updated_at', TimestampSchema, true)
+    columnOf('id', IdSchema, true, {}),
+    ...Object.entries(spec.fields).map(([name, schema]) => columnOf(name, schema, false, references)),
+    columnOf('created_at', TimestampSchema, true, {}),
+    columnOf('updated_at', TimestampSchema, true, {})
   ]
+  for (const field of spec.unique ?? []) {
+    if (columns.find(c => c.name === field)?.kind !== 'string') throw new Error(`unique: ${field} must be a string field of ${spec.name}`)
+  }
   const strict = { additionalProperties: false }
   return {
     name: spec.name,
     singular: spec.singular,
-    references: spec.references ?? {},
+    references,
     unique: spec.unique ?? [],
     writable,
     columns,

@@ -2,6 +2,7 @@ import { constants, existsSync, type BigIntStats, type Stats } from 'node:fs'
 import { lstat, open, readdir, readlink, realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { HttpError } from '../http/errors.ts'
+import { compareCodePoints } from '../store/text.ts'
 import { accessDenied, errorCode, isMissing, refusalFor, type PathGuard } from './path-guard.ts'
 import type { Entry } from './schemas.ts'
 
@@ -39,26 +40,6 @@ export interface ListingFileSystem {
 export interface DirectoryPage {
   entries: Entry[]
   nextCursor: string | null
-}
-
-/**
- * Orders strings by Unicode code point, as UTF-8 bytes would sort. JavaScript's default order
- * compares UTF-16 code units, which puts U+10000 and above (surrogate pairs) before U+E000–U+FFFF.
- */
-export function compareCodePoints (a: string, b: string): number {
-  const length = Math.min(a.length, b.length)
-  for (let i = 0; i < length; i++) {
-    let x = a.charCodeAt(i)
-    let y = b.charCodeAt(i)
-    if (x !== y) {
-      if (x >= 0xD800 && y >= 0xD800) {
-        x = x <= 0xDFFF ? x + 0x2000 : x - 0x800
-        y = y <= 0xDFFF ? y + 0x2000 : y - 0x800
-      }
-      return x - y
-    }
-  }
-  return a.length - b.length
 }
 
 /** The cursor names the last entry of a page; UTF-16 keeps any name, even an ill-formed one, intact. */

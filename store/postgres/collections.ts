@@ -1,10 +1,10 @@
 import type pg from 'pg'
-import { mustBeLive, StoreError } from '../../collections/refusals.ts'
+import type { Scalar } from '../../collections/kinds.ts'
 import type { Resource, ResourceRecord } from '../../collections/resource.ts'
 import type { CollectionStore, ListQuery, Page, Precondition, Presence, Store, Versioned } from '../../collections/store.ts'
-import type { FieldError } from '../../schemas/common.ts'
-import { asciiLower, quote, storable } from '../text.ts'
-import { prepared, transaction, type Client, type Pool, type Queryable } from './database.ts'
+import { CollectionCore, invalid, runAwaiting, stillReferenced, type Ask, type Sequence } from '../collections.ts'
+import { prepared, transaction, type Client, type Pool } from './database.ts'
+import { POSTGRES } from './dialect.ts'
 import { PostgresListQueries } from './list.ts'
 import { PostgresTotals } from './totals.ts'
 
@@ -38,13 +38,12 @@ export class PostgresStore implements Store {
   }
 }
 
+/** A statement whose text is one of a few (store/postgres/database.ts), its rows as arrays of the select list. */
+const asArrays = (sql: string, params: unknown[]): pg.QueryArrayConfig => ({ ...prepared(sql, params), rowMode: 'array' })
+
 class PostgresCollection implements CollectionStore {
-  readonly #table: string
-  readonly #returning: string
+  readonly #core: CollectionCore
   readonly #queries: PostgresListQueries
-  readonly #insert: string
-  /** Collections with a field that references this one: deleting a referenced record is refused. */
-  readonly #referencedBy: { table: string, field: string, name: string }[]
   readonly #pool: Pool
   readonly #totals: PostgresTotals
 
@@ -55,16 +54,9 @@ class PostgresCollection implements CollectionStore {
     this.store = store
     this.resource = resource
     this.#pool = store.pool
+    this.#core = new CollectionCore(resource, store.resources, POSTGRES)
     this.#totals = new PostgresTotals(resource.name)
-    this.#table = quote(resource.name)
-    this.#returning = `RETURNING ${resource.columns.map(c => quote(c.name)).join(', ')}, version`
-    const inserted = [...resource.writable, 'created_at', 'updated_at']
-    this.#insert = `INSERT INTO ${this.#table} (${inserted.map(quote).join(', ')}) ` +
-      `VALUES (${inserted.map((_, i) => `$${i + 1}`).join(', ')}) ${this.#returning}`
-    this.#queries = new PostgresListQueries(resource.name, resource.columns, resource.unique)
-    this.#referencedBy = store.resources.flatMap(r => Object.entries(r.references)
-      .filter(([, target]) => target === resource.name)
-      .map(([field]) => ({ table: quote(r.name), field: quote(field), name: r.name })))
+    this.#queries = new PostgresListQueries(this.#core)
   }
 
   async list (query: ListQuery): Promise<Page> {
@@ -72,82 +64,52 @@ class PostgresCollection implements CollectionStore {
     // The total is exact: a page that starts past it is empty without reading anything.
     if (total === 0 || (query.after === undefined && query.offset >= total)) return { items: [], total }
     const page = this.#queries.page(query)
-    const found = await this.#pool.query<ResourceRecord>(page.sql, page.params)
-    return { items: found.rows, total }
+    const found = await this.#pool.query<Scalar[]>({ text: page.sql, values: page.params, rowMode: 'array' } satisfies pg.QueryArrayConfig)
+    return { items: found.rows.map(row => this.#core.record(row)), total }
   }
 
   async get (id: number): Promise<Versioned | undefined> {
-    return this.#read(this.#pool, id, '')
+    const { rows } = await this.#pool.query<Scalar[]>(asArrays(this.#core.read, [id]))
+    return rows[0] === undefined ? undefined : this.#core.versioned(rows[0])
   }
 
   async presence (id: number): Promise<Presence> {
-    return this.#presence(this.#pool, id)
+    // One round trip for both questions.
+    const { rows } = await this.#pool.query<{ live: boolean, deleted: boolean }>(prepared(
+      `SELECT EXISTS (SELECT 1 FROM ${this.#core.table} WHERE id = $1) AS live, ` +
+      'EXISTS (SELECT 1 FROM tombstones WHERE collection = $2 AND id = $1) AS deleted', [id, this.resource.name]))
+    const { live, deleted } = rows[0] as { live: boolean, deleted: boolean }
+    return live ? 'live' : deleted ? 'deleted' : 'absent'
   }
 
   async create (inputs: ResourceRecord[], batch: boolean): Promise<Versioned[]> {
-    const fields = this.resource.writable
-    return this.#writing(async client => {
-      const now = new Date().toISOString()
-      // Checked one by one after the earlier inserts, so a batch cannot repeat a unique value.
-      const errors: FieldError[] = []
-      const created: Versioned[] = []
-      for (const [i, input] of inputs.entries()) {
-        const problems = await this.#check(client, input, undefined, batch ? `${i}.` : '')
-        if (problems.length > 0) errors.push(...problems)
-        else {
-          const { rows } = await client.query(prepared(this.#insert, [...fields.map(f => storable(input[f])), now, now]))
-          created.push(this.#versioned(rows[0]))
-        }
-      }
-      if (errors.length > 0) throw invalid(errors)
-      return created
-    })
+    return this.#commit(now => this.#core.creating(inputs, batch, now))
   }
 
   async replace (id: number, input: ResourceRecord, precondition?: Precondition): Promise<Versioned> {
-    const complete = Object.fromEntries(this.resource.writable.map(f => [f, input[f] ?? null]))
-    return this.#write(id, complete, precondition)
+    const values = this.#core.replaced(input)
+    return this.#commit(now => this.#core.writing(id, values, precondition, now))
   }
 
   async update (id: number, changes: ResourceRecord, precondition?: Precondition): Promise<Versioned> {
-    const present = Object.fromEntries(this.resource.writable.filter(f => f in changes).map(f => [f, changes[f] ?? null]))
-    return this.#write(id, present, precondition)
+    const values = this.#core.changed(changes)
+    return this.#commit(now => this.#core.writing(id, values, precondition, now))
   }
 
   async delete (id: number, precondition?: Precondition): Promise<void> {
-    await this.#writing(async client => {
-      await this.#current(client, id, precondition)
-      for (const ref of this.#referencedBy) {
-        const { rowCount } = await client.query(prepared(`SELECT 1 FROM ${ref.table} WHERE ${ref.field} = $1 LIMIT 1`, [id]))
-        if (rowCount !== 0) throw this.#stillReferenced(id, ref.name)
-      }
-      await client.query(prepared(`DELETE FROM ${this.#table} WHERE id = $1`, [id]))
-      await client.query(prepared('INSERT INTO tombstones (collection, id, deleted_at) VALUES ($1, $2, $3)',
-        [this.resource.name, id, new Date().toISOString()]))
-    }, id)
-  }
-
-  async #write (id: number, values: ResourceRecord, precondition: Precondition | undefined): Promise<Versioned> {
-    const fields = Object.keys(values)
-    const assignments = [...fields.map((f, i) => `${quote(f)} = $${i + 1}`), `updated_at = $${fields.length + 1}`, 'version = version + 1']
-    const sql = `UPDATE ${this.#table} SET ${assignments.join(', ')} WHERE id = $${fields.length + 2} ${this.#returning}`
-    return this.#writing(async client => {
-      await this.#current(client, id, precondition)
-      const errors = await this.#check(client, values, id, '')
-      if (errors.length > 0) throw invalid(errors)
-      const { rows } = await client.query(prepared(sql, [...fields.map(f => storable(values[f])), new Date().toISOString(), id]))
-      return this.#versioned(rows[0])
-    })
+    return this.#commit(now => this.#core.deleting(id, precondition, now), id)
   }
 
   /**
-   * A write's transaction. The checks of `#check` and of `delete` run before the constraints
-   * would refuse: the constraints only catch a write of another instance between check and
-   * write, and say it the same way. `deleting` is the id of the record a delete removes.
+   * A write's sequence in one transaction, each statement awaited. The checks of the sequence run
+   * before the constraints would refuse: the constraints only catch a write of another instance
+   * between check and write, and say it the same way. `deleting` is the id of the record a
+   * delete removes.
    */
-  async #writing<T> (work: (client: Client) => Promise<T>, deleting?: number): Promise<T> {
+  async #commit<T> (sequence: (now: string) => Sequence<T>, deleting?: number): Promise<T> {
     try {
-      return await transaction(this.#pool, work)
+      return await transaction(this.#pool, async client =>
+        (await runAwaiting(sequence(new Date().toISOString()), ask => this.#answer(client, ask))).result)
     } catch (err) {
       const { code, constraint } = err as pg.DatabaseError
       if (code === UNIQUE_VIOLATION) {
@@ -155,7 +117,7 @@ class PostgresCollection implements CollectionStore {
         throw invalid([{ field, code: 'unique', message: `${field} is already used by another ${this.resource.singular}` }])
       }
       if (code === FOREIGN_KEY_VIOLATION) {
-        if (deleting !== undefined) throw this.#stillReferenced(deleting, 'other records')
+        if (deleting !== undefined) throw stillReferenced(this.resource, deleting, 'other records')
         const field = Object.keys(this.resource.references).find(f => constraint?.includes(f)) ?? 'id'
         throw invalid([{ field, code: 'not_found', message: `${field} names no existing record of ${this.resource.references[field]}` }])
       }
@@ -163,71 +125,12 @@ class PostgresCollection implements CollectionStore {
     }
   }
 
-  #stillReferenced (id: number, what: string): StoreError {
-    return new StoreError('conflict', `${this.resource.singular} ${id} still has ${what}; delete or move them first`)
-  }
-
-  async #read (db: Queryable, id: number, lock: '' | ' FOR UPDATE'): Promise<Versioned | undefined> {
-    const columns = this.resource.columns.map(c => quote(c.name)).join(', ')
-    const { rows } = await db.query(prepared(`SELECT ${columns}, version FROM ${this.#table} WHERE id = $1${lock}`, [id]))
-    return rows[0] === undefined ? undefined : this.#versioned(rows[0])
-  }
-
-  async #presence (db: Queryable, id: number): Promise<Presence> {
-    const { rows } = await db.query<{ live: boolean, deleted: boolean }>(prepared(
-      `SELECT EXISTS (SELECT 1 FROM ${this.#table} WHERE id = $1) AS live, ` +
-      'EXISTS (SELECT 1 FROM tombstones WHERE collection = $2 AND id = $1) AS deleted', [id, this.resource.name]))
-    const { live, deleted } = rows[0] as { live: boolean, deleted: boolean }
-    return live ? 'live' : deleted ? 'deleted' : 'absent'
-  }
-
-  /** The live record, locked for the write's transaction, once the precondition accepts it. */
-  async #current (client: Client, id: number, precondition: Precondition | undefined): Promise<Versioned> {
-    const current = await this.#read(client, id, ' FOR UPDATE')
-    if (current === undefined) {
-      mustBeLive(this.resource, id, await this.#presence(client, id))
-      throw new Error(`record ${id} is neither live nor gone`)
+  async #answer (client: Client, ask: Ask): Promise<unknown> {
+    const { rows, rowCount } = await client.query<Scalar[]>(asArrays(ask.sql, ask.params))
+    switch (ask.want) {
+      case 'row': return rows[0]
+      case 'exists': return rowCount !== 0
+      case 'run': return undefined
     }
-    precondition?.(current)
-    return current
   }
-
-  #versioned (row: Record<string, unknown>): Versioned {
-    const { version, ...record } = row
-    return { record: record as ResourceRecord, version: version as number }
-  }
-
-  /**
-   * The rules a schema cannot state: references to live records (locked against a delete until
-   * this write commits) and unique values (without regard to ASCII case).
-   */
-  async #check (client: Client, values: ResourceRecord, ownId: number | undefined, prefix: string): Promise<FieldError[]> {
-    const errors: FieldError[] = []
-    for (const [field, target] of Object.entries(this.resource.references)) {
-      const value = values[field]
-      if (value === undefined || value === null) continue
-      const { rowCount } = await client.query(prepared(`SELECT 1 FROM ${quote(target)} WHERE id = $1 FOR KEY SHARE`, [value]))
-      if (rowCount === 0) {
-        errors.push({ field: `${prefix}${field}`, code: 'not_found', message: `${field} ${value} names no existing record of ${target}` })
-      }
-    }
-    for (const field of this.resource.unique) {
-      const value = values[field]
-      if (typeof value !== 'string') continue
-      const sql = `SELECT 1 FROM ${this.#table} WHERE lower(${quote(field)}) = $1 AND id IS DISTINCT FROM $2`
-      const { rowCount } = await client.query(prepared(sql, [asciiLower(storable(value) as string), ownId ?? null]))
-      if (rowCount !== 0) {
-        errors.push({
-          field: `${prefix}${field}`,
-          code: 'unique',
-          message: `${field} "${value}" is already used by another ${this.resource.singular}`
-        })
-      }
-    }
-    return errors
-  }
-}
-
-function invalid (errors: FieldError[]): StoreError {
-  return new StoreError('invalid', `Validation failed: ${errors.map(e => e.message).join('; ')}`, errors)
 }

@@ -1,8 +1,6 @@
-import type { ColumnKind, Resource } from '../../collections/resource.ts'
+import { KINDS } from '../../collections/kinds.ts'
+import type { Resource } from '../../collections/resource.ts'
 import type { Pool } from './database.ts'
-
-/** The PostgreSQL type that stores each kind of field (migrations/postgres/001_collections.sql). */
-const STORED_AS: Record<ColumnKind, string> = { integer: 'bigint', string: 'text', date: 'text', timestamp: 'text' }
 
 /**
  * The check store/sqlite/schema.ts makes, on PostgreSQL: start-up refuses a database whose
@@ -21,7 +19,8 @@ export async function checkTables (pool: Pool, resources: Resource[]): Promise<v
     for (const column of resource.columns) {
       const stored = byName.get(column.name)
       if (stored === undefined) throw problem(`column ${column.name} is missing`)
-      if (stored.type !== STORED_AS[column.kind]) throw problem(`column ${column.name} is ${stored.type}, not ${STORED_AS[column.kind]}`)
+      const type = KINDS[column.kind].postgres.type
+      if (stored.type !== type) throw problem(`column ${column.name} is ${stored.type}, not ${type}`)
       const nullable = stored.nullable === 'YES'
       if (nullable !== column.nullable) {
         throw problem(`column ${column.name} is ${nullable ? '' : 'NOT '}NULL, the field is ${column.nullable ? '' : 'not '}nullable`)

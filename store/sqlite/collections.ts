@@ -1,16 +1,16 @@
 import type Database from 'better-sqlite3'
-import { mustBeLive, StoreError } from '../../collections/refusals.ts'
-import type { Column, Resource, ResourceRecord, Scalar } from '../../collections/resource.ts'
+import { compareAsciiCaseInsensitive, KINDS, type Comparator, type Scalar } from '../../collections/kinds.ts'
+import type { Resource, ResourceRecord } from '../../collections/resource.ts'
 import type {
   CollectionStore, ListQuery, Page, Precondition, Presence, Store, Versioned
 } from '../../collections/store.ts'
-import type { FieldError } from '../../schemas/common.ts'
+import { CollectionCore, runNow, type Ask, type Sequence } from '../collections.ts'
 import type { SqliteDatabase } from './database.ts'
-import { GroupCommit, type OnCommit } from './group-commit.ts'
-import { quote, storable } from '../text.ts'
+import { SQLITE } from './dialect.ts'
+import { GroupCommit } from './group-commit.ts'
 import { ListQueries, readIndexes } from './list.ts'
 import { checkTables } from './schema.ts'
-import { compareAsciiCaseInsensitive, compareCodePoints, compareNumbers, Totals, type Comparator } from './totals.ts'
+import { Totals } from './totals.ts'
 
 const STATEMENT_CACHE_SIZE = 512
 
@@ -20,7 +20,7 @@ export class SqliteStore implements Store {
   readonly #statements = new Map<string, Database.Statement>()
   readonly #dataVersion: Database.Statement
   #seenVersion: number
-  /** Every collection write goes through it: see store/group-commit.ts. */
+  /** Every collection write goes through it: see store/sqlite/group-commit.ts. */
   readonly writes: GroupCommit
 
   readonly db: SqliteDatabase
@@ -68,17 +68,13 @@ export class SqliteStore implements Store {
   }
 }
 
-const COMPARATORS: Record<string, Comparator> = { BINARY: compareCodePoints, NOCASE: compareAsciiCaseInsensitive }
-
 class SqliteCollection implements CollectionStore {
-  readonly #table: string
-  readonly #returning: string
+  readonly #core: CollectionCore
   readonly #queries: ListQueries
-  readonly #names: string[]
-  /** The statements whose text never changes, prepared once. */
-  readonly #fixed: Record<'get' | 'live' | 'tombstone' | 'insert' | 'delete' | 'bury', Database.Statement>
-  /** Collections with a field that references this one: deleting a referenced record is refused. */
-  readonly #referencedBy: { table: string, field: string, name: string }[]
+  /** The reads of one record, whose text never changes, prepared once. */
+  readonly #read: Database.Statement
+  readonly #live: Database.Statement
+  readonly #tombstone: Database.Statement
   readonly totals: Totals
 
   readonly store: SqliteStore
@@ -87,29 +83,13 @@ class SqliteCollection implements CollectionStore {
   constructor (store: SqliteStore, resource: Resource) {
     this.store = store
     this.resource = resource
-    this.#table = quote(resource.name)
-    this.#names = resource.columns.map(c => c.name)
-    const columns = this.#names.map(quote).join(', ')
-    this.#returning = `RETURNING ${columns}, version`
-    const inserted = [...resource.writable, 'created_at', 'updated_at']
-    const prepare = (sql: string) => store.db.prepare(sql)
-    this.#fixed = {
-      get: prepare(`SELECT ${columns}, version FROM ${this.#table} WHERE id = ?`).raw(),
-      live: prepare(`SELECT 1 FROM ${this.#table} WHERE id = ?`),
-      tombstone: prepare('SELECT 1 FROM tombstones WHERE collection = ? AND id = ?'),
-      insert: prepare(
-        `INSERT INTO ${this.#table} (${inserted.map(quote).join(', ')}) ` +
-        `VALUES (${inserted.map(() => '?').join(', ')}) ${this.#returning}`
-      ).raw(),
-      delete: prepare(`DELETE FROM ${this.#table} WHERE id = ?`),
-      bury: prepare('INSERT INTO tombstones (collection, id, deleted_at) VALUES (?, ?, ?)')
-    }
+    this.#core = new CollectionCore(resource, store.resources, SQLITE)
+    this.#read = store.db.prepare(this.#core.read).raw()
+    this.#live = store.db.prepare(this.#core.live)
+    this.#tombstone = store.db.prepare(this.#core.tombstone)
     const { indexes, collations } = readIndexes(store.db, resource.name)
-    this.#queries = new ListQueries(resource.name, resource.columns, indexes)
+    this.#queries = new ListQueries(this.#core, indexes)
     this.totals = new Totals(field => comparatorOf(resource, field, collations))
-    this.#referencedBy = store.resources.flatMap(r => Object.entries(r.references)
-      .filter(([, target]) => target === resource.name)
-      .map(([field]) => ({ table: quote(r.name), field: quote(field), name: r.name })))
   }
 
   async list (query: ListQuery): Promise<Page> {
@@ -122,115 +102,59 @@ class SqliteCollection implements CollectionStore {
     for (const { sql, params } of this.#queries.page(query, total, size)) {
       const wanted = query.limit - items.length
       if (wanted <= 0) break
-      for (const row of this.store.statement(sql).raw().all(...params, wanted, query.offset) as Row[]) items.push(this.#record(row))
+      const rows = this.store.statement(sql).raw().all(...params, wanted, query.offset) as Scalar[][]
+      for (const row of rows) items.push(this.#core.record(row))
     }
     return { items, total }
   }
 
   async get (id: number): Promise<Versioned | undefined> {
-    return this.#get(id)
+    const row = this.#read.get(id) as Scalar[] | undefined
+    return row === undefined ? undefined : this.#core.versioned(row)
   }
 
   async presence (id: number): Promise<Presence> {
-    return this.#presence(id)
-  }
-
-  #get (id: number): Versioned | undefined {
-    const row = this.#fixed.get.get(id) as Row | undefined
-    return row === undefined ? undefined : this.#versioned(row)
-  }
-
-  #presence (id: number): Presence {
-    if (this.#fixed.live.get(id) !== undefined) return 'live'
-    const tombstone = this.#fixed.tombstone.get(this.resource.name, id)
-    return tombstone === undefined ? 'absent' : 'deleted'
+    if (this.#live.get(id) !== undefined) return 'live'
+    return this.#tombstone.get(this.resource.name, id) === undefined ? 'absent' : 'deleted'
   }
 
   create (inputs: ResourceRecord[], batch: boolean): Promise<Versioned[]> {
-    const fields = this.resource.writable
-    return this.store.writes.submit(onCommit => {
-      const now = new Date().toISOString()
-      // Checked one by one after the earlier inserts, so a batch cannot repeat a unique value.
-      const errors: FieldError[] = []
-      const created: Versioned[] = []
-      inputs.forEach((input, i) => {
-        const problems = this.#check(input, undefined, batch ? `${i}.` : '')
-        if (problems.length > 0) errors.push(...problems)
-        else created.push(this.#versioned(this.#fixed.insert.get(...fields.map(f => storable(input[f])), now, now) as Row))
-      })
-      if (errors.length > 0) throw invalid(errors)
-      for (const { record } of created) this.#counted(onCommit, undefined, record)
-      return created
-    })
+    return this.#commit(now => this.#core.creating(inputs, batch, now))
   }
 
   replace (id: number, input: ResourceRecord, precondition?: Precondition): Promise<Versioned> {
-    const complete = Object.fromEntries(this.resource.writable.map(f => [f, input[f] ?? null]))
-    return this.#write(id, complete, precondition)
+    const values = this.#core.replaced(input)
+    return this.#commit(now => this.#core.writing(id, values, precondition, now))
   }
 
   update (id: number, changes: ResourceRecord, precondition?: Precondition): Promise<Versioned> {
-    const present = Object.fromEntries(this.resource.writable.filter(f => f in changes).map(f => [f, changes[f] ?? null]))
-    return this.#write(id, present, precondition)
+    const values = this.#core.changed(changes)
+    return this.#commit(now => this.#core.writing(id, values, precondition, now))
   }
 
   delete (id: number, precondition?: Precondition): Promise<void> {
-    return this.store.writes.submit(onCommit => {
-      const current = this.#current(id, precondition)
-      for (const ref of this.#referencedBy) {
-        if (this.store.statement(`SELECT 1 FROM ${ref.table} WHERE ${ref.field} = ? LIMIT 1`).get(id) !== undefined) {
-          throw new StoreError('conflict', `${this.resource.singular} ${id} still has ${ref.name}; delete or move them first`)
-        }
-      }
-      this.#fixed.delete.run(id)
-      this.#fixed.bury.run(this.resource.name, id, new Date().toISOString())
-      this.#counted(onCommit, current.record, undefined)
-    })
-  }
-
-  #write (id: number, values: ResourceRecord, precondition: Precondition | undefined): Promise<Versioned> {
-    const fields = Object.keys(values)
-    const assignments = [...fields.map(f => `${quote(f)} = ?`), 'updated_at = ?', 'version = version + 1'].join(', ')
-    const update = this.store.statement(`UPDATE ${this.#table} SET ${assignments} WHERE id = ? ${this.#returning}`).raw()
-    return this.store.writes.submit(onCommit => {
-      const current = this.#current(id, precondition)
-      const errors = this.#check(values, id, '')
-      if (errors.length > 0) throw invalid(errors)
-      const written = this.#versioned(update.get(...fields.map(f => storable(values[f])), new Date().toISOString(), id) as Row)
-      this.#counted(onCommit, current.record, written.record)
-      return written
-    })
+    return this.#commit(now => this.#core.deleting(id, precondition, now))
   }
 
   /**
-   * A record from a row of its columns in order: rows come as arrays (`raw()`), which better-sqlite3
-   * makes at a third less cost than objects, and a page has many.
+   * Runs a write's sequence inside a group commit's transaction, each statement at once; the kept
+   * totals change with the commit, not before: a write undone leaves them as they were.
    */
-  #record (row: Row): ResourceRecord {
-    const record: ResourceRecord = {}
-    for (let i = 0; i < this.#names.length; i++) record[this.#names[i] as string] = row[i] as Scalar
-    return record
+  #commit<T> (sequence: (now: string) => Sequence<T>): Promise<T> {
+    return this.store.writes.submit(onCommit => {
+      const { result, changes } = runNow(sequence(new Date().toISOString()), ask => this.#answer(ask))
+      onCommit(() => { for (const { before, after } of changes) this.totals.apply(before, after) })
+      return result
+    })
   }
 
-  /** A record from a row of its columns followed by `version`. */
-  #versioned (row: Row): Versioned {
-    return { record: this.#record(row), version: row[this.#names.length] as number }
-  }
-
-  /** The live record, inside the write's transaction, once the precondition accepts it. */
-  #current (id: number, precondition: Precondition | undefined): Versioned {
-    const current = this.#get(id)
-    if (current === undefined) {
-      mustBeLive(this.resource, id, this.#presence(id))
-      throw new Error(`record ${id} is neither live nor gone`)
+  #answer (ask: Ask): unknown {
+    const statement = this.store.statement(ask.sql)
+    switch (ask.want) {
+      case 'row': return statement.raw().get(...ask.params)
+      case 'exists': return statement.get(...ask.params) !== undefined
+      case 'run': return statement.run(...ask.params)
     }
-    precondition?.(current)
-    return current
-  }
-
-  /** Totals change with the commit, not before: a write undone leaves them as they were. */
-  #counted (onCommit: OnCommit, before: ResourceRecord | undefined, after: ResourceRecord | undefined): void {
-    onCommit(() => this.totals.apply(before, after))
   }
 
   #count (query: ListQuery): number {
@@ -239,46 +163,18 @@ class SqliteCollection implements CollectionStore {
       return this.store.statement(sql).pluck().get(...params) as number
     })
   }
-
-  /** The rules a schema cannot state: references to live records and unique values. */
-  #check (values: ResourceRecord, ownId: number | undefined, prefix: string): FieldError[] {
-    const errors: FieldError[] = []
-    for (const [field, target] of Object.entries(this.resource.references)) {
-      const value = values[field]
-      if (value === undefined || value === null) continue
-      const found = this.store.statement(`SELECT 1 FROM ${quote(target)} WHERE id = ?`).get(value)
-      if (found === undefined) {
-        errors.push({ field: `${prefix}${field}`, code: 'not_found', message: `${field} ${value} names no existing record of ${target}` })
-      }
-    }
-    for (const field of this.resource.unique) {
-      const value = values[field]
-      if (value === undefined || value === null) continue
-      const taken = this.store.statement(`SELECT 1 FROM ${this.#table} WHERE ${quote(field)} = ? AND id IS NOT ?`)
-        .get(storable(value), ownId ?? null)
-      if (taken !== undefined) {
-        errors.push({
-          field: `${prefix}${field}`,
-          code: 'unique',
-          message: `${field} "${value}" is already used by another ${this.resource.singular}`
-        })
-      }
-    }
-    return errors
-  }
 }
 
+/**
+ * How the kept totals compare a field's values, as SQLite does: by its kind, and text by the
+ * collation of the column (read from the database, where a unique field's is NOCASE).
+ */
 function comparatorOf (resource: Resource, field: string, collations: Map<string, string>): Comparator {
-  const column = resource.columns.find(c => c.name === field) as Column
-  if (column.kind === 'integer') return compareNumbers
+  const column = resource.columns.find(c => c.name === field)
+  if (column === undefined) throw new Error(`no column ${field} in ${resource.name}`)
+  if (KINDS[column.kind].sqlite.type !== 'TEXT') return KINDS[column.kind].compare
   const collation = collations.get(field) ?? 'BINARY'
-  const comparator = COMPARATORS[collation]
-  if (comparator === undefined) throw new Error(`${resource.name}.${field}: collation ${collation} is not supported`)
-  return comparator
-}
-
-type Row = Scalar[]
-
-function invalid (errors: FieldError[]): StoreError {
-  return new StoreError('invalid', `Validation failed: ${errors.map(e => e.message).join('; ')}`, errors)
+  if (collation === 'BINARY') return KINDS[column.kind].compare
+  if (collation === 'NOCASE') return compareAsciiCaseInsensitive
+  throw new Error(`${resource.name}.${field}: collation ${collation} is not supported`)
 }

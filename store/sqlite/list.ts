@@ -1,18 +1,15 @@
 import type Database from 'better-sqlite3'
-import type { Column, Scalar } from '../../collections/resource.ts'
+import type { Scalar } from '../../collections/kinds.ts'
 import type { Filter, ListQuery, SortKey } from '../../collections/store.ts'
+import { Parameters, type CollectionCore, type Statement } from '../collections.ts'
 import { keysetRanges } from '../keyset.ts'
 import { quote } from '../text.ts'
+import { SQLITE } from './dialect.ts'
 
 /** An index as the planner uses it: its key columns, each entry implicitly followed by the rowid (`id`). */
 export interface TableIndex {
   name: string
   columns: string[]
-}
-
-export interface Statement {
-  sql: string
-  params: Scalar[]
 }
 
 /**
@@ -92,37 +89,36 @@ const COST = {
  * sorted: its cost grows with the largest group of equal values of the first field.
  */
 export class ListQueries {
-  readonly #select: string
+  readonly #core: CollectionCore
   readonly #from: string
-  readonly #columns: Map<string, Column>
   /** The shortest index led by each column. */
   readonly #leading = new Map<string, TableIndex>()
   /** Two-column indexes (lead, sort field) and one-column ones (lead, then id): walkable within an equality group of `lead`. */
   readonly #grouped: TableIndex[]
 
-  constructor (table: string, columns: Column[], indexes: TableIndex[]) {
-    this.#columns = new Map(columns.map(c => [c.name, c]))
-    this.#from = quote(table)
-    this.#select = `SELECT ${columns.map(c => quote(c.name)).join(', ')} FROM ${this.#from}`
+  constructor (core: CollectionCore, indexes: TableIndex[]) {
+    this.#core = core
+    this.#from = core.table
     for (const index of [...indexes].sort((a, b) => a.columns.length - b.columns.length)) {
       const lead = index.columns[0] as string
       if (!this.#leading.has(lead)) this.#leading.set(lead, index)
     }
     this.#grouped = indexes.filter(i => i.columns.length <= 2)
-    const unindexed = columns.filter(c => c.name !== 'id' && !this.#leading.has(c.name)).map(c => c.name)
+    const unindexed = core.columns.filter(c => c.name !== 'id' && !this.#leading.has(c.name)).map(c => c.name)
     if (unindexed.length > 0) {
-      throw new Error(`table ${table} needs an index on each column a list may sort by; none leads with ${unindexed.join(', ')}`)
+      throw new Error(`table ${core.resource.name} needs an index on each column a list may sort by; ` +
+        `none leads with ${unindexed.join(', ')}`)
     }
   }
 
-  /** `WHERE ...` of the filters (empty without filters), pushing their values to `params`. */
-  where (filters: Filter[], params: Scalar[]): string {
-    return filters.length === 0 ? '' : ` WHERE ${filters.map(f => this.#condition(f, params)).join(' AND ')}`
+  /** `WHERE ...` of the filters (empty without filters), their values added to `params`. */
+  where (filters: Filter[], params: Parameters): string {
+    return filters.length === 0 ? '' : ` WHERE ${filters.map(f => this.#core.condition(f, params)).join(' AND ')}`
   }
 
   count (filters: Filter[]): Statement {
-    const params: Scalar[] = []
-    return { sql: `SELECT count(*) FROM ${this.#from}${this.where(filters, params)}`, params }
+    const params = new Parameters(SQLITE)
+    return { sql: `SELECT count(*) FROM ${this.#from}${this.where(filters, params)}`, params: params.values }
   }
 
   /**
@@ -138,15 +134,15 @@ export class ListQueries {
     const orderBy = [`${lead}${quote(first.field)} ${direction(first)}`, ...rest.map(k => `${quote(k.field)} ${direction(k)}`)].join(', ')
     const tail = ` ORDER BY ${orderBy} LIMIT ? OFFSET ?`
     if (query.after === undefined) {
-      const params: Scalar[] = []
-      return [{ sql: `${this.#select} ${access.hint}${this.where(query.filters, params)}${tail}`, params }]
+      const params = new Parameters(SQLITE)
+      return [{ sql: `${this.#core.select} ${access.hint}${this.where(query.filters, params)}${tail}`, params: params.values }]
     }
     if (query.offset !== 0) throw new Error('a keyset page takes no offset')
     return this.#ranges(query.sort, query.after, lead).map(range => {
-      const params: Scalar[] = []
-      const conditions = [...query.filters.map(f => this.#condition(f, params)), range.sql]
-      params.push(...range.params)
-      return { sql: `${this.#select} ${access.hint} WHERE ${conditions.join(' AND ')}${tail}`, params }
+      const params = new Parameters(SQLITE)
+      const conditions = [...query.filters.map(f => this.#core.condition(f, params)), range.sql]
+      params.values.push(...range.params)
+      return { sql: `${this.#core.select} ${access.hint} WHERE ${conditions.join(' AND ')}${tail}`, params: params.values }
     })
   }
 
@@ -172,47 +168,16 @@ export class ListQueries {
    * (store/keyset.ts). `lead` prefixes the first key's column, as in ORDER BY.
    */
   #ranges (sort: SortKey[], after: Scalar[], lead: string): Statement[] {
-    return keysetRanges(sort, after, field => this.#column(field).nullable).map(range => {
-      const params: Scalar[] = []
+    return keysetRanges(sort, after, field => this.#core.column(field).nullable).map(range => {
+      const params: unknown[] = []
       const terms = range.map(term => {
-        const column = this.#name(term.field, term.position, lead)
+        const column = `${term.position === 0 ? lead : ''}${quote(term.field)}`
         if (!('value' in term)) return `${column} ${term.test.toUpperCase()}`
-        params.push(term.value)
+        params.push(this.#core.bind(term.field, term.value))
         return `${column} ${term.test} ?`
       })
       return { sql: `(${terms.join(' AND ')})`, params }
     })
-  }
-
-  #name (field: string, position: number, lead: string): string {
-    return `${position === 0 ? lead : ''}${quote(field)}`
-  }
-
-  #condition (filter: Filter, params: Scalar[]): string {
-    const column = quote(this.#column(filter.field).name)
-    const value = filter.value
-    if (Array.isArray(value)) {
-      params.push(...value)
-      return `${column} IN (${value.map(() => '?').join(', ')})`
-    }
-    if (value === null) return filter.op === 'ne' ? `${column} IS NOT NULL` : `${column} IS NULL`
-    params.push(value)
-    switch (filter.op) {
-      case 'eq': return `${column} = ?`
-      // "differs from" includes records that have no value at all.
-      case 'ne': return `${column} IS NOT ?`
-      case 'gt': return `${column} > ?`
-      case 'gte': return `${column} >= ?`
-      case 'lt': return `${column} < ?`
-      case 'lte': return `${column} <= ?`
-      default: throw new Error(`operator ${filter.op} takes a list`)
-    }
-  }
-
-  #column (field: string): Column {
-    const column = this.#columns.get(field)
-    if (column === undefined) throw new Error(`no column ${field}`)
-    return column
   }
 }
 

@@ -1,8 +1,6 @@
-import type { ColumnKind, Resource } from '../../collections/resource.ts'
+import { KINDS } from '../../collections/kinds.ts'
+import type { Resource } from '../../collections/resource.ts'
 import type { SqliteDatabase } from './database.ts'
-
-/** The SQLite type that stores each kind of field (STRICT tables hold exactly it). */
-const STORED_AS: Record<ColumnKind, string> = { integer: 'INTEGER', string: 'TEXT', date: 'TEXT', timestamp: 'TEXT' }
 
 interface TableColumn { name: string, type: string, notnull: number, pk: number }
 interface ForeignKey { table: string, from: string, to: string }
@@ -22,7 +20,8 @@ export function checkTables (db: SqliteDatabase, resources: Resource[]): void {
     for (const column of resource.columns) {
       const stored = columns.get(column.name)
       if (stored === undefined) throw problem(`column ${column.name} is missing`)
-      if (stored.type !== STORED_AS[column.kind]) throw problem(`column ${column.name} is ${stored.type}, not ${STORED_AS[column.kind]}`)
+      const type = KINDS[column.kind].sqlite.type
+      if (stored.type !== type) throw problem(`column ${column.name} is ${stored.type}, not ${type}`)
       // An INTEGER PRIMARY KEY is the rowid: never null, whatever table_info says.
       const nullable = stored.notnull === 0 && stored.pk === 0
       if (nullable !== column.nullable) {

@@ -1,8 +1,6 @@
-import type { ResourceRecord, Scalar } from '../../collections/resource.ts'
+import type { Comparator, Value } from '../../collections/kinds.ts'
+import type { ResourceRecord } from '../../collections/resource.ts'
 import { filterSetKey, type Filter } from '../../collections/store.ts'
-
-/** Orders two non-null values of one column the way the database compares them. */
-export type Comparator = (a: Scalar, b: Scalar) => number
 
 /** A record matches a filter: the filter's semantics, evaluated in memory. */
 type Matcher = (record: ResourceRecord) => boolean
@@ -76,13 +74,13 @@ function matcher (filters: Filter[], compare: (field: string) => Comparator): Ma
  * `ne`, which the store writes `IS NOT` (a record without a value differs from any value).
  */
 function test ({ field, op, value }: Filter, compare: Comparator): Matcher {
-  if (Array.isArray(value)) return record => record[field] != null && value.some(v => compare(record[field] as Scalar, v) === 0)
+  if (Array.isArray(value)) return record => record[field] != null && value.some(v => compare(record[field] as Value, v as Value) === 0)
   if (value === null) return op === 'ne' ? record => record[field] != null : record => record[field] == null
   const is = (predicate: (order: number) => boolean): Matcher =>
-    record => record[field] != null && predicate(compare(record[field] as Scalar, value))
+    record => record[field] != null && predicate(compare(record[field] as Value, value))
   switch (op) {
     case 'eq': return is(order => order === 0)
-    case 'ne': return record => record[field] == null || compare(record[field] as Scalar, value) !== 0
+    case 'ne': return record => record[field] == null || compare(record[field] as Value, value) !== 0
     case 'gt': return is(order => order > 0)
     case 'gte': return is(order => order >= 0)
     case 'lt': return is(order => order < 0)
@@ -90,29 +88,3 @@ function test ({ field, op, value }: Filter, compare: Comparator): Matcher {
     default: throw new Error(`operator ${op} takes a list`)
   }
 }
-
-/** Numbers by value. */
-export const compareNumbers: Comparator = (a, b) => (a as number) - (b as number)
-
-/**
- * Text by Unicode code point, which is the order of its UTF-8 bytes (SQLite's BINARY collation).
- * JavaScript's `<` compares UTF-16 code units, which puts U+E000..U+FFFF after the surrogate
- * pairs of U+10000 and above: at the first difference, surrogates are moved above the BMP.
- */
-export const compareCodePoints: Comparator = (a, b) => {
-  const x = a as string
-  const y = b as string
-  const length = Math.min(x.length, y.length)
-  for (let i = 0; i < length; i++) {
-    const p = x.charCodeAt(i)
-    const q = y.charCodeAt(i)
-    if (p !== q) return codePointRank(p) - codePointRank(q)
-  }
-  return x.length - y.length
-}
-
-const codePointRank = (unit: number): number => unit >= 0xE000 ? unit - 0x800 : unit >= 0xD800 ? unit + 0x2000 : unit
-
-/** SQLite's NOCASE collation: ASCII letters folded to lower case, then BINARY. */
-export const compareAsciiCaseInsensitive: Comparator = (a, b) =>
-  compareCodePoints((a as string).replace(/[A-Z]+/g, s => s.toLowerCase()), (b as string).replace(/[A-Z]+/g, s => s.toLowerCase()))

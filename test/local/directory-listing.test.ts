@@ -3,8 +3,8 @@ import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, utimesSyn
 import { lstat, open, readdir, readlink, realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
+import { compareCodePoints } from '../../store/text.ts'
 import {
-  compareCodePoints,
   decodeCursor,
   DirectoryLister,
   encodeCursor,

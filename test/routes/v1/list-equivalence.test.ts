@@ -94,7 +94,7 @@ class Random {
 type Scalar = string | number | null
 type Row = Record<string, Scalar>
 type Table = 'zoos' | 'animals' | 'employees'
-type Kind = 'integer' | 'string' | 'date' | 'timestamp'
+type Kind = 'integer' | 'reference' | 'string' | 'date' | 'timestamp'
 type Op = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in'
 type Direction = 'asc' | 'desc'
 
@@ -102,7 +102,7 @@ interface Field { name: string, kind: Kind, nullable: boolean }
 
 const field = (name: string, kind: Kind, nullable = false): Field => ({ name, kind, nullable })
 const ID = field('id', 'integer')
-const ZOO_ID = field('zoo_id', 'integer', true)
+const ZOO_ID = field('zoo_id', 'reference', true)
 const STAMPS = [field('created_at', 'timestamp'), field('updated_at', 'timestamp')]
 
 const FIELDS: Record<Table, Field[]> = {
@@ -693,7 +693,8 @@ function sampleValue (w: World, f: Field, rows: Row[], forList: boolean): string
     return value
   }
   switch (f.kind) {
-    case 'integer': {
+    case 'integer':
+    case 'reference': {
       const max = held.length === 0 ? 0 : Math.max(...held.map(Number))
       return r.pick(f.name === 'animal_type_id' ? [0, -5, 4, 5000, 2147483646] : [0, -1, max + 1, 999_999_999, Number.MAX_SAFE_INTEGER])
     }

@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3'
 import t, { type Test } from 'tap'
-import { Animals, Employees, Zoos } from '../../../schemas/index.ts'
+import { Animals, Employees, RESOURCES, Zoos } from '../../../schemas/index.ts'
 import type { Resource } from '../../../collections/resource.ts'
+import { CollectionCore } from '../../../store/collections.ts'
+import { SQLITE } from '../../../store/sqlite/dialect.ts'
 import { ListQueries, readIndexes } from '../../../store/sqlite/list.ts'
 import { openDatabase } from '../../../store/sqlite/database.ts'
 import type { ListQuery } from '../../../collections/store.ts'
@@ -14,7 +16,7 @@ function setUp (t: Test): Database.Database {
 }
 
 const queriesOf = (db: Database.Database, resource: Resource): ListQueries =>
-  new ListQueries(resource.name, resource.columns, readIndexes(db, resource.name).indexes)
+  new ListQueries(new CollectionCore(resource, RESOURCES, SQLITE), readIndexes(db, resource.name).indexes)
 
 /** SQLite's plan of each statement, one line per statement. */
 function plans (db: Database.Database, queries: ListQueries, query: ListQuery, matching: number, size: number): string[] {

@@ -1,0 +1,166 @@
+import { Kind, Type, type TSchema } from '@sinclair/typebox'
+import { DateSchema, TimestampSchema } from '../schemas/common.ts'
+import { asciiLower, compareCodePoints } from '../store/text.ts'
+
+/** A value of a field: what JSON carries and the stores compare. */
+export type Scalar = string | number | boolean | null
+export type Value = Exclude<Scalar, null>
+
+/** Orders two non-null values of one field the way both databases compare them. */
+export type Comparator = (a: Value, b: Value) => number
+
+export const FILTER_OPERATORS = ['gt', 'gte', 'lt', 'lte', 'ne', 'in'] as const
+export type FilterOperator = 'eq' | typeof FILTER_OPERATORS[number]
+
+/**
+ * What one kind of field is, everywhere the generic collection code meets it: how a resource
+ * declares it, how a query string filters on it, how each database stores and compares it.
+ * Adding a kind is one entry of KINDS: the compiler points at any member left out.
+ */
+export interface FieldKind {
+  /** Whether a field's TypeBox schema (optional and `| null` taken off) is of this kind; tried in KINDS' order. */
+  declared (schema: TSchema): boolean
+  /** The schema of one value of a filter on the field, in the query string (converted from text by the validator). */
+  query (schema: TSchema): TSchema
+  /** The pattern of an `_in` list of values; none where a value may hold a comma. */
+  inList (schema: TSchema): string | undefined
+  /** The filter operators the field takes besides equality. */
+  operators: readonly Exclude<FilterOperator, 'eq'>[]
+  /** A validated query-string value (or a part of an `_in` list) as the stores compare it; throws the reason it is refused. */
+  parse (raw: string): Value
+  /** Whether a value read back from a cursor can be one of the field's. */
+  valid (value: unknown): boolean
+  compare: Comparator
+  /** SQLite's column type (STRICT tables hold exactly it), and the value as bound and as read when they differ from JSON's. */
+  sqlite: { type: 'INTEGER' | 'REAL' | 'TEXT', bind?: (value: Value) => Value, read?: (stored: Value) => Value }
+  /** PostgreSQL's column type, as information_schema names it, and the type of an array of values. */
+  postgres: { type: 'bigint' | 'double precision' | 'boolean' | 'text', array: string }
+}
+
+export type KindName = 'reference' | 'integer' | 'number' | 'boolean' | 'date' | 'timestamp' | 'enum' | 'string'
+
+/** The largest integer JSON keeps exact; both engines refuse larger ones in their integer columns. */
+const SAFE = Number.MAX_SAFE_INTEGER
+
+/** Numbers by value; false before true. */
+const compareNumbers: Comparator = (a, b) => Number(a) - Number(b)
+
+const compareText: Comparator = (a, b) => compareCodePoints(a as string, b as string)
+
+/** How a unique (case-insensitive) text field compares: SQLite's NOCASE, PostgreSQL's `lower()` of a "C" column. */
+export const compareAsciiCaseInsensitive: Comparator = (a, b) => compareCodePoints(asciiLower(a as string), asciiLower(b as string))
+
+const isText = (value: unknown): value is string => typeof value === 'string' && !value.includes('\u0000')
+
+function integer (raw: string): number {
+  const value = Number(raw)
+  if (!Number.isSafeInteger(value)) throw new Error(`${raw} is not an integer from -${SAFE} to ${SAFE}`)
+  return value
+}
+
+/** A list of `item` separated by commas. */
+const commaList = (item: string): string => `^${item}(,${item})*$`
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+
+const TIMESTAMP = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})'
+const ALL = ['gt', 'gte', 'lt', 'lte', 'ne', 'in'] as const
+
+/** The string literals of a union of them (an enum field), or undefined. */
+export function literals (schema: TSchema): string[] | undefined {
+  if (schema[Kind] !== 'Union') return undefined
+  const members = schema.anyOf as TSchema[]
+  return members.every(m => m[Kind] === 'Literal' && typeof m.const === 'string') ? members.map(m => m.const as string) : undefined
+}
+
+const integerKind = {
+  query: () => Type.Integer(),
+  inList: () => commaList('-?\\d+'),
+  operators: ALL,
+  parse: integer,
+  valid: (value: unknown) => Number.isSafeInteger(value),
+  compare: compareNumbers,
+  sqlite: { type: 'INTEGER' },
+  postgres: { type: 'bigint', array: 'bigint' }
+} as const
+
+const textKind = {
+  operators: ALL,
+  parse: (raw: string) => {
+    if (!isText(raw)) throw new Error('a value must not contain a null byte')
+    return raw
+  },
+  valid: isText,
+  compare: compareText,
+  sqlite: { type: 'TEXT' },
+  postgres: { type: 'text', array: 'text' }
+} as const
+
+/**
+ * Every kind, in the order a field's schema is matched against them. A reference is an integer
+ * field named in the resource's `references` (resource.ts decides that one before these).
+ */
+export const KINDS: Record<KindName, FieldKind> = {
+  reference: { ...integerKind, declared: () => false },
+  integer: { ...integerKind, declared: schema => schema[Kind] === 'Integer' },
+  number: {
+    declared: schema => schema[Kind] === 'Number',
+    query: () => Type.Number(),
+    inList: () => commaList('-?\\d+(\\.\\d+)?([eE][-+]?\\d+)?'),
+    operators: ALL,
+    parse: raw => {
+      const value = Number(raw)
+      if (!Number.isFinite(value)) throw new Error(`${raw} is not a finite number`)
+      return value
+    },
+    valid: value => typeof value === 'number' && Number.isFinite(value),
+    compare: compareNumbers,
+    sqlite: { type: 'REAL' },
+    postgres: { type: 'double precision', array: 'float8' }
+  },
+  boolean: {
+    declared: schema => schema[Kind] === 'Boolean',
+    query: () => Type.Boolean(),
+    inList: () => commaList('(true|false)'),
+    // An order of two values: equality, difference and a list are what a filter can ask.
+    operators: ['ne', 'in'],
+    parse: raw => {
+      if (raw !== 'true' && raw !== 'false') throw new Error(`${raw} is not true or false`)
+      return raw === 'true'
+    },
+    valid: value => typeof value === 'boolean',
+    compare: compareNumbers,
+    // STRICT tables have no boolean type: 0 and 1, read back as false and true.
+    sqlite: { type: 'INTEGER', bind: value => value === true ? 1 : 0, read: stored => stored === 1 },
+    postgres: { type: 'boolean', array: 'boolean' }
+  },
+  date: {
+    ...textKind,
+    declared: schema => schema[Kind] === 'String' && schema.format === 'date',
+    query: () => DateSchema,
+    inList: () => commaList('\\d{4}-\\d{2}-\\d{2}')
+  },
+  timestamp: {
+    ...textKind,
+    declared: schema => schema[Kind] === 'String' && schema.format === 'date-time',
+    query: () => TimestampSchema,
+    inList: () => commaList(TIMESTAMP),
+    // Stored as toISOString(): an equal instant written another way must compare equal.
+    parse: raw => {
+      const time = new Date(raw)
+      if (Number.isNaN(time.getTime())) throw new Error(`"${raw}" is not a valid RFC 3339 timestamp`)
+      return time.toISOString()
+    }
+  },
+  enum: {
+    ...textKind,
+    declared: schema => literals(schema) !== undefined,
+    query: schema => Type.Union((literals(schema) ?? []).map(value => Type.Literal(value))),
+    inList: schema => commaList(`(${(literals(schema) ?? []).map(escapeRegExp).join('|')})`)
+  },
+  string: {
+    ...textKind,
+    declared: schema => schema[Kind] === 'String',
+    query: () => Type.String(),
+    inList: () => undefined
+  }
+}

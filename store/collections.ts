@@ -1,0 +1,308 @@
+import { mustBeLive, StoreError } from '../collections/refusals.ts'
+import type { Column, Resource, ResourceRecord } from '../collections/resource.ts'
+import type { FieldError } from '../schemas/common.ts'
+import type { KindName, Scalar, Value } from '../collections/kinds.ts'
+import type { Filter, Precondition, Versioned } from '../collections/store.ts'
+import { quote, storable } from './text.ts'
+
+/*
+ * What both engines do with a collection, in one place: the SQL of its reads and writes, the
+ * conditions of its lists, and the sequence of every write (the record locked and checked, the
+ * references and unique values checked, the row written; for a delete, the records that still
+ * name it). Each engine keeps what really differs (store/sqlite/, store/postgres/): placeholders
+ * and locking (its Dialect), transactions and how a statement runs, the totals and the list
+ * planner.
+ *
+ * A write's sequence is a generator that yields each statement it needs answered: SQLite runs it
+ * to the end at once, inside its group commit's transaction, where nothing may wait; PostgreSQL
+ * awaits each answer over the network, inside a transaction of its own.
+ */
+
+/** What an engine says apart: how statements name their parameters, lock rows and compare values. */
+export interface Dialect {
+  /** The text of the `n`th parameter of a statement, from 1: `?` or `$n`. */
+  placeholder (n: number): string
+  /** A value of a kind as bound to a statement; text goes through `storable` first. */
+  bind (kind: KindName, value: Value): Value
+  /** A value of a kind as read back from a row. */
+  read (kind: KindName, stored: Scalar): Scalar
+  /**
+   * Appended to the read of the record a write changes: what locks it until the write commits
+   * ('' where the transaction holds the whole database).
+   */
+  forUpdate: string
+  /** Appended to the read of a referenced record: what keeps it from being deleted until the write commits. */
+  forKeyShare: string
+  /** The null-safe "differs from": `IS NOT`, `IS DISTINCT FROM`. */
+  distinct: string
+  /** A unique field's column as it compares, case-insensitively (SQLite's NOCASE column as it is; PostgreSQL's `lower()`). */
+  folded (column: string): string
+  /** A value as a folded column compares with it. */
+  fold (value: Value): Value
+  /** The condition "`expression` is one of `values`". */
+  oneOf (expression: string, kind: KindName, values: Value[], params: Parameters): string
+}
+
+/** The parameters of one statement, each named as its dialect names the next. */
+export class Parameters {
+  readonly values: unknown[] = []
+  readonly dialect: Dialect
+
+  constructor (dialect: Dialect) {
+    this.dialect = dialect
+  }
+
+  add (value: unknown): string {
+    this.values.push(value)
+    return this.dialect.placeholder(this.values.length)
+  }
+}
+
+export interface Statement {
+  sql: string
+  params: unknown[]
+}
+
+/** A statement a write asks its engine to run, and what it wants back. */
+export type Ask =
+  | Statement & { want: 'row' }
+  | Statement & { want: 'exists' }
+  | Statement & { want: 'run' }
+
+/** What a write did to the collection, once it commits: the record before and after (undefined: none). */
+export interface Change { before: ResourceRecord | undefined, after: ResourceRecord | undefined }
+
+/** A write's sequence: its statements in turn, then its result and its changes. */
+export type Sequence<T> = Generator<Ask, { result: T, changes: Change[] }, unknown>
+
+/** The first row of a statement, its values in the order of the select list, or undefined. */
+function * row (sql: string, params: unknown[]): Generator<Ask, Scalar[] | undefined, unknown> {
+  return (yield { sql, params, want: 'row' }) as Scalar[] | undefined
+}
+
+function * exists (sql: string, params: unknown[]): Generator<Ask, boolean, unknown> {
+  return (yield { sql, params, want: 'exists' }) as boolean
+}
+
+function * run (sql: string, params: unknown[]): Generator<Ask, void, unknown> {
+  yield { sql, params, want: 'run' }
+}
+
+/** Runs a sequence to its end, each statement answered at once. */
+export function runNow<T> (sequence: Sequence<T>, answer: (ask: Ask) => unknown): { result: T, changes: Change[] } {
+  let step = sequence.next()
+  while (step.done !== true) step = sequence.next(answer(step.value))
+  return step.value
+}
+
+/** Runs a sequence to its end, awaiting each answer. */
+export async function runAwaiting<T> (
+  sequence: Sequence<T>, answer: (ask: Ask) => Promise<unknown>
+): Promise<{ result: T, changes: Change[] }> {
+  let step = sequence.next()
+  while (step.done !== true) step = sequence.next(await answer(step.value))
+  return step.value
+}
+
+export function invalid (errors: FieldError[]): StoreError {
+  return new StoreError('invalid', `Validation failed: ${errors.map(e => e.message).join('; ')}`, errors)
+}
+
+/** The refusal of deleting a record that others still name. */
+export const stillReferenced = (resource: Resource, id: number, what: string): StoreError =>
+  new StoreError('conflict', `${resource.singular} ${id} still has ${what}; delete or move them first`)
+
+/**
+ * The SQL and write sequences of one collection's table, for one dialect. Every statement's text
+ * is made once here: an engine may prepare each once.
+ */
+export class CollectionCore {
+  readonly resource: Resource
+  readonly dialect: Dialect
+  /** The columns, in the order every select lists them (then `version`). */
+  readonly columns: Column[]
+  readonly table: string
+  readonly select: string
+  readonly read: string
+  readonly live: string
+  readonly tombstone: string
+  readonly insert: string
+  readonly delete: string
+  readonly bury: string
+  /** Collections with a field that references this one: deleting a referenced record is refused. */
+  readonly referencedBy: { name: string, exists: string }[]
+  readonly #byName: Map<string, Column>
+
+  constructor (resource: Resource, resources: Resource[], dialect: Dialect) {
+    this.resource = resource
+    this.dialect = dialect
+    this.columns = resource.columns
+    this.#byName = new Map(this.columns.map(c => [c.name, c]))
+    this.table = quote(resource.name)
+    const p = (n: number): string => dialect.placeholder(n)
+    const names = this.columns.map(c => quote(c.name)).join(', ')
+    this.select = `SELECT ${names} FROM ${this.table}`
+    this.read = `SELECT ${names}, version FROM ${this.table} WHERE id = ${p(1)}`
+    this.live = `SELECT 1 FROM ${this.table} WHERE id = ${p(1)}`
+    this.tombstone = `SELECT 1 FROM tombstones WHERE collection = ${p(1)} AND id = ${p(2)}`
+    const inserted = [...resource.writable, 'created_at', 'updated_at']
+    this.insert = `INSERT INTO ${this.table} (${inserted.map(quote).join(', ')}) ` +
+      `VALUES (${inserted.map((_, i) => p(i + 1)).join(', ')}) RETURNING ${names}, version`
+    this.delete = `DELETE FROM ${this.table} WHERE id = ${p(1)}`
+    this.bury = `INSERT INTO tombstones (collection, id, deleted_at) VALUES (${p(1)}, ${p(2)}, ${p(3)})`
+    this.referencedBy = resources.flatMap(r => Object.entries(r.references)
+      .filter(([, target]) => target === resource.name)
+      .map(([field]) => ({ name: r.name, exists: `SELECT 1 FROM ${quote(r.name)} WHERE ${quote(field)} = ${p(1)} LIMIT 1` })))
+  }
+
+  column (field: string): Column {
+    const column = this.#byName.get(field)
+    if (column === undefined) throw new Error(`no column ${field} in ${this.resource.name}`)
+    return column
+  }
+
+  /** A field's value as bound to a statement. */
+  bind (field: string, value: Scalar | undefined): Scalar {
+    const stored = storable(value)
+    return stored === null ? null : this.dialect.bind(this.column(field).kind, stored)
+  }
+
+  /** A record from a row of the columns in order. */
+  record (row: Scalar[]): ResourceRecord {
+    const record: ResourceRecord = {}
+    for (let i = 0; i < this.columns.length; i++) {
+      const column = this.columns[i] as Column
+      record[column.name] = this.dialect.read(column.kind, row[i] as Scalar)
+    }
+    return record
+  }
+
+  /** A record from a row of the columns in order followed by `version`. */
+  versioned (row: Scalar[]): Versioned {
+    return { record: this.record(row), version: Number(row[this.columns.length]) }
+  }
+
+  /** PUT: every writable field; one missing from `input` becomes null. */
+  replaced (input: ResourceRecord): ResourceRecord {
+    return Object.fromEntries(this.resource.writable.map(f => [f, input[f] ?? null]))
+  }
+
+  /** PATCH: only the fields present in `changes`. */
+  changed (changes: ResourceRecord): ResourceRecord {
+    return Object.fromEntries(this.resource.writable.filter(f => f in changes).map(f => [f, changes[f] ?? null]))
+  }
+
+  /** The SQL condition of a list filter (the operator switch both engines share), its values bound to `params`. */
+  condition (filter: Filter, params: Parameters): string {
+    const column = this.column(filter.field)
+    const folded = this.resource.unique.includes(column.name)
+    const expression = folded ? this.dialect.folded(quote(column.name)) : quote(column.name)
+    const bound = (value: Value): Value => {
+      const stored = this.dialect.bind(column.kind, storable(value) as Value)
+      return folded ? this.dialect.fold(stored) : stored
+    }
+    const { value } = filter
+    if (Array.isArray(value)) return this.dialect.oneOf(expression, column.kind, (value as Value[]).map(bound), params)
+    if (value === null) return filter.op === 'ne' ? `${expression} IS NOT NULL` : `${expression} IS NULL`
+    const placeholder = params.add(bound(value))
+    switch (filter.op) {
+      case 'eq': return `${expression} = ${placeholder}`
+      // "differs from" includes records that have no value at all.
+      case 'ne': return `${expression} ${this.dialect.distinct} ${placeholder}`
+      case 'gt': return `${expression} > ${placeholder}`
+      case 'gte': return `${expression} >= ${placeholder}`
+      case 'lt': return `${expression} < ${placeholder}`
+      case 'lte': return `${expression} <= ${placeholder}`
+      default: throw new Error(`operator ${filter.op} takes a list`)
+    }
+  }
+
+  /** Creates every input or none; the errors of input i are named `i.<field>` in a batch. */
+  * creating (inputs: ResourceRecord[], batch: boolean, now: string): Sequence<Versioned[]> {
+    // Checked one by one after the earlier inserts, so a batch cannot repeat a unique value.
+    const errors: FieldError[] = []
+    const created: Versioned[] = []
+    for (const [i, input] of inputs.entries()) {
+      const problems = yield * this.#check(input, undefined, batch ? `${i}.` : '')
+      if (problems.length > 0) {
+        errors.push(...problems)
+        continue
+      }
+      const values = [...this.resource.writable.map(f => this.bind(f, input[f])), now, now]
+      created.push(this.versioned((yield * row(this.insert, values)) as Scalar[]))
+    }
+    if (errors.length > 0) throw invalid(errors)
+    return { result: created, changes: created.map(({ record }) => ({ before: undefined, after: record })) }
+  }
+
+  /** Sets `values` (writable fields) of a live record, once `precondition` accepts it. */
+  * writing (id: number, values: ResourceRecord, precondition: Precondition | undefined, now: string): Sequence<Versioned> {
+    const current = yield * this.#current(id, precondition)
+    const errors = yield * this.#check(values, id, '')
+    if (errors.length > 0) throw invalid(errors)
+    const fields = Object.keys(values)
+    const p = (n: number): string => this.dialect.placeholder(n)
+    const assignments = [
+      ...fields.map((f, i) => `${quote(f)} = ${p(i + 1)}`), `updated_at = ${p(fields.length + 1)}`, 'version = version + 1'
+    ]
+    const sql = `UPDATE ${this.table} SET ${assignments.join(', ')} WHERE id = ${p(fields.length + 2)} ` +
+      `RETURNING ${this.columns.map(c => quote(c.name)).join(', ')}, version`
+    const written = this.versioned((yield * row(sql, [...fields.map(f => this.bind(f, values[f])), now, id])) as Scalar[])
+    return { result: written, changes: [{ before: current.record, after: written.record }] }
+  }
+
+  /** Deletes a live record that no other record names, once `precondition` accepts it; its id is kept as a tombstone. */
+  * deleting (id: number, precondition: Precondition | undefined, now: string): Sequence<void> {
+    const current = yield * this.#current(id, precondition)
+    for (const ref of this.referencedBy) {
+      if (yield * exists(ref.exists, [id])) throw stillReferenced(this.resource, id, ref.name)
+    }
+    yield * run(this.delete, [id])
+    yield * run(this.bury, [this.resource.name, id, now])
+    return { result: undefined, changes: [{ before: current.record, after: undefined }] }
+  }
+
+  /** The live record, locked for the write, once the precondition accepts it: 404 if it never was, 410 if deleted. */
+  * #current (id: number, precondition: Precondition | undefined): Generator<Ask, Versioned, unknown> {
+    const found = yield * row(`${this.read}${this.dialect.forUpdate}`, [id])
+    if (found === undefined) {
+      const live = yield * exists(this.live, [id])
+      const deleted = !live && (yield * exists(this.tombstone, [this.resource.name, id]))
+      mustBeLive(this.resource, id, live ? 'live' : deleted ? 'deleted' : 'absent')
+      throw new Error(`record ${id} is neither live nor gone`)
+    }
+    const current = this.versioned(found)
+    precondition?.(current)
+    return current
+  }
+
+  /**
+   * The rules a schema cannot state: references to live records (which the dialect keeps from
+   * being deleted until the write commits) and unique values, without regard to ASCII case.
+   */
+  * #check (values: ResourceRecord, ownId: number | undefined, prefix: string): Generator<Ask, FieldError[], unknown> {
+    const errors: FieldError[] = []
+    const p = (n: number): string => this.dialect.placeholder(n)
+    for (const [field, target] of Object.entries(this.resource.references)) {
+      const value = values[field]
+      if (value === undefined || value === null) continue
+      if (!(yield * exists(`SELECT 1 FROM ${quote(target)} WHERE id = ${p(1)}${this.dialect.forKeyShare}`, [value]))) {
+        const message = `${field} ${String(value)} names no existing record of ${target}`
+        errors.push({ field: `${prefix}${field}`, code: 'not_found', message })
+      }
+    }
+    for (const field of this.resource.unique) {
+      const value = values[field]
+      if (value === undefined || value === null) continue
+      const sql = `SELECT 1 FROM ${this.table} WHERE ${this.dialect.folded(quote(field))} = ${p(1)} AND id ${this.dialect.distinct} ${p(2)}`
+      if (yield * exists(sql, [this.dialect.fold(this.bind(field, value) as Value), ownId ?? null])) {
+        errors.push({
+          field: `${prefix}${field}`,
+          code: 'unique',
+          message: `${field} "${String(value)}" is already used by another ${this.resource.singular}`
+        })
+      }
+    }
+    return errors
+  }
+}

@@ -1,0 +1,22 @@
+import { KINDS } from '../../collections/kinds.ts'
+import type { Dialect } from '../collections.ts'
+import { asciiLower } from '../text.ts'
+
+/**
+ * PostgreSQL's side of store/collections.ts: `$n` parameters; the record a write changes locked
+ * `FOR UPDATE`, a record it references `FOR KEY SHARE` (so that another instance cannot delete it
+ * before the write commits); a unique field compared as `lower()` of its "C" column, which folds
+ * A-Z only, as SQLite's NOCASE does, with the value folded alike; a list of values as one array
+ * parameter of the kind's type.
+ */
+export const POSTGRES: Dialect = {
+  placeholder: n => `$${n}`,
+  bind: (_kind, value) => value,
+  read: (_kind, stored) => stored,
+  forUpdate: ' FOR UPDATE',
+  forKeyShare: ' FOR KEY SHARE',
+  distinct: 'IS DISTINCT FROM',
+  folded: column => `lower(${column})`,
+  fold: value => typeof value === 'string' ? asciiLower(value) : value,
+  oneOf: (expression, kind, values, params) => `${expression} = ANY(${params.add(values)}::${KINDS[kind].postgres.array}[])`
+}
