@@ -5,13 +5,18 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import type { Config } from './config.ts'
 import { errorHandler, notFoundHandler } from './http/errors.ts'
 import { equipInstance, instanceOptions } from './listeners/instance-options.ts'
-import { serializerCompiler } from './http/serialization.ts'
+import { serializerCompilerFor } from './http/serialization.ts'
 import { validatorCompiler } from './http/validation.ts'
 import { programDir } from './packaging/shipped.ts'
+import { RESOURCES } from './schemas/index.ts'
+import { componentsOf } from './schemas/responses.ts'
+import type { Collections } from './store/storage.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config
+    /** The collections the API serves, and where the migrations of their tables are (ApiOptions.collections). */
+    collections: Collections
     /** Tells the operator something once, outside the logs (a generated bootstrap secret). */
     announce: (message: string) => void
     /** Whether the background-job worker starts with the app (ApiOptions.runJobs). */
@@ -32,7 +37,18 @@ export interface ApiOptions {
    * see a job wait for the next start (plugins/app/jobs.ts). Default true.
    */
   runJobs?: boolean
+  /**
+   * The collections served: by default those of schemas/index.ts, their tables made by the
+   * migrations this version ships. A test may serve more, with the migrations that
+   * `npm run migrations` writes for them (`migrations`, a folder) and their route files in a URL
+   * tree of their own (`routes`, autoloaded as routes/ is; its v1/autohooks.ts brings the bearer
+   * check).
+   */
+  collections?: Collections & { routes?: string }
 }
+
+/** How autoload reads a URL tree of route files. */
+const ROUTE_TREE = { routeParams: true, autoHooks: true, cascadeHooks: true }
 
 /**
  * The folders autoload registers, in this order: ecosystem plugins, ours, then the routes, whose
@@ -43,11 +59,11 @@ export const AUTOLOADED: readonly (Omit<AutoloadPluginOptions, 'dir'> & { folder
   // `options` present, even empty, lets autoload call a plugin's function autoConfig with the instance.
   { folder: 'plugins/external', options: {} },
   { folder: 'plugins/app' },
-  { folder: 'routes', routeParams: true, autoHooks: true, cascadeHooks: true }
+  { folder: 'routes', ...ROUTE_TREE }
 ]
 
 /** The API as one plugin. */
-const app: FastifyPluginAsync = async function app (fastify) {
+const app: FastifyPluginAsync<{ routes?: string }> = async function app (fastify, { routes }) {
   // Set before the routes are registered: a route keeps the handlers of its context at that time.
   fastify.setErrorHandler(errorHandler)
   fastify.setNotFoundHandler(notFoundHandler)
@@ -58,6 +74,7 @@ const app: FastifyPluginAsync = async function app (fastify) {
     // the binary does not have.
     await fastify.register(autoload, { dir: join(programDir, folder), forceESM: true, ...options })
   }
+  if (routes !== undefined) await fastify.register(autoload, { dir: routes, forceESM: true, ...ROUTE_TREE })
 }
 
 export default app
@@ -94,15 +111,17 @@ export function buildApi (config: Config, options: ApiOptions = {}): FastifyInst
       }
     }) as unknown as FastifyInstance
   fastify.decorate('config', config)
+  const { routes, ...collections } = options.collections ?? { resources: RESOURCES }
+  fastify.decorate('collections', collections)
   fastify.decorate('announce', options.announce ?? ((message: string) => { process.stdout.write(`${message}\n`) }))
   fastify.decorate('runJobs', options.runJobs ?? true)
   fastify.setValidatorCompiler(validatorCompiler)
-  fastify.setSerializerCompiler(serializerCompiler)
+  fastify.setSerializerCompiler(serializerCompilerFor(componentsOf(collections.resources)))
   // Before anything else runs, so that every answer carries its request id, refusals and errors included.
   equipInstance(fastify, config)
   // Paths outside API_PREFIX answer like any other unknown path.
   if (config.apiPrefix !== '') fastify.setNotFoundHandler(notFoundHandler)
-  fastify.register(app, { prefix: config.apiPrefix })
+  fastify.register(app, { prefix: config.apiPrefix, ...(routes === undefined ? {} : { routes }) })
   return fastify
 }
 

@@ -2,7 +2,6 @@ import { realpathSync, statSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { delimiter, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { knownScope } from './auth/scopes.ts'
 import { isLoopback } from './http/host.ts'
 
 /** A setting that cannot be used: start-up stops with this one line. */
@@ -151,15 +150,16 @@ function providerName (raw: string, env: string): string {
   return raw
 }
 
+/**
+ * Scopes as `<collection>:read` or `<collection>:write`, space-separated. Whether each names a
+ * collection served is checked when the service starts (routes/login), which knows them.
+ */
 function userScope (raw: string, env: string): string {
-  let scope: string
-  try {
-    scope = knownScope(raw)
-  } catch (err) {
-    throw new ConfigError(`${env}: ${(err as Error).message}`)
-  }
-  if (scope === '') throw new ConfigError(`${env} must name at least one scope`)
-  return scope
+  const scopes = raw.split(' ').filter(s => s !== '')
+  const malformed = scopes.filter(s => !/^[^\s:]+:(read|write)$/.test(s))
+  if (malformed.length > 0) throw new ConfigError(`${env}: ${malformed.join(', ')} is not <collection>:read or <collection>:write`)
+  if (scopes.length === 0) throw new ConfigError(`${env} must name at least one scope`)
+  return [...new Set(scopes)].join(' ')
 }
 
 /** A whole number from `min` to `max`, said in `unit` (`bytes`, `seconds`, ...). */
@@ -546,9 +546,9 @@ export const SETTINGS = {
   },
   loginUserScope: {
     env: 'LOGIN_USER_SCOPE',
-    description: 'the API scopes a user gets when first signing in',
-    default: 'zoos:read animals:read employees:read',
-    parse: userScope
+    description: 'the API scopes a user gets when first signing in; when not set, the read scope of every collection',
+    default: '',
+    parse: optional(userScope)
   }
 } satisfies Record<string, Setting<unknown> | ListSetting<unknown>>
 

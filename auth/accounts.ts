@@ -2,12 +2,16 @@ import { hashSecret, keptSecret, randomToken } from './secrets.ts'
 import type { AccountStore, Client } from '../store/storage.ts'
 import { knownScope } from './scopes.ts'
 
+/** The scopes there are: those of the collections served (auth/scopes.ts). */
+type Known = readonly string[]
+
 /** A new confidential client; the secret is returned once and only its hash is kept. */
 export async function createClient (
   store: AccountStore,
+  known: Known,
   options: { clientId?: string | undefined, secret?: string | undefined, name?: string | undefined, scope: string }
 ): Promise<{ client_id: string, client_secret: string, scope: string }> {
-  const scope = knownScope(options.scope)
+  const scope = knownScope(options.scope, known)
   const clientId = options.clientId ?? `client_${randomToken().slice(0, 16)}`
   // Basic authentication carries it percent-encoded; control characters would still be trouble in logs and PostgreSQL text.
   if (clientId.length < 1 || clientId.length > 200 || /\p{Cc}/u.test(clientId)) {
@@ -46,21 +50,23 @@ export async function rotateClientSecret (
 /** The scopes a client may be granted from now on; its tokens issued before stop working. */
 export async function changeClientScope (
   store: AccountStore,
+  known: Known,
   clientId: string,
   scope: string
 ): Promise<{ client_id: string, scope: string }> {
-  const known = knownScope(scope)
+  const granted = knownScope(scope, known)
   await existingClient(store, clientId)
-  if (!await store.changeClient(clientId, { scope: known })) throw new Error(`no client with id ${clientId}`)
-  return { client_id: clientId, scope: known }
+  if (!await store.changeClient(clientId, { scope: granted })) throw new Error(`no client with id ${clientId}`)
+  return { client_id: clientId, scope: granted }
 }
 
 /** A user who signs in with a password (the password grant). */
 export async function createUser (
   store: AccountStore,
+  known: Known,
   options: { username: string, password: string, scope: string }
 ): Promise<{ id: number, username: string, scope: string }> {
-  const scope = knownScope(options.scope)
+  const scope = knownScope(options.scope, known)
   if (!/^[A-Za-z0-9._@+-]{1,100}$/.test(options.username)) {
     throw new Error('the user name must be 1 to 100 characters of letters, digits and . _ @ + -')
   }

@@ -72,15 +72,19 @@ export class AuthorizationServer {
   readonly tokens: TokenService
   /** Refresh-token lifetime in seconds. */
   readonly refreshTtl: number
+  /** The scopes there are: those of the collections served (auth/scopes.ts). */
+  readonly scopes: readonly string[]
 
   constructor (
     store: AccountStore,
     tokens: TokenService,
-    refreshTtl: number
+    refreshTtl: number,
+    scopes: readonly string[]
   ) {
     this.store = store
     this.tokens = tokens
     this.refreshTtl = refreshTtl
+    this.scopes = scopes
   }
 
   /**
@@ -273,7 +277,8 @@ export class AuthorizationServer {
     const known = await this.store.client(clientId)
     if (known !== undefined) return known
     try {
-      return await this.store.createClient({ client_id: clientId, secret_hash: null, name: clientId, scope: knownScope(scope) })
+      const granted = knownScope(scope, this.scopes)
+      return await this.store.createClient({ client_id: clientId, secret_hash: null, name: clientId, scope: granted })
     } catch (err) {
       const made = await this.store.client(clientId)
       if (made === undefined) throw err

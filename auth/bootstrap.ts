@@ -1,7 +1,6 @@
 import type { Config } from '../config.ts'
 import type { AccountStore } from '../store/storage.ts'
 import { createClient } from './accounts.ts'
-import { SCOPES } from './scopes.ts'
 
 /**
  * Bare when a shell takes it unchanged, as it does every generated id and secret (base64url);
@@ -10,17 +9,20 @@ import { SCOPES } from './scopes.ts'
 const shellWord = (value: string): string => /^[\w.-][\w.~-]*$/.test(value) ? value : `'${value}'`
 
 /**
- * A fresh data directory gets one client with every scope, so the API can be used at once. Its
+ * A fresh data directory gets one client with every scope (`scopes`: those of the collections
+ * served), so the API can be used at once. Its
  * id and secret come from BOOTSTRAP_CLIENT_ID / BOOTSTRAP_CLIENT_SECRET; a generated secret is
  * told once through `announce`, never logged.
  */
-export async function ensureBootstrapClient (store: AccountStore, config: Config, announce: (message: string) => void): Promise<void> {
+export async function ensureBootstrapClient (
+  store: AccountStore, config: Config, scopes: readonly string[], announce: (message: string) => void
+): Promise<void> {
   if ((await store.clients()).length > 0) return
-  const created = await createClient(store, {
+  const created = await createClient(store, scopes, {
     clientId: config.bootstrapClientId,
     secret: config.bootstrapClientSecret,
     name: 'bootstrap',
-    scope: SCOPES.join(' ')
+    scope: scopes.join(' ')
   })
   if (config.bootstrapClientSecret === undefined) {
     announce([

@@ -5,14 +5,18 @@ import { openStorage } from '../store/open.ts'
 import type { Storage } from '../store/storage.ts'
 import { changeClientScope, createClient, createUser, rotateClientSecret } from './accounts.ts'
 import { SigningKeys } from './keys.ts'
-import { SCOPES } from './scopes.ts'
+import { RESOURCES } from '../schemas/index.ts'
+import { scopesOf } from './scopes.ts'
+
+/** The scopes of the collections this version serves. */
+const SCOPES = scopesOf(RESOURCES)
 
 /** The first words of a command line that runs the CLI rather than the service. */
 export const CLI_NOUNS = ['client', 'user', 'key']
 
 const USAGE = `usage: zoo-api <command> [options]   (npm run cli -- <command> in a clone; prints JSON;
                                       DATABASE_URL, else DATA_DIR or --data-dir, picks the database)
-  client create --scope "zoos:read zoos:write ..." [--name NAME] [--id ID] [--secret SECRET]
+  client create --scope "${SCOPES.slice(0, 2).join(' ')} ..." [--name NAME] [--id ID] [--secret SECRET]
   client list
   client rotate-secret CLIENT_ID [--secret SECRET]   a new secret; the client's tokens issued before stop working
   client scope CLIENT_ID --scope "..."               the scopes it may be granted; its tokens issued before stop working
@@ -81,7 +85,7 @@ export async function runCli (argv: string[], io: CliIo): Promise<number> {
       databaseUrl: fromEnv('databaseUrl'),
       databasePoolSize: fromEnv('databasePoolSize'),
       databaseStatementTimeout: fromEnv('databaseStatementTimeout')
-    })
+    }, { resources: RESOURCES })
     const store = storage.accounts
     const required = (name: 'scope' | 'username'): string => {
       const value = values[name]
@@ -95,7 +99,8 @@ export async function runCli (argv: string[], io: CliIo): Promise<number> {
     let result: unknown
     switch (`${noun} ${verb}`) {
       case 'client create':
-        result = await createClient(store, { scope: required('scope'), name: values.name, clientId: values.id, secret: values.secret })
+        result = await createClient(store, SCOPES,
+          { scope: required('scope'), name: values.name, clientId: values.id, secret: values.secret })
         break
       case 'client list':
         result = (await store.clients())
@@ -105,7 +110,7 @@ export async function runCli (argv: string[], io: CliIo): Promise<number> {
         result = await rotateClientSecret(store, named('client id'), values.secret)
         break
       case 'client scope':
-        result = await changeClientScope(store, named('client id'), required('scope'))
+        result = await changeClientScope(store, SCOPES, named('client id'), required('scope'))
         break
       case 'client delete':
         if (!await store.deleteClient(named('client id'))) throw new Error(`no client with id ${target}`)
@@ -114,7 +119,7 @@ export async function runCli (argv: string[], io: CliIo): Promise<number> {
       case 'user create': {
         const password = values['password-stdin'] === true ? (await io.stdin()).replace(/\r?\n$/, '') : values.password
         if (password === undefined) throw new UsageError('user create needs --password or --password-stdin')
-        result = await createUser(store, { username: required('username'), password, scope: required('scope') })
+        result = await createUser(store, SCOPES, { username: required('username'), password, scope: required('scope') })
         break
       }
       case 'user list':

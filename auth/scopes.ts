@@ -1,7 +1,10 @@
-import { RESOURCES } from '../schemas/index.ts'
+import type { Resource } from '../collections/resource.ts'
 
 /** `<collection>:read` and `<collection>:write` for every collection. */
-export const SCOPES: readonly string[] = RESOURCES.flatMap(r => [`${r.name}:read`, `${r.name}:write`])
+export const scopesOf = (resources: readonly Resource[]): string[] => resources.flatMap(r => [`${r.name}:read`, `${r.name}:write`])
+
+/** The read scope of every collection: what a user gets at the first sign-in unless LOGIN_USER_SCOPE says otherwise. */
+export const readScopesOf = (resources: readonly Resource[]): string[] => resources.map(r => `${r.name}:read`)
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
@@ -15,10 +18,10 @@ export function parseScope (scope: string | undefined): string[] | undefined {
   return scope.split(' ').filter(s => s !== '')
 }
 
-/** A space-separated list of known scopes, normalized; an unknown one is refused. */
-export function knownScope (scope: string): string {
+/** A space-separated list of `known` scopes, normalized; an unknown one is refused. */
+export function knownScope (scope: string, known: readonly string[]): string {
   const scopes = parseScope(scope) ?? []
-  const unknown = scopes.filter(s => !SCOPES.includes(s))
-  if (unknown.length > 0) throw new Error(`unknown scope ${unknown.join(', ')}; known: ${SCOPES.join(' ')}`)
+  const unknown = scopes.filter(s => !known.includes(s))
+  if (unknown.length > 0) throw new Error(`unknown scope ${unknown.join(', ')}; known: ${known.join(' ')}`)
   return [...new Set(scopes)].join(' ')
 }

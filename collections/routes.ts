@@ -5,7 +5,6 @@ import { HttpError } from '../http/errors.ts'
 import { originOf, recordUrl } from '../http/links.ts'
 import { allowOnly, type Method } from '../http/method-not-allowed.ts'
 import { IdSchema, OptionsSchema, PAGE_SIZE } from '../schemas/common.ts'
-import { RESOURCES } from '../schemas/index.ts'
 import { accepted, BODY_READ, empty, errors, GUARDED, recordRef, requestHeaders, withHeaders } from '../schemas/responses.ts'
 import { etagOf, ifMatch, noneMatch } from './conditional.ts'
 import { listLinks, parseListQuery } from './list-query.ts'
@@ -319,7 +318,7 @@ function updateRoutes (fastify: Instance, collection: Collection): void {
 
 function deleteRoute (fastify: Instance, collection: Collection): void {
   const { resource, of } = collection
-  const referrers = RESOURCES.filter(r => Object.values(r.references).includes(resource.name)).map(r => r.name)
+  const referrers = fastify.collections.resources.filter(r => Object.values(r.references).includes(resource.name)).map(r => r.name)
   const conflict = referrers.length === 0
     ? ''
     : ` A ${resource.singular} that ${referrers.join(' or ')} still name is 409, and nothing is deleted.`

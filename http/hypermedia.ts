@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { RootSchema, type Link } from '../schemas/common.ts'
-import { RESOURCES } from '../schemas/index.ts'
 import { BEARER, errors, GUARDED } from '../schemas/responses.ts'
 import { collectionLink } from './links.ts'
 import { allowOnly } from './method-not-allowed.ts'
@@ -53,7 +52,7 @@ export function hypermediaDocument (
       if (page !== undefined && prefersPage(request, reply)) return sendPage(request, reply, page(request))
       return {
         link: link(request),
-        links: [...RESOURCES.map(resource => collectionLink(request, resource)), ...more(request)]
+        links: [...fastify.collections.resources.map(resource => collectionLink(request, resource)), ...more(request)]
       }
     })
   }

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { RESOURCES } from '../schemas/index.ts'
 import { DOCUMENTATION_PREFIX, originOf } from './links.ts'
 import { allowOnly } from './method-not-allowed.ts'
 
@@ -84,7 +83,7 @@ function serviceLines (request: FastifyRequest): PageLine[] {
     },
     { link: { href: `${base}${DOCUMENTATION_PREFIX}/json`, label: 'The OpenAPI 3.1 document' }, text: ', for client generators' },
     { text: `Tokens: POST ${base}/oauth/token (OAuth 2.0), then Authorization: Bearer <token> on every /v1 request` },
-    { text: `Collections: ${RESOURCES.map(r => `${base}/v1/${r.name}`).join(', ')}` }
+    { text: `Collections: ${request.server.collections.resources.map(r => `${base}/v1/${r.name}`).join(', ')}` }
   ]
 }
 

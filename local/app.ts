@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifySchemaValidationError } from
 import type { Config } from '../config.ts'
 import { errorHandler, HttpError, notFoundHandler } from '../http/errors.ts'
 import { favicon } from '../http/pages.ts'
-import { serializerCompiler } from '../http/serialization.ts'
+import { serializerCompilerFor } from '../http/serialization.ts'
 import { fieldErrors, validatorCompiler } from '../http/validation.ts'
 import { equipInstance, instanceOptions, type InstanceSettings } from '../listeners/instance-options.ts'
 import { DirectoryLister } from './directory-listing.ts'
@@ -34,7 +34,8 @@ export function buildLocalServer (config: LocalConfig): FastifyInstance {
   })
   equipInstance(fastify, config)
   fastify.setValidatorCompiler(validatorCompiler)
-  fastify.setSerializerCompiler(serializerCompiler)
+  // Its answers name no shared component.
+  fastify.setSerializerCompiler(serializerCompilerFor([]))
   fastify.setErrorHandler(errorHandler)
   fastify.setNotFoundHandler(notFoundHandler)
   fastify.removeContentTypeParser(['text/plain', 'application/json'])

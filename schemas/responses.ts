@@ -1,6 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import { ErrorSchema } from './common.ts'
-import { RESOURCES } from './index.ts'
 import { JobAcceptedSchema, JobSchema } from './job.ts'
 import { capitalize, type Resource } from '../collections/resource.ts'
 
@@ -13,16 +12,26 @@ import { capitalize, type Resource } from '../collections/resource.ts'
 
 const componentName = (resource: Resource): string => capitalize(resource.singular)
 
+const components = new WeakMap<readonly Resource[], TSchema[]>()
+
 /**
  * Bodies the document shows once, under components.schemas, by their $id: added with
- * fastify.addSchema (plugins/app/components.ts) and named by `$ref` in the route schemas.
+ * fastify.addSchema (plugins/app/components.ts), named by `$ref` in the route schemas, and
+ * resolved by the serializers (http/serialization.ts). The same for the same resources.
  */
-export const COMPONENTS: TSchema[] = [
-  { ...ErrorSchema, $id: 'Error' },
-  ...RESOURCES.map(resource => ({ ...resource.schemas.record, $id: componentName(resource) })),
-  { ...JobAcceptedSchema, $id: 'JobAccepted' },
-  { ...JobSchema, $id: 'Job' }
-]
+export function componentsOf (resources: readonly Resource[]): TSchema[] {
+  let made = components.get(resources)
+  if (made === undefined) {
+    made = [
+      { ...ErrorSchema, $id: 'Error' },
+      ...resources.map(resource => ({ ...resource.schemas.record, $id: componentName(resource) })),
+      { ...JobAcceptedSchema, $id: 'JobAccepted' },
+      { ...JobSchema, $id: 'Job' }
+    ]
+    components.set(resources, made)
+  }
+  return made
+}
 
 export const ErrorRef = Type.Ref('Error')
 export const JobRef = Type.Ref('Job')
@@ -98,8 +107,8 @@ export const ERRORS: Record<number, { description: string, headers?: Header[] }>
   404: { description: 'No such record or path, or a nested record of another parent' },
   406: { description: 'Accept rules out application/json' },
   409: {
-    description: 'A zoo that still has animals or employees (nothing is deleted), or a request with the same Idempotency-Key still ' +
-      'in progress'
+    description: 'A record that records of another collection still name (nothing is deleted), or a request with the same ' +
+      'Idempotency-Key still in progress'
   },
   410: { description: 'The record existed and was deleted' },
   412: { description: 'If-Match does not name the current ETag: the record changed since it was read' },

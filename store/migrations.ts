@@ -1,4 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { shippedFile, shippedNames } from '../packaging/shipped.ts'
+
+export type Engine = 'sqlite' | 'postgres'
 
 export interface Migration {
   /** The file's name, such as `001_collections.sql`. */
@@ -10,18 +14,25 @@ export interface Migration {
 
 const MIGRATION_FILE = /^(\d+)_[\w-]+\.sql$/
 
-/** The migrations this version ships for `engine` (`migrations/<engine>/`), in order. */
-export function shippedMigrations (engine: 'sqlite' | 'postgres'): Migration[] {
-  const folder = `migrations/${engine}`
-  return shippedNames(folder)
+/**
+ * The migrations of `engine`, in order: those this version ships (`migrations/<engine>/`), or
+ * those of a folder laid out the same way (`<folder>/<engine>/`: a test's, for collections of its
+ * own, written by store/migration-plan.ts).
+ */
+export function migrationsOf (engine: Engine, folder?: string): Migration[] {
+  const names = folder === undefined ? shippedNames(`migrations/${engine}`) : readdirSync(join(folder, engine))
+  const read = (name: string): string => folder === undefined
+    ? shippedFile(`migrations/${engine}/${name}`).toString('utf8')
+    : readFileSync(join(folder, engine, name), 'utf8')
+  return names
     .map(name => ({ name, match: MIGRATION_FILE.exec(name) }))
     .filter(m => m.match !== null)
-    .map(m => ({ name: m.name, version: Number(m.match?.[1]), sql: shippedFile(`${folder}/${m.name}`).toString('utf8') }))
+    .map(m => ({ name: m.name, version: Number(m.match?.[1]), sql: read(m.name) }))
     .sort((a, b) => a.version - b.version)
 }
 
-/** Of `engine`'s migrations, those whose version is not in `applied`. */
-export const pendingOf = (engine: 'sqlite' | 'postgres', applied: Iterable<number>): Migration[] => {
+/** Of `migrations`, those whose version is not in `applied`. */
+export const pendingOf = (migrations: Migration[], applied: Iterable<number>): Migration[] => {
   const done = new Set(applied)
-  return shippedMigrations(engine).filter(m => !done.has(m.version))
+  return migrations.filter(m => !done.has(m.version))
 }

@@ -1,18 +1,19 @@
 import type { Config } from '../config.ts'
-import type { Storage } from './storage.ts'
+import type { Collections, Storage } from './storage.ts'
 
 /**
  * The storage the configuration names: PostgreSQL when DATABASE_URL is set, else SQLite in
- * DATA_DIR. Each engine's modules are loaded only when it is used.
+ * DATA_DIR, keeping `collections`. Each engine's modules are loaded only when it is used.
  */
 export async function openStorage (
-  config: Pick<Config, 'dataDir' | 'databaseUrl' | 'databasePoolSize' | 'databaseStatementTimeout'>
+  config: Pick<Config, 'dataDir' | 'databaseUrl' | 'databasePoolSize' | 'databaseStatementTimeout'>,
+  collections: Collections
 ): Promise<Storage> {
-  if (config.databaseUrl === undefined) return (await import('./sqlite/storage.ts')).openSqliteStorage(config.dataDir)
+  if (config.databaseUrl === undefined) return (await import('./sqlite/storage.ts')).openSqliteStorage(config.dataDir, collections)
   const { openPostgresStorage } = await import('./postgres/storage.ts')
   return openPostgresStorage({
     url: config.databaseUrl,
     poolSize: config.databasePoolSize,
     statementTimeout: config.databaseStatementTimeout
-  })
+  }, collections)
 }

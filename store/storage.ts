@@ -1,4 +1,14 @@
+import type { Resource } from '../collections/resource.ts'
 import type { Store } from '../collections/store.ts'
+
+/**
+ * The collections a storage keeps: their resources, and where the migrations that make their
+ * tables are (undefined: those this version ships; a folder: a test's, store/migrations.ts).
+ */
+export interface Collections {
+  resources: Resource[]
+  migrations?: string
+}
 
 /**
  * Everything the service keeps, behind one interface per concern, free of SQL: each database

@@ -8,6 +8,7 @@ import tap, { type Test } from 'tap'
 import { buildApi } from '../app.ts'
 import { createClient, createUser } from '../auth/accounts.ts'
 import { runCli } from '../auth/cli.ts'
+import { scopesOf } from '../auth/scopes.ts'
 import { setHashCostForTests } from '../auth/secrets.ts'
 import { loadConfig, type Config } from '../config.ts'
 import { openStorage } from '../store/open.ts'
@@ -211,7 +212,7 @@ export async function withAccounts<T> (app: FastifyInstance, work: (store: Accou
 
 /** The app's storage, opened apart from the app as the CLI would, and closed after `work`. */
 export async function withStorage<T> (app: FastifyInstance, work: (storage: Storage) => Promise<T>): Promise<T> {
-  const storage = await openStorage(app.config)
+  const storage = await openStorage(app.config, app.collections)
   try {
     return await work(storage)
   } finally {
@@ -220,10 +221,10 @@ export async function withStorage<T> (app: FastifyInstance, work: (storage: Stor
 }
 
 export const addClient = (app: FastifyInstance, scope: string, clientId?: string) =>
-  withAccounts(app, store => createClient(store, { scope, clientId }))
+  withAccounts(app, store => createClient(store, scopesOf(app.collections.resources), { scope, clientId }))
 
 export const addUser = (app: FastifyInstance, username: string, password: string, scope: string) =>
-  withAccounts(app, store => createUser(store, { username, password, scope }))
+  withAccounts(app, store => createUser(store, scopesOf(app.collections.resources), { username, password, scope }))
 
 /** What the CLI did: its exit code, what it printed, and that output read as JSON. */
 export interface CliRun { code: number, out: string, err: string, json: () => any }

@@ -7,12 +7,14 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import t from 'tap'
-import { SCOPES, scopeFor } from '../auth/scopes.ts'
+import { scopeFor, scopesOf } from '../auth/scopes.ts'
 import { SWAGGER_LOGO_STYLE } from '../plugins/external/swagger-ui.ts'
 import { RESOURCES } from '../schemas/index.ts'
 import type { OpenApiDocument } from './contract.ts'
 import { build, call } from './helper.ts'
 import { HELMET } from './tls/helper.ts'
+
+const SCOPES = scopesOf(RESOURCES)
 
 const SPECTRAL = fileURLToPath(new URL('../node_modules/.bin/spectral', import.meta.url))
 const RULESET = fileURLToPath(new URL('../.spectral.yaml', import.meta.url))

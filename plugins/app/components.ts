@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import { COMPONENTS } from '../../schemas/responses.ts'
+import { componentsOf } from '../../schemas/responses.ts'
 
 /**
  * The bodies route schemas name by `$ref` (schemas/responses.ts), shared before any route is
@@ -7,5 +7,5 @@ import { COMPONENTS } from '../../schemas/responses.ts'
  * themselves: http/serialization.ts).
  */
 export default fp(async function components (fastify) {
-  for (const schema of COMPONENTS) fastify.addSchema(schema)
+  for (const schema of componentsOf(fastify.collections.resources)) fastify.addSchema(schema)
 }, { name: 'components' })

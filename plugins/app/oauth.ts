@@ -2,6 +2,7 @@ import fp from 'fastify-plugin'
 import { AuthorizationServer } from '../../auth/authorization-server.ts'
 import { ensureBootstrapClient } from '../../auth/bootstrap.ts'
 import { SigningKeys } from '../../auth/keys.ts'
+import { scopesOf } from '../../auth/scopes.ts'
 import { TokenService } from '../../auth/tokens.ts'
 
 declare module 'fastify' {
@@ -30,7 +31,8 @@ export default fp(async function oauth (fastify) {
     external
   }, storage.accounts)
   await storage.accounts.forgetExpired()
-  await storage.exclusively(() => ensureBootstrapClient(storage.accounts, config, fastify.announce))
-  const authorizationServer = new AuthorizationServer(storage.accounts, tokens, config.refreshTokenTtl)
+  const scopes = scopesOf(fastify.collections.resources)
+  await storage.exclusively(() => ensureBootstrapClient(storage.accounts, config, scopes, fastify.announce))
+  const authorizationServer = new AuthorizationServer(storage.accounts, tokens, config.refreshTokenTtl, scopes)
   fastify.decorate('oauth', { authorizationServer, tokens, keys })
 }, { name: 'oauth', dependencies: ['storage'] })

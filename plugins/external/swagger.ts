@@ -1,7 +1,6 @@
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger'
 import type { FastifyInstance } from 'fastify'
-import { SCOPES, scopeFor } from '../../auth/scopes.ts'
-import { RESOURCES } from '../../schemas/index.ts'
+import { scopeFor, scopesOf } from '../../auth/scopes.ts'
 import { security, type SECURITY_SCHEMES } from '../../schemas/responses.ts'
 
 /**
@@ -12,7 +11,8 @@ import { security, type SECURITY_SCHEMES } from '../../schemas/responses.ts'
 export const autoConfig = (fastify: FastifyInstance): FastifyDynamicSwaggerOptions => {
   const { publicUrl } = fastify.config
   const tokenUrl = `${publicUrl}/oauth/token`
-  const scopes = Object.fromEntries(SCOPES.map(scope => {
+  const { resources } = fastify.collections
+  const scopes = Object.fromEntries(scopesOf(resources).map(scope => {
     const [collection, access] = scope.split(':')
     return [scope, access === 'read' ? `Read ${collection} (GET, HEAD, OPTIONS)` : `Change ${collection} (POST, PUT, PATCH, DELETE)`]
   }))
@@ -29,7 +29,7 @@ export const autoConfig = (fastify: FastifyInstance): FastifyDynamicSwaggerOptio
       servers: [{ url: publicUrl }],
       tags: [
         { name: 'hypermedia', description: 'Where to start: links to the collections' },
-        ...RESOURCES.map(r => ({ name: r.name, description: `The ${r.name} collection` })),
+        ...resources.map(r => ({ name: r.name, description: `The ${r.name} collection` })),
         { name: 'jobs', description: 'Writes sent with Prefer: respond-async, run in the background' },
         { name: 'oauth', description: 'The built-in OAuth 2.0 authorization server' },
         { name: 'operations', description: 'Health probes for supervisors and load balancers' }

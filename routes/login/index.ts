@@ -3,10 +3,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose'
-import { SCOPES } from '../../auth/scopes.ts'
+import { knownScope, readScopesOf, scopesOf } from '../../auth/scopes.ts'
 import { discover, freeUsername, split } from '../../auth/sign-in.ts'
 import { EXTERNAL_ALGORITHMS } from '../../auth/tokens.ts'
 import { noStore } from '../../http/cache-control.ts'
+import { ConfigError } from '../../config.ts'
 import { HttpError, notFoundHandler } from '../../http/errors.ts'
 import { prefersPage, sendPage, signInPage } from '../../http/pages.ts'
 import { ErrorSchema } from '../../schemas/common.ts'
@@ -44,6 +45,16 @@ const login: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request, reply) =>
     prefersPage(request, reply) ? sendPage(request, reply, signInPage(request)) : notFoundHandler(request, reply))
   if (provider === undefined || issuer === undefined || clientId === undefined || clientSecret === undefined) return
+  const scopes = scopesOf(fastify.collections.resources)
+  /** What a user gets at the first sign-in: LOGIN_USER_SCOPE, each a scope of a collection served, or every read scope. */
+  let userScope: string
+  try {
+    userScope = config.loginUserScope === undefined
+      ? readScopesOf(fastify.collections.resources).join(' ')
+      : knownScope(config.loginUserScope, scopes)
+  } catch (err) {
+    throw new ConfigError(`LOGIN_USER_SCOPE: ${(err as Error).message}`)
+  }
   const metadata = await discover(issuer)
   const authorize = split(metadata.authorization_endpoint)
   const token = split(metadata.token_endpoint)
@@ -111,7 +122,7 @@ const login: FastifyPluginAsyncTypebox = async (fastify) => {
         return await store.createUser({
           username: await freeUsername(store, claims, `${provider}-${claims.sub}`),
           password_hash: null,
-          scope: config.loginUserScope,
+          scope: userScope,
           external_issuer: claims.iss,
           external_subject: claims.sub
         })
@@ -159,7 +170,7 @@ const login: FastifyPluginAsyncTypebox = async (fastify) => {
     const claims = await identify(request, await exchange(request, reply))
     const { authorizationServer } = fastify.oauth
     const user = await localUser(fastify.storage.accounts, claims)
-    const client = await authorizationServer.publicClient(`login-${provider}`, SCOPES.join(' '))
+    const client = await authorizationServer.publicClient(`login-${provider}`, scopes.join(' '))
     return noStore(reply).send(await authorizationServer.issueForUser(client, user, undefined))
   })
 }

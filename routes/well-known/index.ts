@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { SCOPES } from '../../auth/scopes.ts'
+import { scopesOf } from '../../auth/scopes.ts'
 import { errors } from '../../schemas/responses.ts'
 
 export const autoPrefix = '/.well-known'
@@ -25,7 +25,7 @@ const wellKnown: FastifyPluginAsyncTypebox = async (fastify) => {
     response_types_supported: [],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-    scopes_supported: SCOPES
+    scopes_supported: scopesOf(fastify.collections.resources)
   }))
 
   fastify.get('/jwks.json', {

@@ -106,12 +106,12 @@ export async function withLock<T> (pool: Pool, lock: number, work: (client: Clie
 }
 
 /**
- * Applies the migrations (`migrations/postgres/`) not applied yet, all of them in one
+ * Applies the migrations (by default `migrations/postgres/`) not applied yet, all of them in one
  * transaction, under an advisory lock: instances that start together apply them once. A schema
  * that DATABASE_URL names first in its `search_path` (`options=-c search_path=zoo`) is made if
  * missing, so that one database can hold several deployments apart.
  */
-export async function migrate (pool: Pool): Promise<void> {
+export async function migrate (pool: Pool, migrations: Migration[]): Promise<void> {
   await withLock(pool, LOCKS.migrations, async client => {
     const { rows } = await client.query<{ schema: string | null, path: string }>(
       "SELECT current_schema() AS schema, current_setting('search_path') AS path")
@@ -120,7 +120,7 @@ export async function migrate (pool: Pool): Promise<void> {
     if (schema === null && wanted !== '' && wanted !== '$user') await client.query(`CREATE SCHEMA IF NOT EXISTS ${quote(wanted)}`)
     await client.query('CREATE TABLE IF NOT EXISTS schema_migrations ' +
       '(version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)')
-    const pending = await pendingMigrations(client)
+    const pending = await pendingMigrations(client, migrations)
     if (pending.length === 0) return
     await client.query('BEGIN')
     try {
@@ -137,8 +137,8 @@ export async function migrate (pool: Pool): Promise<void> {
   })
 }
 
-/** The migrations this version ships that the database has not applied, in order. */
-export async function pendingMigrations (db: Queryable): Promise<Migration[]> {
+/** Of `migrations`, those the database has not applied, in order. */
+export async function pendingMigrations (db: Queryable, migrations: Migration[]): Promise<Migration[]> {
   const { rows } = await db.query<{ version: number }>('SELECT version FROM schema_migrations')
-  return pendingOf('postgres', rows.map(r => r.version))
+  return pendingOf(migrations, rows.map(r => r.version))
 }

@@ -1,5 +1,5 @@
-import { RESOURCES } from '../../schemas/index.ts'
-import type { Storage } from '../storage.ts'
+import { migrationsOf } from '../migrations.ts'
+import type { Collections, Storage } from '../storage.ts'
 import { PostgresAccountStore } from './accounts.ts'
 import { PostgresStore } from './collections.ts'
 import { LOCKS, migrate, openPool, pendingMigrations, withLock, type PostgresSettings } from './database.ts'
@@ -13,11 +13,12 @@ import { checkTables } from './schema.ts'
  * (records, keys, revocations, idempotency keys, jobs) is in the database, and nothing an
  * instance remembers is trusted where another may have written since.
  */
-export async function openPostgresStorage (settings: PostgresSettings): Promise<Storage> {
+export async function openPostgresStorage (settings: PostgresSettings, collections: Collections): Promise<Storage> {
+  const migrations = migrationsOf('postgres', collections.migrations)
   const pool = await openPool(settings)
   try {
-    await migrate(pool)
-    await checkTables(pool, RESOURCES)
+    await migrate(pool, migrations)
+    await checkTables(pool, collections.resources)
   } catch (err) {
     await pool.end()
     throw err
@@ -25,12 +26,12 @@ export async function openPostgresStorage (settings: PostgresSettings): Promise<
   return {
     engine: 'postgres',
     shared: true,
-    collections: new PostgresStore(pool, RESOURCES),
+    collections: new PostgresStore(pool, collections.resources),
     accounts: new PostgresAccountStore(pool),
     idempotency: new PostgresIdempotencyStore(pool),
     jobs: new PostgresJobStore(pool),
     signingKeys: new PostgresSigningKeyStore(pool),
-    pendingMigrations: async () => (await pendingMigrations(pool)).map(m => m.name),
+    pendingMigrations: async () => (await pendingMigrations(pool, migrations)).map(m => m.name),
     exclusively: async work => withLock(pool, LOCKS.startup, () => work()),
     close: async () => {
       if (!pool.ended) await pool.end()

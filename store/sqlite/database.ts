@@ -2,16 +2,16 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { sqliteBinding } from '../../packaging/shipped.ts'
-import { pendingOf, type Migration } from '../migrations.ts'
+import { migrationsOf, pendingOf, type Migration } from '../migrations.ts'
 
 export type SqliteDatabase = Database.Database
 
 /**
  * Opens (creating if needed) the database file of `dataDir`, sets the pragmas the store relies
- * on and applies the migrations (`migrations/sqlite/`) not applied yet, all of them in one
- * transaction.
+ * on and applies the migrations (by default those this version ships, `migrations/sqlite/`) not
+ * applied yet, all of them in one transaction.
  */
-export function openDatabase (dataDir: string): SqliteDatabase {
+export function openDatabase (dataDir: string, migrations: Migration[] = migrationsOf('sqlite')): SqliteDatabase {
   const file = join(dataDir, 'zoo.db')
   makePrivate(dataDir, file)
   const addon = sqliteBinding()
@@ -27,7 +27,7 @@ export function openDatabase (dataDir: string): SqliteDatabase {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT')
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
   db.transaction(() => {
-    for (const m of pendingMigrations(db)) {
+    for (const m of pendingMigrations(db, migrations)) {
       db.exec(m.sql)
       record.run(m.version, m.name, new Date().toISOString())
     }
@@ -35,9 +35,9 @@ export function openDatabase (dataDir: string): SqliteDatabase {
   return db
 }
 
-/** The migrations this version ships that `db` has not applied, in order. Throws when the database does not answer. */
-export function pendingMigrations (db: SqliteDatabase): Migration[] {
-  return pendingOf('sqlite', db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[])
+/** Of `migrations`, those `db` has not applied, in order. Throws when the database does not answer. */
+export function pendingMigrations (db: SqliteDatabase, migrations: Migration[]): Migration[] {
+  return pendingOf(migrations, db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[])
 }
 
 /**

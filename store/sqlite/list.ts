@@ -103,12 +103,8 @@ export class ListQueries {
       const lead = index.columns[0] as string
       if (!this.#leading.has(lead)) this.#leading.set(lead, index)
     }
+    // Every column a list may sort by leads an index: start-up checked it (store/sqlite/schema.ts).
     this.#grouped = indexes.filter(i => i.columns.length <= 2)
-    const unindexed = core.columns.filter(c => c.name !== 'id' && !this.#leading.has(c.name)).map(c => c.name)
-    if (unindexed.length > 0) {
-      throw new Error(`table ${core.resource.name} needs an index on each column a list may sort by; ` +
-        `none leads with ${unindexed.join(', ')}`)
-    }
   }
 
   /** `WHERE ...` of the filters (empty without filters), their values added to `params`. */

@@ -1,46 +1,118 @@
 import { KINDS } from '../../collections/kinds.ts'
-import type { Resource } from '../../collections/resource.ts'
+import type { Column, Resource } from '../../collections/resource.ts'
+import { groupIndexes, isUnique, mismatch, sortIndexes } from '../tables.ts'
 import type { SqliteDatabase } from './database.ts'
 
-interface TableColumn { name: string, type: string, notnull: number, pk: number }
-interface ForeignKey { table: string, from: string, to: string }
+/*
+ * A collection's table in SQLite (store/tables.ts says what it holds): STRICT, so a column holds
+ * exactly its type; `AUTOINCREMENT`, so a deleted id is never handed out again; a unique field
+ * compared without regard to ASCII case (`COLLATE NOCASE UNIQUE`, whose index also serves its
+ * sorts); references that refuse to leave a record pointing nowhere (`ON DELETE RESTRICT`).
+ */
+
+/** A column's definition in CREATE TABLE. */
+function columnDefinition (resource: Resource, column: Column): string {
+  if (column.name === 'id') return 'id INTEGER PRIMARY KEY AUTOINCREMENT'
+  return [
+    column.name,
+    KINDS[column.kind].sqlite.type,
+    ...(column.nullable ? [] : ['NOT NULL']),
+    ...(isUnique(resource, column) ? ['COLLATE NOCASE UNIQUE'] : []),
+    ...(column.references === undefined ? [] : [`REFERENCES ${column.references} (id) ON DELETE RESTRICT`])
+  ].join(' ')
+}
+
+/** The indexes of the table, as SQLite keeps them: a unique column's own index already leads with it. */
+const indexesOf = (resource: Resource) => [
+  ...sortIndexes(resource).filter(index => !resource.unique.includes(index.columns[0] as string)),
+  ...groupIndexes(resource)
+]
+
+const createIndex = (resource: Resource, index: { name: string, columns: string[] }): string =>
+  `CREATE INDEX ${index.name} ON ${resource.name} (${index.columns.join(', ')});`
+
+/** The SQL that makes a collection's table and its indexes. */
+export function createTable (resource: Resource): string {
+  const columns = [...resource.columns.map(c => columnDefinition(resource, c)), 'version INTEGER NOT NULL DEFAULT 1']
+  return [
+    `CREATE TABLE ${resource.name} (\n  ${columns.join(',\n  ')}\n) STRICT;`,
+    ...indexesOf(resource).map(index => createIndex(resource, index))
+  ].join('\n')
+}
 
 /**
- * Each collection is described twice: by its TypeBox resource (schemas/) and by its table
- * (migrations/). Start-up refuses a database whose tables disagree with the resources, naming the
- * first difference, rather than answering 500s later: every column of a resource must exist with
- * the type and nullability the resource says, every reference must be a foreign key to the
- * referenced table, and every unique field must have a unique index.
+ * The SQL that adds a field to a collection's table, with its indexes. SQLite adds a column only
+ * when rows already there can take it: nullable (null in them), not unique.
+ */
+export function addColumn (resource: Resource, column: Column): string {
+  if (!column.nullable || isUnique(resource, column)) {
+    throw new Error(`${resource.name}.${column.name}: SQLite adds only a nullable, not unique column to a table that has rows`)
+  }
+  const indexes = indexesOf(resource).filter(index => index.columns.includes(column.name))
+  const add = `ALTER TABLE ${resource.name} ADD COLUMN ${columnDefinition(resource, column)};`
+  return [add, ...indexes.map(i => createIndex(resource, i))].join('\n')
+}
+
+/**
+ * What the table of `resource` must hold, each a line as `tableFacts` reads it from a database:
+ * its columns with their types, nullability and defaults, its references, unique fields and
+ * indexes.
+ */
+export function wantedFacts (resource: Resource): string[] {
+  return [
+    'table STRICT',
+    ...resource.columns.map(c => c.name === 'id'
+      ? 'column id INTEGER PRIMARY KEY AUTOINCREMENT'
+      : `column ${c.name} ${KINDS[c.kind].sqlite.type}${c.nullable ? '' : ' NOT NULL'}`),
+    'column version INTEGER NOT NULL DEFAULT 1',
+    ...resource.columns.filter(c => c.references !== undefined)
+      .map(c => `foreign key ${c.name} REFERENCES ${c.references as string} (id) ON DELETE RESTRICT`),
+    ...resource.unique.map(field => `unique (${field} COLLATE NOCASE)`),
+    // An index takes the collation of its columns: a unique one's is NOCASE.
+    ...indexesOf(resource).map(index =>
+      `index ${index.name} (${index.columns.map(c => resource.unique.includes(c) ? `${c} COLLATE NOCASE` : c).join(', ')})`)
+  ]
+}
+
+interface TableColumn { name: string, type: string, notnull: number, dflt_value: string | null, pk: number, hidden: number }
+interface ForeignKey { table: string, from: string, to: string | null, on_delete: string }
+interface IndexListing { name: string, unique: number, origin: string, partial: number }
+interface IndexColumn { name: string | null, coll: string, key: number, desc: number }
+
+/** What a table of the database holds, in the lines of `wantedFacts`; none when there is no such table. */
+export function tableFacts (db: SqliteDatabase, table: string): string[] {
+  const listed = db.pragma(`table_list("${table}")`) as { name: string, strict: number }[]
+  if (listed.length === 0) return []
+  const facts: string[] = listed[0]?.strict === 1 ? ['table STRICT'] : []
+  const sql = (db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(table) as string | undefined) ?? ''
+  for (const c of db.pragma(`table_xinfo("${table}")`) as TableColumn[]) {
+    if (c.hidden !== 0) continue
+    if (c.pk === 1) {
+      facts.push(`column ${c.name} ${c.type} PRIMARY KEY${/\bAUTOINCREMENT\b/i.test(sql) ? ' AUTOINCREMENT' : ''}`)
+      continue
+    }
+    facts.push(`column ${c.name} ${c.type}${c.notnull === 1 ? ' NOT NULL' : ''}${c.dflt_value === null ? '' : ` DEFAULT ${c.dflt_value}`}`)
+  }
+  for (const k of db.pragma(`foreign_key_list("${table}")`) as ForeignKey[]) {
+    facts.push(`foreign key ${k.from} REFERENCES ${k.table} (${k.to ?? 'id'}) ON DELETE ${k.on_delete}`)
+  }
+  for (const index of db.pragma(`index_list("${table}")`) as IndexListing[]) {
+    if (index.origin === 'pk' || index.partial === 1) continue
+    const keys = (db.pragma(`index_xinfo("${index.name}")`) as IndexColumn[]).filter(k => k.key === 1)
+    const columns = keys.map(k =>
+      `${k.name ?? '(expression)'}${k.coll === 'BINARY' ? '' : ` COLLATE ${k.coll}`}${k.desc === 1 ? ' DESC' : ''}`)
+    facts.push(index.origin === 'u' ? `unique (${columns.join(', ')})` : `index ${index.name} (${columns.join(', ')})`)
+  }
+  return facts
+}
+
+/**
+ * Start-up refuses a database whose collection tables lack anything their resources need,
+ * naming the first thing missing, rather than answering 500s or slow lists later.
  */
 export function checkTables (db: SqliteDatabase, resources: Resource[]): void {
   for (const resource of resources) {
-    const problem = (what: string) => new Error(`table ${resource.name} does not match the ${resource.singular} resource: ${what}`)
-    const columns = new Map((db.pragma(`table_info("${resource.name}")`) as TableColumn[]).map(c => [c.name, c]))
-    if (columns.size === 0) throw problem('the table does not exist')
-    for (const column of resource.columns) {
-      const stored = columns.get(column.name)
-      if (stored === undefined) throw problem(`column ${column.name} is missing`)
-      const type = KINDS[column.kind].sqlite.type
-      if (stored.type !== type) throw problem(`column ${column.name} is ${stored.type}, not ${type}`)
-      // An INTEGER PRIMARY KEY is the rowid: never null, whatever table_info says.
-      const nullable = stored.notnull === 0 && stored.pk === 0
-      if (nullable !== column.nullable) {
-        throw problem(`column ${column.name} is ${nullable ? '' : 'NOT '}NULL, the field is ${column.nullable ? '' : 'not '}nullable`)
-      }
-    }
-    const foreignKeys = db.pragma(`foreign_key_list("${resource.name}")`) as ForeignKey[]
-    for (const [field, target] of Object.entries(resource.references)) {
-      if (!foreignKeys.some(k => k.from === field && k.table === target && (k.to ?? 'id') === 'id')) {
-        throw problem(`column ${field} is not a foreign key to ${target} (id)`)
-      }
-    }
-    const uniqueIndexes = (db.pragma(`index_list("${resource.name}")`) as { name: string, unique: number }[]).filter(i => i.unique === 1)
-    for (const field of resource.unique) {
-      const indexed = uniqueIndexes.some(i => {
-        const names = (db.pragma(`index_info("${i.name}")`) as { name: string }[]).map(c => c.name)
-        return names.length === 1 && names[0] === field
-      })
-      if (!indexed) throw problem(`column ${field} has no unique index`)
-    }
+    const problem = mismatch(resource, wantedFacts(resource), tableFacts(db, resource.name))
+    if (problem !== undefined) throw new Error(problem)
   }
 }

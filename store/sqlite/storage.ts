@@ -1,5 +1,5 @@
-import { RESOURCES } from '../../schemas/index.ts'
-import type { Storage } from '../storage.ts'
+import { migrationsOf } from '../migrations.ts'
+import type { Collections, Storage } from '../storage.ts'
 import { SqliteAccountStore } from './accounts.ts'
 import { SqliteStore } from './collections.ts'
 import { openDatabase, pendingMigrations } from './database.ts'
@@ -11,18 +11,19 @@ import { SqliteSigningKeyStore } from './keys.ts'
  * The embedded engine: one SQLite file, `DATA_DIR/zoo.db`, in this process. Its reads cost no
  * round trip; every collection write is group-committed (store/sqlite/group-commit.ts).
  */
-export function openSqliteStorage (dataDir: string): Storage {
-  const db = openDatabase(dataDir)
+export function openSqliteStorage (dataDir: string, collections: Collections): Storage {
+  const migrations = migrationsOf('sqlite', collections.migrations)
+  const db = openDatabase(dataDir, migrations)
   return {
     engine: 'sqlite',
     // Another process on the same file (the CLI) only manages clients and users.
     shared: false,
-    collections: new SqliteStore(db, RESOURCES),
+    collections: new SqliteStore(db, collections.resources),
     accounts: new SqliteAccountStore(db),
     idempotency: new SqliteIdempotencyStore(db),
     jobs: new SqliteJobStore(db),
     signingKeys: new SqliteSigningKeyStore(db),
-    pendingMigrations: async () => pendingMigrations(db).map(m => m.name),
+    pendingMigrations: async () => pendingMigrations(db, migrations).map(m => m.name),
     // One process serves a SQLite file.
     exclusively: async work => work(),
     close: async () => {

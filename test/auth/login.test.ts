@@ -344,6 +344,15 @@ t.test('a provider that cannot be discovered stops start-up, naming LOGIN_ISSUER
   })
 })
 
+t.test('LOGIN_USER_SCOPE names scopes of the collections served, checked at start-up; by default every read scope', async t => {
+  await t.rejects(build(t, signInSettings({ LOGIN_USER_SCOPE: 'zoos:read giraffes:read' })), {
+    name: 'ConfigError',
+    message: /^LOGIN_USER_SCOPE: unknown scope giraffes:read; known: zoos:read zoos:write /
+  })
+  const app = await build(t, signInSettings())
+  t.equal(app.config.loginUserScope, undefined, 'not set')
+})
+
 t.test('the sign-in settings are checked when the configuration is read', async t => {
   const dir = t.testdir()
   t.throws(() => testConfig(dir, signInSettings({ LOGIN_PROVIDER: 'My Provider' })), {
@@ -354,7 +363,7 @@ t.test('the sign-in settings are checked when the configuration is read', async 
   })
   t.throws(() => testConfig(dir, signInSettings({ LOGIN_ISSUER: 'not a url' })), { message: /^LOGIN_ISSUER must be an absolute https URL/ })
   t.throws(() => testConfig(dir, signInSettings({ LOGIN_USER_SCOPE: 'zoos:read admin' })), {
-    message: /^LOGIN_USER_SCOPE: unknown scope admin/
+    message: 'LOGIN_USER_SCOPE: admin is not <collection>:read or <collection>:write'
   })
   t.throws(() => testConfig(dir, signInSettings({ LOGIN_USER_SCOPE: ' ' })), { message: 'LOGIN_USER_SCOPE must name at least one scope' })
   t.throws(() => testConfig(dir, { LOGIN_PROVIDER: 'mock', LOGIN_ISSUER: ISSUER }), {

@@ -4,9 +4,12 @@ import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, exportJWK, ge
 import t from 'tap'
 import { buildApi } from '../../app.ts'
 import { runCli } from '../../auth/cli.ts'
-import { SCOPES } from '../../auth/scopes.ts'
+import { scopesOf } from '../../auth/scopes.ts'
+import { RESOURCES } from '../../schemas/index.ts'
 import { checkContract } from '../contract.ts'
 import { addClient, addUser, basic, BOOTSTRAP, build, call, cliEnv, ENGINE, query, snapshot, testConfig, tokenRequest } from '../helper.ts'
+
+const SCOPES = scopesOf(RESOURCES)
 
 const form = (params: Record<string, string>) => new URLSearchParams(params).toString()
 

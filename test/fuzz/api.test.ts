@@ -4,7 +4,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg'
 import t, { type Test } from 'tap'
 import { buildApi } from '../../app.ts'
-import { SCOPES } from '../../auth/scopes.ts'
+import { scopesOf } from '../../auth/scopes.ts'
 import type { Column, Resource } from '../../collections/resource.ts'
 import { COUNTRY_CODES } from '../../schemas/country-codes.ts'
 import { RESOURCES } from '../../schemas/index.ts'
@@ -14,6 +14,8 @@ import { portOf } from '../local/helper.ts'
 import {
   accept, type Fuzzed, headerText, jsonPayload, method, nastyText, oddContentType, printable, runs, type Payload
 } from './arbitraries.ts'
+
+const SCOPES = scopesOf(RESOURCES)
 
 /**
  * Property-based fuzzing of the API: random and adversarial requests to every route (the three

@@ -1357,7 +1357,7 @@ export interface operations {
                 zoo_id_lte?: number;
                 /** @description zoo_id differs from this value */
                 zoo_id_ne?: number | "null";
-                /** @description zoo_id is one of these comma-separated integer values */
+                /** @description zoo_id is one of these comma-separated reference values */
                 zoo_id_in?: string;
                 /** @description born_on equals this value; "null" matches records without one */
                 born_on?: string | "null";
@@ -1594,7 +1594,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A zoo that still has animals or employees (nothing is deleted), or a request with the same Idempotency-Key still in progress */
+            /** @description A record that records of another collection still name (nothing is deleted), or a request with the same Idempotency-Key still in progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2046,7 +2046,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A zoo that still has animals or employees (nothing is deleted), or a request with the same Idempotency-Key still in progress */
+            /** @description A record that records of another collection still name (nothing is deleted), or a request with the same Idempotency-Key still in progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2221,7 +2221,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A zoo that still has animals or employees (nothing is deleted), or a request with the same Idempotency-Key still in progress */
+            /** @description A record that records of another collection still name (nothing is deleted), or a request with the same Idempotency-Key still in progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2563,7 +2563,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A zoo that still has animals or employees (nothing is deleted), or a request with the same Idempotency-Key still in progress */
+            /** @description A record that records of another collection still name (nothing is deleted), or a request with the same Idempotency-Key still in progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2735,7 +2735,7 @@ export interface operations {
                 zoo_id_lte?: number;
                 /** @description zoo_id differs from this value */
                 zoo_id_ne?: number | "null";
-                /** @description zoo_id is one of these comma-separated integer values */
+                /** @description zoo_id is one of these comma-separated reference values */
                 zoo_id_in?: string;
                 /** @description hired_on equals this value; "null" matches records without one */
                 hired_on?: string | "null";
@@ -2980,7 +2980,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A zoo that still has animals or employees (nothing is deleted), or a request with the same Idempotency-Key still in progress */
+            /** @description A record that records of another collection still name (nothing is deleted), or a request with the same Idempotency-Key still in progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3436,7 +3436,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A zoo that still has animals or employees (nothing is deleted), or a request with the same Idempotency-Key still in progress */
+            /** @description A record that records of another collection still name (nothing is deleted), or a request with the same Idempotency-Key still in progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3611,7 +3611,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A zoo that still has animals or employees (nothing is deleted), or a request with the same Idempotency-Key still in progress */
+            /** @description A record that records of another collection still name (nothing is deleted), or a request with the same Idempotency-Key still in progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3957,7 +3957,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A zoo that still has animals or employees (nothing is deleted), or a request with the same Idempotency-Key still in progress */
+            /** @description A record that records of another collection still name (nothing is deleted), or a request with the same Idempotency-Key still in progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4455,7 +4455,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A zoo that still has animals or employees (nothing is deleted), or a request with the same Idempotency-Key still in progress */
+            /** @description A record that records of another collection still name (nothing is deleted), or a request with the same Idempotency-Key still in progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4906,7 +4906,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A zoo that still has animals or employees (nothing is deleted), or a request with the same Idempotency-Key still in progress */
+            /** @description A record that records of another collection still name (nothing is deleted), or a request with the same Idempotency-Key still in progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5081,7 +5081,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A zoo that still has animals or employees (nothing is deleted), or a request with the same Idempotency-Key still in progress */
+            /** @description A record that records of another collection still name (nothing is deleted), or a request with the same Idempotency-Key still in progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5422,7 +5422,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A zoo that still has animals or employees (nothing is deleted), or a request with the same Idempotency-Key still in progress */
+            /** @description A record that records of another collection still name (nothing is deleted), or a request with the same Idempotency-Key still in progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5594,7 +5594,7 @@ export interface operations {
                 zoo_id_lte?: number;
                 /** @description zoo_id differs from this value */
                 zoo_id_ne?: number | "null";
-                /** @description zoo_id is one of these comma-separated integer values */
+                /** @description zoo_id is one of these comma-separated reference values */
                 zoo_id_in?: string;
                 /** @description born_on equals this value; "null" matches records without one */
                 born_on?: string | "null";
@@ -5862,7 +5862,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A zoo that still has animals or employees (nothing is deleted), or a request with the same Idempotency-Key still in progress */
+            /** @description A record that records of another collection still name (nothing is deleted), or a request with the same Idempotency-Key still in progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6302,7 +6302,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A zoo that still has animals or employees (nothing is deleted), or a request with the same Idempotency-Key still in progress */
+            /** @description A record that records of another collection still name (nothing is deleted), or a request with the same Idempotency-Key still in progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6611,7 +6611,7 @@ export interface operations {
                 zoo_id_lte?: number;
                 /** @description zoo_id differs from this value */
                 zoo_id_ne?: number | "null";
-                /** @description zoo_id is one of these comma-separated integer values */
+                /** @description zoo_id is one of these comma-separated reference values */
                 zoo_id_in?: string;
                 /** @description hired_on equals this value; "null" matches records without one */
                 hired_on?: string | "null";
@@ -6887,7 +6887,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A zoo that still has animals or employees (nothing is deleted), or a request with the same Idempotency-Key still in progress */
+            /** @description A record that records of another collection still name (nothing is deleted), or a request with the same Idempotency-Key still in progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7327,7 +7327,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A zoo that still has animals or employees (nothing is deleted), or a request with the same Idempotency-Key still in progress */
+            /** @description A record that records of another collection still name (nothing is deleted), or a request with the same Idempotency-Key still in progress */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import t, { type Test } from 'tap'
 import type { Principal } from '../../auth/tokens.ts'
 import { JobQueue } from '../../jobs/queue.ts'
+import { RESOURCES } from '../../schemas/index.ts'
 import { openSqliteStorage } from '../../store/sqlite/storage.ts'
 import type { ClaimedJob, JobResult } from '../../store/storage.ts'
 const PRINCIPAL: Principal = {
@@ -35,7 +36,7 @@ function logger (): FastifyBaseLogger & { errors: unknown[] } {
 }
 
 function setUp (t: Test, replay: (job: ClaimedJob) => Promise<JobResult>) {
-  const storage = openSqliteStorage(t.testdir())
+  const storage = openSqliteStorage(t.testdir(), { resources: RESOURCES })
   t.teardown(() => storage.close())
   const store = storage.jobs
   const log = logger()

@@ -16,7 +16,7 @@ import type { Test } from 'tap'
 import { Animals } from '../../../schemas/animal.ts'
 import { Employees } from '../../../schemas/employee.ts'
 import { Zoos } from '../../../schemas/zoo.ts'
-import { shippedMigrations } from '../../../store/migrations.ts'
+import { migrationsOf } from '../../../store/migrations.ts'
 import { build, call, openDatabaseFile, query } from '../../helper.ts'
 
 function seedFromEnvironment (): number {
@@ -230,7 +230,7 @@ class Reference {
   static async of (app: FastifyInstance): Promise<Reference> {
     if (app.config.databaseUrl === undefined) return new Reference(openDatabaseFile(app), undefined)
     const copy = new Database(':memory:')
-    for (const migration of shippedMigrations('sqlite')) copy.exec(migration.sql)
+    for (const migration of migrationsOf('sqlite')) copy.exec(migration.sql)
     // A copy of rows that were consistent where they came from, made table by table.
     copy.pragma('foreign_keys = OFF')
     const reference = new Reference(copy, app)

@@ -2,10 +2,11 @@ import { once } from 'node:events'
 import pg from 'pg'
 import t, { type Test } from 'tap'
 import { loadConfig } from '../../../config.ts'
-import { shippedMigrations } from '../../../store/migrations.ts'
+import { migrationsOf } from '../../../store/migrations.ts'
 import { openStorage } from '../../../store/open.ts'
 import type { Storage } from '../../../store/storage.ts'
 import type { Filter } from '../../../collections/store.ts'
+import { RESOURCES } from '../../../schemas/index.ts'
 import { Zoos } from '../../../schemas/zoo.ts'
 import { ENGINE, build, call, freshSchema } from '../../helper.ts'
 import { spawnTs } from '../../local/helper.ts'
@@ -20,14 +21,14 @@ const POSTGRES_PASS = { skip: ENGINE !== 'postgres' && 'runs in the PostgreSQL p
 const PRINCIPAL = { issuer: 'https://issuer.test', clientId: 'c1', subject: 's1' }
 
 async function open (t: Test, url: string): Promise<Storage> {
-  const storage = await openStorage(loadConfig({ DATABASE_URL: url, DATA_DIR: t.testdir() }, []))
+  const storage = await openStorage(loadConfig({ DATABASE_URL: url, DATA_DIR: t.testdir() }, []), { resources: RESOURCES })
   t.teardown(() => storage.close())
   return storage
 }
 
 t.test('a database that cannot be reached stops start-up in one line naming DATABASE_URL, without its password', POSTGRES_PASS, async t => {
   const config = loadConfig({ DATABASE_URL: 'postgres://zoo:s3cret@127.0.0.1:1/zoo', DATA_DIR: t.testdir() }, [])
-  await t.rejects(openStorage(config), {
+  await t.rejects(openStorage(config, { resources: RESOURCES }), {
     name: 'ConfigError',
     message: /^DATABASE_URL: postgres:\/\/zoo:\*\*\*@127\.0\.0\.1:1\/zoo cannot be reached \(.+\)$/
   })
@@ -54,7 +55,7 @@ t.test('instances that start together make the schema and apply the migrations o
   const pool = new pg.Pool({ connectionString: url })
   t.teardown(() => pool.end())
   const applied = await pool.query('SELECT version FROM schema_migrations ORDER BY version')
-  t.same(applied.rows.map(r => r.version), shippedMigrations('postgres').map(m => m.version))
+  t.same(applied.rows.map(r => r.version), migrationsOf('postgres').map(m => m.version))
   for (const storage of storages) t.same(await storage.pendingMigrations(), [])
 })
 
@@ -65,11 +66,20 @@ t.test('start-up refuses tables that disagree with the resources, naming the dif
   t.teardown(() => pool.end())
   const changes: [string, string][] = [
     ['ALTER TABLE zoos ALTER COLUMN city DROP NOT NULL',
-      'table zoos does not match the zoo resource: column city is NULL, the field is not nullable'],
+      'table zoos does not match the zoo resource: it lacks column city text COLLATE "C" NOT NULL (it has column city text COLLATE "C")'],
     ['ALTER TABLE zoos ALTER COLUMN city SET NOT NULL; ALTER TABLE animals ALTER COLUMN animal_type_id TYPE text',
-      'table animals does not match the animal resource: column animal_type_id is text, not bigint'],
+      'table animals does not match the animal resource: it lacks column animal_type_id bigint NOT NULL ' +
+      '(it has column animal_type_id text NOT NULL)'],
     ['ALTER TABLE animals ALTER COLUMN animal_type_id TYPE bigint USING animal_type_id::bigint; DROP INDEX employees_email_unique',
-      'table employees does not match the employee resource: column email has no unique index on lower(email)']
+      'table employees does not match the employee resource: it lacks index employees_email_unique UNIQUE ON employees USING btree ' +
+      '(lower(email))'],
+    ['CREATE UNIQUE INDEX employees_email_unique ON employees (lower(email)); DROP TRIGGER zoos_changes ON zoos',
+      'table zoos does not match the zoo resource: it lacks trigger zoos_changes AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON zoos ' +
+      'FOR EACH STATEMENT EXECUTE FUNCTION count_collection_change()'],
+    ['CREATE TRIGGER zoos_changes AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON zoos FOR EACH STATEMENT ' +
+      'EXECUTE FUNCTION count_collection_change(); DROP INDEX animals_zoo_id_born_on',
+    'table animals does not match the animal resource: it lacks index animals_zoo_id_born_on ON animals USING btree ' +
+      '(zoo_id, born_on NULLS FIRST, id)']
   ]
   for (const [change, problem] of changes) {
     await pool.query(change)
