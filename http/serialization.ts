@@ -16,7 +16,7 @@ const compile = fastJson as unknown as (schema: unknown, options: { schema: Reco
  * serializer, which every route and every instance of the process can share. The routes are
  * finite, and so is this map.
  */
-const compiled = new Map<string, Serializer>()
+const compiled = new Map<string, Map<string, Serializer>>()
 
 /**
  * Fastify's serializer compiler for response bodies, with `components` (schemas/responses.ts)
@@ -25,12 +25,15 @@ const compiled = new Map<string, Serializer>()
 export function serializerCompilerFor (components: TSchema[]): FastifySerializerCompiler<unknown> {
   const external = Object.fromEntries(components.map(schema => [schema.$id, schema]))
   const set = JSON.stringify(components)
+  let ofSet = compiled.get(set)
+  if (ofSet === undefined) compiled.set(set, ofSet = new Map())
+  const serializers = ofSet
   return ({ schema }) => {
-    const key = `${set}\n${JSON.stringify(schema)}`
-    let serializer = compiled.get(key)
+    const key = JSON.stringify(schema)
+    let serializer = serializers.get(key)
     if (serializer === undefined) {
       serializer = compile(schema, { schema: external })
-      compiled.set(key, serializer)
+      serializers.set(key, serializer)
     }
     return serializer
   }

@@ -13,7 +13,9 @@ import { join } from 'node:path'
 import pg from 'pg'
 
 const url = process.env.ZOO_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
-const SUITES = ['test/routes', 'test/auth', 'test/jobs', 'test/listeners', 'test/store/postgres', 'test/scale-out.test.ts']
+const SUITES = [
+  'test/routes', 'test/auth', 'test/jobs', 'test/listeners', 'test/collections', 'test/store/postgres', 'test/scale-out.test.ts'
+]
 
 const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 })
 try {

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import pg from 'pg'
 import tap, { type Test } from 'tap'
-import { buildApi } from '../app.ts'
+import { buildApi, type ApiOptions } from '../app.ts'
 import { createClient, createUser } from '../auth/accounts.ts'
 import { runCli } from '../auth/cli.ts'
 import { scopesOf } from '../auth/scopes.ts'
@@ -92,7 +92,18 @@ export function testConfig (dataDir: string, settings: Record<string, string> = 
 
 /** The API built in-process on a fresh data directory, every answer checked against its OpenAPI document, closed at teardown. */
 export async function build (t: Test, settings: Record<string, string> = {}, logStream?: Writable): Promise<FastifyInstance> {
-  const app = checkContract(t, buildApi(testConfig(t.testdir(), settings), logStream === undefined ? {} : { logStream }))
+  return started(t, testConfig(t.testdir(), settings), logStream === undefined ? {} : { logStream })
+}
+
+/** As `build`, serving `collections` (ApiOptions.collections): collections of a test's own beside the others. */
+export async function buildServing (
+  t: Test, collections: NonNullable<ApiOptions['collections']>, settings: Record<string, string> = {}
+): Promise<FastifyInstance> {
+  return started(t, testConfig(t.testdir(), settings), { collections })
+}
+
+async function started (t: Test, config: Config, options: ApiOptions): Promise<FastifyInstance> {
+  const app = checkContract(t, buildApi(config, options))
   t.teardown(() => app.close())
   await app.ready()
   return app

@@ -1,0 +1,84 @@
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Type, type TSchema } from '@sinclair/typebox'
+import Database from 'better-sqlite3'
+import t, { type Test } from 'tap'
+import { defineResource, type Resource, type ResourceSpec } from '../../collections/resource.ts'
+import { Nullable } from '../../schemas/common.ts'
+import { Animals, RESOURCES, Zoos } from '../../schemas/index.ts'
+import { planMigration, writeMigration } from '../../store/migration-plan.ts'
+import { migrationsOf } from '../../store/migrations.ts'
+import { tableFacts, wantedFacts } from '../../store/sqlite/schema.ts'
+
+/*
+ * npm run migrations (store/migration-plan.ts): the shipped migrations make exactly the tables
+ * the resources describe, and a change of the resources becomes a new migration for both
+ * engines, or is refused for one written by hand. PostgreSQL's side of the agreement is in
+ * test/store/postgres/tables.test.ts.
+ */
+
+const SHIPPED = fileURLToPath(new URL('../../migrations', import.meta.url))
+
+/** A copy of the shipped migrations, to write new ones into. */
+function copy (t: Test): string {
+  const folder = mkdtempSync(join(tmpdir(), 'zoo-migrations-'))
+  t.teardown(() => rmSync(folder, { recursive: true, force: true }))
+  cpSync(SHIPPED, folder, { recursive: true })
+  return folder
+}
+
+/** The resources with one of them described again, changed by `change`. */
+const changed = (resource: Resource, spec: Omit<ResourceSpec, 'name' | 'singular'>): Resource[] =>
+  RESOURCES.map(r => r === resource ? defineResource({ name: r.name, singular: r.singular, ...spec }) : r)
+
+t.test('the shipped migrations make exactly the tables the resources describe: npm run migrations has nothing to write', async t => {
+  t.equal(planMigration(RESOURCES), undefined)
+  const db = new Database(':memory:')
+  t.teardown(() => db.close())
+  for (const migration of migrationsOf('sqlite')) db.exec(migration.sql)
+  for (const resource of RESOURCES) t.same(tableFacts(db, resource.name).sort(), wantedFacts(resource).sort(), resource.name)
+})
+
+t.test('a new nullable field becomes a column with its indexes, on both engines, in a new file', async t => {
+  const folder = copy(t)
+  const resources = changed(Zoos, { fields: { ...fieldsOf(Zoos), motto: Type.Optional(Nullable(Type.String({ maxLength: 100 }))) } })
+  const planned = planMigration(resources, folder)
+  t.match(planned, {
+    name: '070_zoos.sql',
+    sqlite: /ALTER TABLE zoos ADD COLUMN motto TEXT;\nCREATE INDEX zoos_motto ON zoos \(motto\);\n$/,
+    postgres: /ALTER TABLE zoos ADD COLUMN motto text COLLATE "C";\nCREATE INDEX zoos_motto ON zoos \(motto NULLS FIRST, id\);\n$/
+  })
+  writeMigration(folder, planned as NonNullable<typeof planned>)
+  t.same(readdirSync(join(folder, 'postgres')).at(-1), '070_zoos.sql')
+  t.equal(planMigration(resources, folder), undefined, 'written once')
+  t.throws(() => writeMigration(folder, planned as NonNullable<typeof planned>), { code: 'EEXIST' },
+    'a written migration is never overwritten')
+})
+
+t.test('what only an operator can decide is refused, each change named, for a migration written by hand', async t => {
+  const { born_on: _bornOn, ...withoutBirth } = fieldsOf(Animals)
+  const cases: [string, Resource[], RegExp][] = [
+    ['a required field added to a table that has rows',
+      changed(Zoos, { fields: { ...fieldsOf(Zoos), motto: Type.String() } }),
+      /zoos\.motto: SQLite adds only a nullable, not unique column/],
+    ['a field removed', changed(Animals, { fields: withoutBirth, references: { zoo_id: 'zoos' } }),
+      /animals has column born_on TEXT, which its resource does not/],
+    ['a type changed', changed(Zoos, { fields: { ...fieldsOf(Zoos), city: Type.Integer() } }), /zoos lacks column city INTEGER NOT NULL/],
+    ['a field made nullable', changed(Zoos, { fields: { ...fieldsOf(Zoos), name: Type.Optional(Nullable(Type.String())) } }),
+      /zoos lacks column name TEXT$/m],
+    ['a reference added', changed(Animals, { fields: fieldsOf(Animals), references: { zoo_id: 'zoos', animal_type_id: 'zoos' } }),
+      /animals lacks foreign key animal_type_id REFERENCES zoos/]
+  ]
+  for (const [what, resources, message] of cases) {
+    t.throws(() => planMigration(resources), { message }, what)
+    t.throws(() => planMigration(resources),
+      { message: /^npm run migrations writes new collections and new nullable fields; these changes need a migration written by hand:/ })
+  }
+})
+
+/** The fields of a shipped resource, as its schema file declares them. */
+function fieldsOf (resource: Resource): ResourceSpec['fields'] {
+  return Object.fromEntries(resource.writable.map(name => [name, resource.schemas.create.properties[name] as TSchema]))
+}
