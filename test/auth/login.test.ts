@@ -3,11 +3,14 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { decodeJwt } from 'jose'
 import type { MutableResponse, MutableToken } from 'oauth2-mock-server'
 import t, { type Test } from 'tap'
+import { readScopesOf } from '../../auth/scopes.ts'
+import { RESOURCES } from '../../schemas/index.ts'
 import { addUser, build, call, query, testConfig, tokenRequest } from '../helper.ts'
 import { startProvider } from './oauth-provider.ts'
 
 const CLIENT = { id: 'zoo-api-at-mock', secret: 'mock-client-secret' }
-const READ_SCOPE = 'zoos:read animals:read employees:read'
+/** What a user gets at the first sign-in when LOGIN_USER_SCOPE is not set: every collection's read scope. */
+const READ_SCOPE = readScopesOf(RESOURCES).join(' ')
 
 const provider = await startProvider()
 t.teardown(() => provider.stop())

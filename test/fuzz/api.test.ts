@@ -5,12 +5,13 @@ import pg from 'pg'
 import t, { type Test } from 'tap'
 import { buildApi } from '../../app.ts'
 import { scopesOf } from '../../auth/scopes.ts'
+import { literals } from '../../collections/kinds.ts'
 import type { Column, Resource } from '../../collections/resource.ts'
-import { COUNTRY_CODES } from '../../schemas/country-codes.ts'
 import { RESOURCES } from '../../schemas/index.ts'
 import { checkContract } from '../contract.ts'
 import { addClient, basic, BOOTSTRAP, call, create, openDatabaseFile, testConfig, tokenRequest } from '../helper.ts'
 import { portOf } from '../local/helper.ts'
+import { sampleValue } from '../samples.ts'
 import {
   accept, type Fuzzed, headerText, jsonPayload, method, nastyText, oddContentType, printable, runs, type Payload
 } from './arbitraries.ts'
@@ -228,21 +229,29 @@ const toRequest = (
   ...(body.payload === undefined ? {} : { payload: body.payload })
 })
 
-/** A valid value for one field. */
-function validValue (resource: Resource, column: Column, world: World): fc.Arbitrary<unknown> {
-  const reference = resource.references[column.name]
+/** A valid value for one field, of its kind and within its schema's rules. */
+function validValue (_resource: Resource, column: Column, world: World): fc.Arbitrary<unknown> {
   const day = fc.date({ min: new Date('1800-01-01'), max: new Date('2200-01-01'), noInvalidDate: true })
-  return reference !== undefined
-    ? fc.constantFrom(...world.live[reference] as number[])
-    : column.name === 'country'
-      ? fc.constantFrom(...COUNTRY_CODES)
-      : column.name === 'email'
-        ? fc.emailAddress()
-        : column.kind === 'integer'
-          ? fc.integer({ min: 1, max: 10_000 })
-          : column.kind === 'date'
-            ? day.map(d => d.toISOString().slice(0, 10))
-            : column.kind === 'timestamp' ? day.map(d => d.toISOString()) : fc.string({ minLength: 1, maxLength: 20 })
+  const { schema } = column
+  const [min, max] = [schema.minimum as number | undefined, schema.maximum as number | undefined]
+  switch (column.kind) {
+    case 'reference': return fc.constantFrom(...world.live[column.references as string] as number[])
+    case 'integer': return fc.integer({ min: Math.max(min ?? 1, 1), max: Math.min(max ?? 10_000, 10_000) })
+    case 'number': return fc.double({ min: min ?? -1e6, max: max ?? 1e6, noNaN: true, noDefaultInfinity: true })
+    case 'boolean': return fc.boolean()
+    case 'date': return day.map(d => d.toISOString().slice(0, 10))
+    case 'timestamp': return day.map(d => d.toISOString())
+    case 'enum': return fc.constantFrom(...literals(schema) as string[])
+    case 'string':
+      return schema.enum !== undefined
+        ? fc.constantFrom(...schema.enum as string[])
+        : schema.format === 'email'
+          ? fc.emailAddress()
+          : fc.string({
+            minLength: Math.max(1, schema.minLength as number | undefined ?? 1),
+            maxLength: Math.min(20, schema.maxLength as number | undefined ?? 20)
+          })
+  }
 }
 
 /** A value for one field: valid for it most of the time, else null, of another type, or out of its rules. */
@@ -328,19 +337,21 @@ function listQuery (resource: Resource, world: World): fc.Arbitrary<string> {
 }
 
 /**
- * Requests to one collection: the collection, a record, and (for a collection that names zoos)
- * both nested in a zoo. About half are shaped as a client would send them (a read with a query, a
+ * Requests to one collection: the collection, a record, and (for a collection that names another)
+ * both nested in a record of the first collection it names. About half are shaped as a client would send them (a read with a query, a
  * write with a body, each to a path that serves it), so that they get past the checks in front
  * and reach the handlers; the rest mix everything.
  */
 function collectionRequests (resource: Resource, world: World): fc.Arbitrary<Fuzzed> {
   const ids = world.ids[resource.name] as number[]
-  const zoos = world.ids.zoos as number[]
-  const field = Object.entries(resource.references).find(([, parent]) => parent === 'zoos')?.[0]
+  const [field, parent] = Object.entries(resource.references)[0] ?? [undefined, undefined]
+  // A collection that names none is asked for under the first collection, where nothing serves it.
+  const owner = parent ?? (RESOURCES[0] as Resource).name
+  const owners = world.ids[owner] as number[]
   const collections = [fc.constantFrom(`/v1/${resource.name}`, `/v1/${resource.name}/`)]
   const items = [pathId(ids).map(id => `/v1/${resource.name}/${id}`)]
-  const within = pathId(zoos).map(zoo => `/v1/zoos/${zoo}/${resource.name}`)
-  if (field !== undefined) items.push(fc.tuple(pathId(zoos), pathId(ids)).map(([zoo, id]) => `/v1/zoos/${zoo}/${resource.name}/${id}`))
+  const within = pathId(owners).map(id => `/v1/${owner}/${id}/${resource.name}`)
+  if (field !== undefined) items.push(fc.tuple(pathId(owners), pathId(ids)).map(([of, id]) => `/v1/${owner}/${of}/${resource.name}/${id}`))
   const batch = (body: fc.Arbitrary<Record<string, unknown>>) =>
     fc.oneof({ weight: 4, arbitrary: body }, { weight: 1, arbitrary: fc.array(body, { minLength: 1, maxLength: 3 }) })
   const bodies = batch(recordBody(resource, world))
@@ -361,7 +372,7 @@ function collectionRequests (resource: Resource, world: World): fc.Arbitrary<Fuz
     ? []
     : [
         { weight: 1, arbitrary: shaped(fc.constantFrom('GET', 'HEAD'), [within], 5, none) },
-        // The path names the zoo: a body without the field.
+        // The path names the record it is nested in: a body without the field.
         { weight: 1, arbitrary: shaped(fc.constant('POST'), [within], 1, json(batch(recordBody(resource, world, field)))) }
       ]
   return fc.record({
@@ -511,11 +522,12 @@ async function makeWorld (app: FastifyInstance): Promise<World> {
   }
   const bootstrap = basic(BOOTSTRAP.id, BOOTSTRAP.secret)
   const full = await token(bootstrap)
+  const [first, second] = RESOURCES as [Resource, Resource]
   // A scope of one collection, and a write scope of another, for 403s and for a job of another client.
-  const narrowClient = await addClient(app, 'zoos:read animals:write')
+  const narrowClient = await addClient(app, `${first.name}:read ${second.name}:write`)
   const narrowBasic = basic(narrowClient.client_id, narrowClient.client_secret)
   const narrow = await token(narrowBasic)
-  const revoked = await token(bootstrap, { scope: 'zoos:read' })
+  const revoked = await token(bootstrap, { scope: `${first.name}:read` })
   const revocation = await app.inject({
     method: 'POST',
     url: '/oauth/revoke',
@@ -525,22 +537,29 @@ async function makeWorld (app: FastifyInstance): Promise<World> {
   if (revocation.statusCode !== 200) throw new Error(`revoke: ${revocation.statusCode} ${revocation.body}`)
 
   const as = (bearer: string) => ({ authorization: `Bearer ${bearer}` })
-  const zoos = []
-  for (const city of ['Berlin', 'Paris', 'Wellington']) zoos.push((await create(app, 'zoos', { name: `${city} Zoo`, city })).id)
-  const gone = await create(app, 'zoos', { name: 'Closed Zoo', city: 'Nowhere' })
-  await call(app, 'DELETE', `/v1/zoos/${gone.id}`)
-  const animals = []
-  for (const [name, zoo] of [['Leo', zoos[0]], ['Kiwi', zoos[2]], ['Stray', null]] as const) {
-    animals.push((await create(app, 'animals', { name, species: 'Panthera leo', animal_type_id: 1, zoo_id: zoo })).id)
+  // Of every collection, three live records (naming live records of the collections they reference, the third none
+  // where it may) and one deleted; the collections they name first.
+  const live: Record<string, number[]> = {}
+  const ids: Record<string, number[]> = {}
+  const body = (resource: Resource, n: number): Record<string, unknown> => Object.fromEntries(resource.columns
+    .filter(c => !c.readOnly)
+    .map(c => {
+      if (c.kind !== 'reference') return [c.name, sampleValue(c, n)]
+      const targets = live[c.references as string] as number[]
+      return [c.name, n === 2 && c.nullable ? null : targets[n % targets.length]]
+    }))
+  const ordered: Resource[] = []
+  while (ordered.length < RESOURCES.length) {
+    const next = RESOURCES.find(r => !ordered.includes(r) && Object.values(r.references).every(target => target in live))
+    if (next === undefined) throw new Error('the references of the collections go round')
+    ordered.push(next)
+    const made: number[] = []
+    for (let n = 0; n < 3; n++) made.push((await create(app, next.name, body(next, n))).id)
+    live[next.name] = made
+    const gone = await create(app, next.name, body(next, 3))
+    await call(app, 'DELETE', `/v1/${next.name}/${gone.id}`)
+    ids[next.name] = [...made, gone.id, 999]
   }
-  const released = await create(app, 'animals', { name: 'Free', species: 'Bubo bubo', animal_type_id: 2 })
-  await call(app, 'DELETE', `/v1/animals/${released.id}`)
-  const employees = []
-  for (const [name, zoo] of [['Ada', zoos[0]], ['Grace', null]] as const) {
-    employees.push((await create(app, 'employees', { name, role: 'Keeper', email: `${name.toLowerCase()}@example.org`, zoo_id: zoo })).id)
-  }
-  const left = await create(app, 'employees', { name: 'Left', role: 'Vet', email: 'left@example.org' })
-  await call(app, 'DELETE', `/v1/employees/${left.id}`)
 
   const queued = async (bearer: string, url: string, body: unknown): Promise<string> => {
     const res = await call(app, 'POST', url, body, { ...as(bearer), prefer: 'respond-async' })
@@ -548,10 +567,10 @@ async function makeWorld (app: FastifyInstance): Promise<World> {
     return res.json().id
   }
   const jobs = [
-    await queued(full, '/v1/zoos', { name: 'Queued Zoo', city: 'Rome' }),
-    await queued(narrow, '/v1/animals', { name: 'Queued', species: 'Felis catus', animal_type_id: 3 })
+    await queued(full, `/v1/${first.name}`, body(first, 10)),
+    await queued(narrow, `/v1/${second.name}`, body(second, 11))
   ]
-  const page = await call(app, 'GET', '/v1/zoos?limit=1', undefined, as(full))
+  const page = await call(app, 'GET', `/v1/${first.name}?limit=1`, undefined, as(full))
   const cursor = /[?&]cursor=([^&>]+)>; rel="next"/.exec(String(page.headers.link))?.[1]
   if (cursor === undefined) throw new Error(`no next link: ${String(page.headers.link)}`)
 
@@ -559,13 +578,9 @@ async function makeWorld (app: FastifyInstance): Promise<World> {
   const unsigned = (header: object, payload: object): string => `${base64url(header)}.${base64url(payload)}.`
   const [head, , signature] = full.split('.')
   return {
-    live: { zoos, animals, employees },
+    live,
     bearer: `Bearer ${full}`,
-    ids: {
-      zoos: [...zoos, gone.id, 999],
-      animals: [...animals, released.id, 999],
-      employees: [...employees, left.id, 999]
-    },
+    ids,
     cursor,
     jobs,
     secrets: { 'full token': full, 'narrow token': narrow, 'revoked token': revoked },

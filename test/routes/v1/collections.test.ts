@@ -1,69 +1,37 @@
 import t from 'tap'
-import type { FastifyInstance } from 'fastify'
+import { RESOURCES } from '../../../schemas/index.ts'
 import { bearer, build, call, create, snapshot } from '../../helper.ts'
-
-interface Sample {
-  /** A complete valid body. */
-  valid: Record<string, unknown>
-  /** Required fields only: the optional ones come back null. */
-  minimal: Record<string, unknown>
-  /** A PATCH body. */
-  change: Record<string, unknown>
-  writable: string[]
-}
-
-/** The same checks run for each collection: one generic implementation, one behaviour. */
-async function samples (app: FastifyInstance): Promise<Record<string, Sample>> {
-  const zoo = await create(app, 'zoos', { name: 'Home Zoo', city: 'Vienna' })
-  return {
-    zoos: {
-      valid: { name: 'Berlin Zoo', city: 'Berlin', country: 'DE', opened_on: '1844-08-01' },
-      minimal: { name: 'Small Zoo', city: 'Graz' },
-      change: { city: 'Potsdam' },
-      writable: ['name', 'city', 'country', 'opened_on']
-    },
-    animals: {
-      valid: { name: 'Knut', species: 'Polar bear', animal_type_id: 3, zoo_id: zoo.id, born_on: '2006-12-05' },
-      minimal: { name: 'Stray', species: 'Cat', animal_type_id: 1 },
-      change: { name: 'Fritz' },
-      writable: ['name', 'species', 'animal_type_id', 'zoo_id', 'born_on']
-    },
-    employees: {
-      valid: { name: 'Ada Keeper', role: 'Keeper', email: 'ada@example.org', zoo_id: zoo.id, hired_on: '2020-01-15' },
-      minimal: { name: 'Bo', role: 'Vet', email: 'bo@example.org' },
-      change: { role: 'Head keeper' },
-      writable: ['name', 'role', 'email', 'zoo_id', 'hired_on']
-    }
-  }
-}
+import { samplesOf } from '../../samples.ts'
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
-for (const collection of ['zoos', 'animals', 'employees']) {
+/** The same checks run for each collection: one generic implementation, one behaviour. */
+for (const resource of RESOURCES) {
+  const collection = resource.name
   t.test(collection, async t => {
     t.test('POST creates a record: 201, Location, ETag, the whole record', async t => {
       const app = await build(t)
-      const sample = (await samples(app))[collection] as Sample
-      const res = await call(app, 'POST', `/v1/${collection}`, sample.valid, { host: 'zoo.test' })
+      const sample = await samplesOf(app, resource)
+      const res = await call(app, 'POST', `/v1/${collection}`, sample.valid(), { host: 'zoo.test' })
       t.equal(res.statusCode, 201)
       const record = res.json()
-      t.match(record, { ...sample.valid, id: Number, created_at: TIMESTAMP, updated_at: TIMESTAMP })
-      t.same(Object.keys(record), ['id', ...sample.writable, 'created_at', 'updated_at'])
+      t.match(record, { ...sample.valid(), id: Number, created_at: TIMESTAMP, updated_at: TIMESTAMP })
+      t.same(Object.keys(record), ['id', ...resource.writable, 'created_at', 'updated_at'])
       t.equal(res.headers.location, `http://zoo.test/v1/${collection}/${record.id}`)
       t.match(res.headers.etag, /^"\d+"$/)
     })
 
     t.test('optional fields left out are null', async t => {
       const app = await build(t)
-      const sample = (await samples(app))[collection] as Sample
-      const record = (await call(app, 'POST', `/v1/${collection}`, sample.minimal)).json()
-      for (const field of sample.writable.filter(f => !(f in sample.minimal))) t.equal(record[field], null, field)
+      const sample = await samplesOf(app, resource)
+      const record = (await call(app, 'POST', `/v1/${collection}`, sample.minimal())).json()
+      for (const field of resource.writable.filter(f => !(f in sample.minimal()))) t.equal(record[field], null, field)
     })
 
     t.test('GET and HEAD read one record with its ETag', async t => {
       const app = await build(t)
-      const sample = (await samples(app))[collection] as Sample
-      const created = await call(app, 'POST', `/v1/${collection}`, sample.valid)
+      const sample = await samplesOf(app, resource)
+      const created = await call(app, 'POST', `/v1/${collection}`, sample.valid())
       const url = `/v1/${collection}/${created.json().id}`
       const get = await call(app, 'GET', url)
       t.equal(get.statusCode, 200)
@@ -80,8 +48,8 @@ for (const collection of ['zoos', 'animals', 'employees']) {
 
     t.test('PUT replaces the record: 201, read-only fields ignored, left-out optional fields cleared', async t => {
       const app = await build(t)
-      const sample = (await samples(app))[collection] as Sample
-      const created = await call(app, 'POST', `/v1/${collection}`, sample.valid)
+      const sample = await samplesOf(app, resource)
+      const created = await call(app, 'POST', `/v1/${collection}`, sample.valid())
       const original = created.json()
       // A GET body sent back, with a change and read-only fields it may not set.
       const body = { ...original, ...sample.change, id: 999, created_at: '2000-01-01T00:00:00.000Z' }
@@ -93,19 +61,19 @@ for (const collection of ['zoos', 'animals', 'employees']) {
       t.not(res.headers.etag, created.headers.etag, 'the ETag changes on every write')
       t.equal(res.headers.location, `http://localhost:80/v1/${collection}/${original.id}`)
 
-      const cleared = (await call(app, 'PUT', `/v1/${collection}/${original.id}`, sample.minimal)).json()
-      for (const field of sample.writable.filter(f => !(f in sample.minimal))) t.equal(cleared[field], null, field)
+      const cleared = (await call(app, 'PUT', `/v1/${collection}/${original.id}`, sample.minimal())).json()
+      for (const field of resource.writable.filter(f => !(f in sample.minimal()))) t.equal(cleared[field], null, field)
       t.same((await call(app, 'GET', `/v1/${collection}/${original.id}`)).json(), cleared)
     })
 
     t.test('PUT without every required field is 422 and changes nothing', async t => {
       const app = await build(t)
-      const sample = (await samples(app))[collection] as Sample
-      const { id } = await create(app, collection, sample.valid)
+      const sample = await samplesOf(app, resource)
+      const { id } = await create(app, collection, sample.valid())
       const before = await snapshot(app)
       const res = await call(app, 'PUT', `/v1/${collection}/${id}`, sample.change)
       t.equal(res.statusCode, 422)
-      const missing = Object.keys(sample.minimal).filter(f => !(f in sample.change))
+      const missing = Object.keys(sample.minimal()).filter(f => !(f in sample.change))
       t.same(res.json().errors.map((e: { field: string }) => e.field).sort(), missing.sort())
       t.match(res.json(), { error: /^Validation failed: / })
       t.same(await snapshot(app), before)
@@ -113,8 +81,8 @@ for (const collection of ['zoos', 'animals', 'employees']) {
 
     t.test('PATCH changes only the fields sent: 201 with the complete record', async t => {
       const app = await build(t)
-      const sample = (await samples(app))[collection] as Sample
-      const created = await call(app, 'POST', `/v1/${collection}`, sample.valid)
+      const sample = await samplesOf(app, resource)
+      const created = await call(app, 'POST', `/v1/${collection}`, sample.valid())
       const res = await call(app, 'PATCH', `/v1/${collection}/${created.json().id}`, sample.change)
       t.equal(res.statusCode, 201)
       t.same(res.json(), { ...created.json(), ...sample.change, updated_at: res.json().updated_at })
@@ -124,57 +92,57 @@ for (const collection of ['zoos', 'animals', 'employees']) {
 
     t.test('DELETE: 204 with no body, then 410 for every method on the id; 404 for one never used', async t => {
       const app = await build(t)
-      const sample = (await samples(app))[collection] as Sample
-      const { id } = await create(app, collection, sample.valid)
+      const sample = await samplesOf(app, resource)
+      const { id } = await create(app, collection, sample.valid())
       const res = await call(app, 'DELETE', `/v1/${collection}/${id}`)
       t.equal(res.statusCode, 204)
       t.equal(res.body, '')
-      const gone = `${collection.slice(0, -1)} ${id} was deleted`
-      for (const [method, body] of [['GET'], ['HEAD'], ['PUT', sample.valid], ['PATCH', sample.change], ['DELETE']] as const) {
+      const gone = `${resource.singular} ${id} was deleted`
+      for (const [method, body] of [['GET'], ['HEAD'], ['PUT', sample.valid()], ['PATCH', sample.change], ['DELETE']] as const) {
         const again = await call(app, method, `/v1/${collection}/${id}`, body)
         t.equal(again.statusCode, 410, method)
         if (method !== 'HEAD') t.same(again.json(), { error: gone }, method)
       }
       const never = await call(app, 'GET', `/v1/${collection}/4242`)
       t.equal(never.statusCode, 404)
-      t.same(never.json(), { error: `no ${collection.slice(0, -1)} with id 4242` })
+      t.same(never.json(), { error: `no ${resource.singular} with id 4242` })
       for (const method of ['PUT', 'PATCH', 'DELETE'] as const) {
-        const res = await call(app, method, `/v1/${collection}/4242`, method === 'DELETE' ? undefined : sample.valid)
+        const res = await call(app, method, `/v1/${collection}/4242`, method === 'DELETE' ? undefined : sample.valid())
         t.equal(res.statusCode, 404, method)
       }
     })
 
     t.test('a deleted id is never handed out again', async t => {
       const app = await build(t)
-      const sample = (await samples(app))[collection] as Sample
-      const first = await create(app, collection, sample.valid)
+      const sample = await samplesOf(app, resource)
+      const first = await create(app, collection, sample.valid())
       await call(app, 'DELETE', `/v1/${collection}/${first.id}`)
-      const second = await create(app, collection, sample.valid)
+      const second = await create(app, collection, sample.valid())
       t.equal(second.id, first.id + 1)
     })
 
     t.test('OPTIONS tells the methods and the writable fields with their JSON Schema', async t => {
       const app = await build(t)
-      const sample = (await samples(app))[collection] as Sample
-      const { id } = await create(app, collection, sample.valid)
+      const sample = await samplesOf(app, resource)
+      const { id } = await create(app, collection, sample.valid())
       const list = await call(app, 'OPTIONS', `/v1/${collection}`)
       t.equal(list.statusCode, 200)
       t.equal(list.headers.allow, 'GET, HEAD, POST, OPTIONS')
       t.same(list.json().methods, ['GET', 'HEAD', 'POST', 'OPTIONS'])
-      t.same(list.json().writable, sample.writable)
-      t.match(list.json().schema, { type: 'object', additionalProperties: false, required: Object.keys(sample.minimal) })
-      t.same(Object.keys(list.json().schema.properties), sample.writable)
+      t.same(list.json().writable, resource.writable)
+      t.match(list.json().schema, { type: 'object', additionalProperties: false, required: Object.keys(sample.minimal()) })
+      t.same(Object.keys(list.json().schema.properties), resource.writable)
       const item = await call(app, 'OPTIONS', `/v1/${collection}/${id}`)
       t.equal(item.statusCode, 200)
       t.equal(item.headers.allow, 'GET, HEAD, PUT, PATCH, DELETE, OPTIONS')
-      t.same(item.json().writable, sample.writable)
+      t.same(item.json().writable, resource.writable)
       t.equal((await call(app, 'OPTIONS', `/v1/${collection}/4242`)).statusCode, 404)
     })
 
     t.test('405 with Allow for a method a known path does not serve, before any body is read', async t => {
       const app = await build(t)
-      const sample = (await samples(app))[collection] as Sample
-      const { id } = await create(app, collection, sample.valid)
+      const sample = await samplesOf(app, resource)
+      const { id } = await create(app, collection, sample.valid())
       for (const method of ['PUT', 'PATCH', 'DELETE'] as const) {
         const res = await call(app, method, `/v1/${collection}`)
         t.equal(res.statusCode, 405, method)
@@ -193,24 +161,26 @@ for (const collection of ['zoos', 'animals', 'employees']) {
 
     t.test('POST of an array creates every record, in order, atomically', async t => {
       const app = await build(t)
-      const sample = (await samples(app))[collection] as Sample
-      const second = collection === 'employees' ? { ...sample.minimal, email: 'other@example.org' } : sample.minimal
-      const res = await call(app, 'POST', `/v1/${collection}`, [sample.valid, second])
+      const sample = await samplesOf(app, resource)
+      const second = sample.minimal(1)
+      const res = await call(app, 'POST', `/v1/${collection}`, [sample.valid(), second])
       t.equal(res.statusCode, 201)
       const records = res.json()
       t.equal(records.length, 2)
-      t.match(records[0], sample.valid)
+      t.match(records[0], sample.valid())
       t.equal(records[1].id, records[0].id + 1)
       t.notOk(res.headers.location, 'no single Location for a batch')
 
       const before = await snapshot(app)
-      const bad = await call(app, 'POST', `/v1/${collection}`, [sample.minimal, { ...sample.minimal, name: '' }, {}])
+      const { field, value, code } = sample.invalid
+      const bad = await call(app, 'POST', `/v1/${collection}`, [sample.minimal(2), { ...sample.minimal(3), [field]: value }, {}])
       t.equal(bad.statusCode, 422)
-      t.match(bad.json().errors, [{ field: '1.name', code: 'length' }])
-      t.ok(bad.json().errors.some((e: { field: string, code: string }) => e.field === '2.name' && e.code === 'required'))
+      t.match(bad.json().errors, [{ field: `1.${field}`, code }])
+      const first = Object.keys(sample.minimal())[0] as string
+      t.ok(bad.json().errors.some((e: { field: string, code: string }) => e.field === `2.${first}` && e.code === 'required'))
       t.same(await snapshot(app), before, 'nothing of the batch was written')
 
-      for (const body of [[], Array.from({ length: 1001 }, () => sample.minimal)]) {
+      for (const body of [[], Array.from({ length: 1001 }, () => sample.minimal())]) {
         const res = await call(app, 'POST', `/v1/${collection}`, body)
         t.equal(res.statusCode, 422, `${body.length} records`)
         t.match(res.json().errors, [{ field: '', code: 'length' }])
@@ -219,8 +189,8 @@ for (const collection of ['zoos', 'animals', 'employees']) {
 
     t.test('GET of the collection lists the records', async t => {
       const app = await build(t)
-      const sample = (await samples(app))[collection] as Sample
-      const created = await create(app, collection, sample.valid)
+      const sample = await samplesOf(app, resource)
+      const created = await create(app, collection, sample.valid())
       const res = await call(app, 'GET', `/v1/${collection}?id=${created.id}`)
       t.equal(res.statusCode, 200)
       t.same(res.json(), [created])

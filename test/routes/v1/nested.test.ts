@@ -1,84 +1,121 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { FastifyInstance } from 'fastify'
 import t from 'tap'
+import type { Resource } from '../../../collections/resource.ts'
+import { RESOURCES } from '../../../schemas/index.ts'
 import { build, call, create, snapshot } from '../../helper.ts'
+import { samplesOf, type Body } from '../../samples.ts'
 
-const MEMBERS: Record<string, Record<string, unknown>> = {
-  animals: { name: 'Knut', species: 'Polar bear', animal_type_id: 3 },
-  employees: { name: 'Ada', role: 'Keeper', email: 'ada@example.org' }
-}
+const ROUTES = fileURLToPath(new URL('../../../routes', import.meta.url))
 
-for (const [collection, body] of Object.entries(MEMBERS)) {
-  const singular = collection.slice(0, -1)
-  /** Another valid body: employees' emails must differ. */
-  const variant = (n: number) => 'email' in body ? { ...body, email: `member${n}@example.org` } : body
+/**
+ * Every collection served under a record of another (`/v1/<parent>/:<field>/<collection>`): the
+ * references of the resources whose route folders mirror such a path.
+ */
+const NESTINGS = RESOURCES.flatMap(resource => Object.entries(resource.references)
+  .filter(([field, parent]) => existsSync(join(ROUTES, 'v1', parent, `_${field}`, resource.name, 'index.ts')))
+  .map(([field, parent]) => ({ resource, field, parent: RESOURCES.find(r => r.name === parent) as Resource })))
 
-  t.test(`/v1/zoos/:zoo_id/${collection}`, async t => {
-    t.test('POST takes zoo_id from the path; GET lists only that zoo\'s records', async t => {
+t.test('the nested collections are found', async t => {
+  t.ok(NESTINGS.length > 0)
+})
+
+for (const { resource, field, parent } of NESTINGS) {
+  const collection = resource.name
+  const parents = parent.name
+  const under = (id: number): string => `/v1/${parents}/${id}/${collection}`
+
+  /** Bodies of the nested collection without the parent's field (the path names the parent), and a parent maker. */
+  async function setUp (app: FastifyInstance) {
+    const samples = await samplesOf(app, resource)
+    const parentSamples = await samplesOf(app, parent)
+    let made = 0
+    return {
+      body: (n = 0): Body => {
+        const { [field]: _parent, ...rest } = samples.valid(n)
+        return rest
+      },
+      parent: async () => create(app, parents, parentSamples.valid(++made + 10))
+    }
+  }
+
+  t.test(`/v1/${parents}/:${field}/${collection}`, async t => {
+    t.test(`POST takes ${field} from the path; GET lists only that ${parent.singular}'s records`, async t => {
       const app = await build(t)
-      const berlin = await create(app, 'zoos', { name: 'Berlin Zoo', city: 'Berlin' })
-      const vienna = await create(app, 'zoos', { name: 'Schönbrunn', city: 'Vienna' })
-      const res = await call(app, 'POST', `/v1/zoos/${berlin.id}/${collection}`, body, { host: 'zoo.test' })
+      const { body, parent: newParent } = await setUp(app)
+      const first = await newParent()
+      const second = await newParent()
+      const res = await call(app, 'POST', under(first.id), body(1), { host: 'zoo.test' })
       t.equal(res.statusCode, 201)
       const member = res.json()
-      t.match(member, { ...body, zoo_id: berlin.id })
+      t.match(member, { ...body(1), [field]: first.id })
       t.equal(res.headers.location, `http://zoo.test/v1/${collection}/${member.id}`, 'Location is the canonical URL')
-      await create(app, collection, { ...variant(1), zoo_id: vienna.id })
+      await create(app, collection, { ...body(2), [field]: second.id })
 
-      const list = await call(app, 'GET', `/v1/zoos/${berlin.id}/${collection}`)
+      const list = await call(app, 'GET', under(first.id))
       t.equal(list.statusCode, 200)
       t.same(list.json(), [member])
       t.equal(list.headers['x-total-count'], '1')
-      t.match(list.headers.link, new RegExp(`/v1/zoos/${berlin.id}/${collection}\\?offset=0>; rel="first"`))
-      t.same(list.json(), (await call(app, 'GET', `/v1/${collection}?zoo_id=${berlin.id}`)).json(), 'the same as the filtered collection')
+      t.match(list.headers.link, new RegExp(`${under(first.id)}\\?offset=0>; rel="first"`))
+      t.same(list.json(), (await call(app, 'GET', `/v1/${collection}?${field}=${first.id}`)).json(), 'the same as the filtered collection')
 
-      const batch = await call(app, 'POST', `/v1/zoos/${vienna.id}/${collection}`, [variant(2), variant(3)])
+      const batch = await call(app, 'POST', under(second.id), [body(3), body(4)])
       t.equal(batch.statusCode, 201)
-      t.same(batch.json().map((r: { zoo_id: number }) => r.zoo_id), [vienna.id, vienna.id])
+      t.same(batch.json().map((r: Body) => r[field]), [second.id, second.id])
     })
 
-    t.test('zoo_id in the body of a nested POST is refused: the path says it', async t => {
+    t.test(`${field} in the body of a nested POST is refused: the path says it`, async t => {
       const app = await build(t)
-      const zoo = await create(app, 'zoos', { name: 'Z', city: 'C' })
-      const res = await call(app, 'POST', `/v1/zoos/${zoo.id}/${collection}`, { ...body, zoo_id: zoo.id })
+      const { body, parent: newParent } = await setUp(app)
+      const owner = await newParent()
+      const res = await call(app, 'POST', under(owner.id), { ...body(), [field]: owner.id })
       t.equal(res.statusCode, 422)
-      t.match(res.json(), { errors: [{ field: 'zoo_id', code: 'unknown' }] })
+      t.match(res.json(), { errors: [{ field, code: 'unknown' }] })
     })
 
-    t.test('GET and DELETE of a record through its zoo; 404 when it is in another zoo', async t => {
+    t.test(`GET and DELETE of a record through its ${parent.singular}; 404 when it is in another`, async t => {
       const app = await build(t)
-      const zoo = await create(app, 'zoos', { name: 'Z', city: 'C' })
-      const other = await create(app, 'zoos', { name: 'O', city: 'C' })
-      const member = await create(app, collection, { ...body, zoo_id: zoo.id })
-      const get = await call(app, 'GET', `/v1/zoos/${zoo.id}/${collection}/${member.id}`)
+      const { body, parent: newParent } = await setUp(app)
+      const owner = await newParent()
+      const other = await newParent()
+      const member = await create(app, collection, { ...body(), [field]: owner.id })
+      const get = await call(app, 'GET', `${under(owner.id)}/${member.id}`)
       t.equal(get.statusCode, 200)
       t.same(get.json(), member)
       t.match(get.headers.etag, /^"\d+"$/)
 
       const before = await snapshot(app)
       for (const method of ['GET', 'DELETE'] as const) {
-        const wrong = await call(app, method, `/v1/zoos/${other.id}/${collection}/${member.id}`)
+        const wrong = await call(app, method, `${under(other.id)}/${member.id}`)
         t.equal(wrong.statusCode, 404, method)
-        t.same(wrong.json(), { error: `${singular} ${member.id} is not in zoo ${other.id}` })
+        t.same(wrong.json(), { error: `${resource.singular} ${member.id} is not in ${parent.singular} ${other.id}` })
       }
-      t.same(await snapshot(app), before, 'a DELETE through the wrong zoo deleted nothing')
+      t.same(await snapshot(app), before, `a DELETE through the wrong ${parent.singular} deleted nothing`)
 
-      const del = await call(app, 'DELETE', `/v1/zoos/${zoo.id}/${collection}/${member.id}`)
+      const del = await call(app, 'DELETE', `${under(owner.id)}/${member.id}`)
       t.equal(del.statusCode, 204)
       t.equal(del.body, '')
       t.equal((await call(app, 'GET', `/v1/${collection}/${member.id}`)).statusCode, 410)
-      t.equal((await call(app, 'GET', `/v1/zoos/${zoo.id}/${collection}/${member.id}`)).statusCode, 410)
+      t.equal((await call(app, 'GET', `${under(owner.id)}/${member.id}`)).statusCode, 410)
     })
 
-    t.test('a zoo that never existed is 404, a deleted one 410, on every nested route', async t => {
+    t.test(`a ${parent.singular} that never existed is 404, a deleted one 410, on every nested route`, async t => {
       const app = await build(t)
-      const zoo = await create(app, 'zoos', { name: 'Z', city: 'C' })
-      await call(app, 'DELETE', `/v1/zoos/${zoo.id}`)
-      for (const [zooId, status, error] of [[4242, 404, 'no zoo with id 4242'], [zoo.id, 410, `zoo ${zoo.id} was deleted`]] as const) {
+      const { body, parent: newParent } = await setUp(app)
+      const owner = await newParent()
+      await call(app, 'DELETE', `/v1/${parents}/${owner.id}`)
+      const cases = [
+        [4242, 404, `no ${parent.singular} with id 4242`], [owner.id, 410, `${parent.singular} ${owner.id} was deleted`]
+      ] as const
+      for (const [id, status, error] of cases) {
         const requests = [
-          ['GET', `/v1/zoos/${zooId}/${collection}`, undefined],
-          ['POST', `/v1/zoos/${zooId}/${collection}`, body],
-          ['GET', `/v1/zoos/${zooId}/${collection}/1`, undefined],
-          ['DELETE', `/v1/zoos/${zooId}/${collection}/1`, undefined],
-          ['OPTIONS', `/v1/zoos/${zooId}/${collection}`, undefined]
+          ['GET', under(id), undefined],
+          ['POST', under(id), body()],
+          ['GET', `${under(id)}/1`, undefined],
+          ['DELETE', `${under(id)}/1`, undefined],
+          ['OPTIONS', under(id), undefined]
         ] as const
         for (const [method, url, payload] of requests) {
           const res = await call(app, method, url, payload)
@@ -90,32 +127,37 @@ for (const [collection, body] of Object.entries(MEMBERS)) {
 
     t.test('PUT and PATCH are not served on the nested record: 405 with Allow', async t => {
       const app = await build(t)
-      const zoo = await create(app, 'zoos', { name: 'Z', city: 'C' })
-      const member = await create(app, collection, { ...body, zoo_id: zoo.id })
+      const { body, parent: newParent } = await setUp(app)
+      const owner = await newParent()
+      const member = await create(app, collection, { ...body(), [field]: owner.id })
       for (const method of ['PUT', 'PATCH', 'POST'] as const) {
-        const res = await call(app, method, `/v1/zoos/${zoo.id}/${collection}/${member.id}`, body)
+        const res = await call(app, method, `${under(owner.id)}/${member.id}`, body())
         t.equal(res.statusCode, 405, method)
         t.equal(res.headers.allow, 'GET, HEAD, DELETE, OPTIONS')
       }
-      const options = await call(app, 'OPTIONS', `/v1/zoos/${zoo.id}/${collection}/${member.id}`)
+      const options = await call(app, 'OPTIONS', `${under(owner.id)}/${member.id}`)
       t.equal(options.statusCode, 200)
       t.same(options.json().methods, ['GET', 'HEAD', 'DELETE', 'OPTIONS'])
     })
   })
 }
 
-t.test('DELETE of a zoo that still has animals or employees is 409 and deletes nothing', async t => {
+t.test('DELETE of a record that records of another collection still name is 409 and deletes nothing', async t => {
   const app = await build(t)
-  for (const [collection, body] of Object.entries(MEMBERS)) {
-    const zoo = await create(app, 'zoos', { name: 'Z', city: 'C' })
-    const member = await create(app, collection, { ...body, zoo_id: zoo.id })
+  for (const { resource, field, parent } of NESTINGS) {
+    const samples = await samplesOf(app, resource)
+    const owner = await create(app, parent.name, (await samplesOf(app, parent)).valid(20))
+    const member = await create(app, resource.name, { ...samples.valid(), [field]: owner.id })
     const before = await snapshot(app)
-    const res = await call(app, 'DELETE', `/v1/zoos/${zoo.id}`)
+    const res = await call(app, 'DELETE', `/v1/${parent.name}/${owner.id}`)
     t.equal(res.statusCode, 409)
-    t.same(res.json(), { error: `zoo ${zoo.id} still has ${collection}; delete or move them first` })
+    t.same(res.json(), { error: `${parent.singular} ${owner.id} still has ${resource.name}; delete or move them first` })
     t.same(await snapshot(app), before)
-    // Moved elsewhere, the zoo can go.
-    t.equal((await call(app, 'PATCH', `/v1/${collection}/${member.id}`, { zoo_id: null })).statusCode, 201)
-    t.equal((await call(app, 'DELETE', `/v1/zoos/${zoo.id}`)).statusCode, 204)
+    // Moved elsewhere, the record can go.
+    const elsewhere = resource.columns.find(c => c.name === field)?.nullable === true
+      ? null
+      : (await create(app, parent.name, (await samplesOf(app, parent)).valid(21))).id
+    t.equal((await call(app, 'PATCH', `/v1/${resource.name}/${member.id}`, { [field]: elsewhere })).statusCode, 201)
+    t.equal((await call(app, 'DELETE', `/v1/${parent.name}/${owner.id}`)).statusCode, 204)
   }
 })
