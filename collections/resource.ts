@@ -162,8 +162,13 @@ function serializable (schema: TSchema): TSchema {
   return Type.Unsafe({ ...inner, ...options, type: [inner.type, 'null'], ...nullable })
 }
 
-/** `zoo` -> `Zoo`: operation ids and component names are built from resource names. */
+/** `item` -> `Item`: operation ids and component names are built from resource names. */
 export const capitalize = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1)
+
+const AND = new Intl.ListFormat('en', { type: 'conjunction' })
+
+/** The collections' names as a sentence says them (`a, b, and c`), for descriptions made from the resources. */
+export const namesOf = (resources: readonly Resource[]): string => AND.format(resources.map(resource => resource.name))
 
 export function defineResource (spec: ResourceSpec): Resource {
   const writable = Object.keys(spec.fields)

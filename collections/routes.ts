@@ -33,9 +33,9 @@ interface Collection {
   ItemParams: TUnsafe<Params & { id: number }>
   /** The record as answers serialize it (a $ref to its component). */
   RecordSchema: TSchema
-  /** `a zoo`, `an animal`. */
+  /** The singular with its article: `a record`, `an item`. */
   one: string
-  /** Operation id suffix (`OfZoo`) and summary suffix (` of one zoo`) of a nested collection. */
+  /** Operation id suffix (`Of<Parent>`) and summary suffix (` of one <parent>`) of a nested collection. */
   of: string
   within: string
   /** A nested route answers 404 or 410 for its parent too. */

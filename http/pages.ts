@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { namesOf } from '../collections/resource.ts'
 import { DOCUMENTATION_PREFIX, originOf } from './links.ts'
 import { allowOnly } from './method-not-allowed.ts'
 
@@ -103,7 +104,7 @@ export function sendPage (request: FastifyRequest, reply: FastifyReply, page: Pa
 export function rootPage (request: FastifyRequest): Page {
   return {
     title: 'Zoo API',
-    lead: 'A JSON API for zoos, their animals and their employees, over HTTPS, protected by OAuth 2.0. ' +
+    lead: `A JSON API of ${namesOf(request.server.collections.resources)}, over HTTPS, protected by OAuth 2.0. ` +
       'This page is for people: programs get JSON here.',
     lines: [...signInLines(request), ...serviceLines(request)]
   }

@@ -1,6 +1,7 @@
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger'
 import type { FastifyInstance } from 'fastify'
 import { scopeFor, scopesOf } from '../../auth/scopes.ts'
+import { capitalize, namesOf } from '../../collections/resource.ts'
 import { security, type SECURITY_SCHEMES } from '../../schemas/responses.ts'
 
 /**
@@ -22,7 +23,7 @@ export const autoConfig = (fastify: FastifyInstance): FastifyDynamicSwaggerOptio
       info: {
         title: 'Zoo API',
         version: '1.0.0',
-        description: 'Zoos, their animals and employees: a resource-oriented JSON API over HTTPS. Every /v1 request needs an OAuth 2.0 ' +
+        description: `${capitalize(namesOf(resources))}: a resource-oriented JSON API over HTTPS. Every /v1 request needs an OAuth 2.0 ` +
             'bearer token with the scope of its collection: POST /oauth/token (issueToken) says how to get one, with the bootstrap ' +
             'client printed at the first start or a client of npm run cli -- client create.'
       },

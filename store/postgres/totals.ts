@@ -11,7 +11,7 @@ interface Entry {
  * Matching-record counts (`X-Total-Count`) of one collection, kept between reads when no write
  * has committed since they were counted, by this instance or any other.
  *
- * Counting costs as much as the rows it counts (14 ms for 100,000 zoos), so a total counted on
+ * Counting costs as much as the rows it counts (14 ms for 100,000 rows), so a total counted on
  * every read grows with the table. Every statement that writes the table raises a counter of
  * `collection_changes` in its own transaction (a trigger, migrations/postgres/050_*.sql), and the
  * counters only grow. A total is counted in the same statement, so the same snapshot, as the sum

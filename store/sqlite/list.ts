@@ -39,7 +39,7 @@ export function readIndexes (db: Database.Database, table: string): { indexes: T
 const SEEKABLE = new Set(['eq', 'gt', 'gte', 'lt', 'lte', 'in'])
 
 /**
- * What SQLite spends on one row, in microseconds, measured on 100,000 zoos (2 cores, Node 20):
+ * What SQLite spends on one row, in microseconds, measured on a table of 100,000 rows (2 cores, Node 20):
  * only their ratios matter, they say which plan reads less. Skipping a row of the table in id
  * order costs next to nothing, walking an index a little more, but fetching the row an index entry
  * names (to test a filter, or for each match a filter's index finds) six times that; and SQLite's
@@ -64,8 +64,8 @@ const COST = {
  * The SQL of a collection read over one table. Every list query over any filter and any sort must
  * stay cheap however large the table is, and SQLite's planner, which knows neither how many rows
  * a filter matches nor that only one page is wanted, cannot be relied on for that: given
- * `country = 'DE' ORDER BY name`, it fetches every German zoo through the country index and sorts
- * them all to return 20. The store knows more: the exact number of matching rows (the total it
+ * `country = 'DE' ORDER BY name`, it fetches every row of that country through the country index
+ * and sorts them all to return 20. The store knows more: the exact number of matching rows (the total it
  * keeps for X-Total-Count, `matching`) and of rows in the table (`size`). So it chooses:
  *
  * - **walk**: read the sort's index in order and test each row against the filters, stopping once
