@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts'
+import type { Config } from '../config/index.ts'
 import type { AccountStore } from '../store/storage.ts'
 import { createClient } from './accounts.ts'
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { ConfigError, SETTINGS, unpackDirOf } from '../config.ts'
+import { ConfigError, SETTINGS, unpackDirOf } from '../config/index.ts'
 import { unpack } from '../packaging/shipped.ts'
 import { openStorage } from '../store/open.ts'
 import type { Storage } from '../store/storage.ts'

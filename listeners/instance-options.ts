@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import type { Writable } from 'node:stream'
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import PinoPretty from 'pino-pretty'
-import type { Config } from '../config.ts'
+import type { Config } from '../config/index.ts'
 
 /** The settings every instance applies: its log, and how long and how much a client may take. */
 export type InstanceSettings = Pick<Config,

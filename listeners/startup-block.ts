@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import type { Config } from '../config.ts'
+import type { Config } from '../config/index.ts'
 import { isLoopback } from '../http/host.ts'
 import { DOCUMENTATION_PREFIX } from '../http/links.ts'
 import type { TlsMaterial } from './tls.ts'

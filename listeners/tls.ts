@@ -2,7 +2,7 @@ import { createPrivateKey, randomBytes, X509Certificate } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { generate } from 'selfsigned'
-import { ConfigError, type Config } from '../config.ts'
+import { ConfigError, type Config } from '../config/index.ts'
 
 /** What the API's HTTPS server needs, and what start-up tells the operator about it. */
 export interface TlsMaterial {

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifySchemaValidationError } from 'fastify'
-import type { Config } from '../config.ts'
+import type { Config } from '../config/index.ts'
 import { errorHandler, HttpError, notFoundHandler } from '../http/errors.ts'
 import { favicon } from '../http/pages.ts'
 import { serializerCompilerFor } from '../http/serialization.ts'

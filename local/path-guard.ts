@@ -1,6 +1,6 @@
 import { lstat, realpath } from 'node:fs/promises'
 import nodePath from 'node:path'
-import type { AllowedDirectory } from '../config.ts'
+import type { AllowedDirectory } from '../config/index.ts'
 import { HttpError } from '../http/errors.ts'
 
 /**

@@ -3,7 +3,7 @@ import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, read
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import sea from 'node:sea'
-import { ConfigError } from '../config.ts'
+import { ConfigError } from '../config/index.ts'
 
 /**
  * The files the program ships besides its code (the migrations, package.json, and in the single

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { STATUS_CODES } from 'node:http'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { SETTINGS } from '../config.ts'
+import { flagOf, SETTING_GROUPS, type AnySetting } from '../config/index.ts'
 import { ERRORS } from '../schemas/responses.ts'
 
 /**
@@ -45,25 +45,27 @@ function table (head: string[], rows: string[][]): string {
 }
 
 /**
- * The flag of a setting, as config.ts reads it: the variable's name in lower case with dashes,
- * or the flag a list setting names, given once per value (`--allow DIR`, DIR being the variable's
- * last word in the singular).
+ * The flag of a setting (config/settings.ts), or for a list setting its flag given once per value
+ * (`--allow DIR`, DIR being the variable's last word in the singular).
  */
-function flagOf (setting: { env: string, flag?: string }): string {
-  if (setting.flag === undefined) return code(`--${setting.env.toLowerCase().replaceAll('_', '-')}`)
+function flagCell (setting: AnySetting): string {
+  const flag = `--${flagOf(setting)}`
+  if (!('flag' in setting)) return code(flag)
   const value = (setting.env.split('_').at(-1) ?? setting.env).replace(/S$/, '')
-  return `${code(`--${setting.flag} ${value}`)} (repeat it)`
+  return `${code(`${flag} ${value}`)} (repeat it)`
 }
 
-/** Every setting of config.ts: variable, flag, default and meaning. */
+/** Every setting of config/settings.ts, one table per group: variable, flag, default and meaning. */
 export function renderSettingsTable (): string {
-  const rows = Object.values(SETTINGS).map((setting: { env: string, flag?: string, default: string, description: string }) => [
-    code(setting.env),
-    flagOf(setting),
-    setting.default === '' ? 'not set' : code(setting.default),
-    cell(setting.description)
-  ])
-  return table(['variable', 'flag', 'default', 'meaning'], rows)
+  return SETTING_GROUPS.map(({ title, settings }) => {
+    const rows = Object.values(settings).map(setting => [
+      code(setting.env),
+      flagCell(setting),
+      setting.default === '' ? 'not set' : code(setting.default),
+      cell(setting.description)
+    ])
+    return `### ${title}\n\n${table(['variable', 'flag', 'default', 'meaning'], rows)}`
+  }).join('\n\n')
 }
 
 /** Every error status the API's routes declare, with the meaning and headers their schemas give it. */

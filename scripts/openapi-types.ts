@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript'
 import { buildApi } from '../app.ts'
-import { loadConfig } from '../config.ts'
+import { loadConfig } from '../config/index.ts'
 import { DOCUMENTATION_PREFIX } from '../http/links.ts'
 
 const target = fileURLToPath(new URL('../test/generated/openapi.ts', import.meta.url))

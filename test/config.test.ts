@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import t from 'tap'
-import { loadConfig } from '../config.ts'
+import { loadConfig } from '../config/index.ts'
 
 t.test('every setting has an embedded default', async t => {
   const config = loadConfig({}, [])

@@ -4,7 +4,7 @@ import { createServer as createHttpServer } from 'node:http'
 import { connect, createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { SETTINGS } from '../config.ts'
+import { SETTINGS } from '../config/index.ts'
 import { BOOTSTRAP } from './helper.ts'
 import { lineOf, makeTree, spawnTs } from './local/helper.ts'
 

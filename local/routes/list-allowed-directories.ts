@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyPluginAsync } from 'fastify'
-import type { AllowedDirectory } from '../../config.ts'
+import type { AllowedDirectory } from '../../config/index.ts'
 import { allowOnly } from '../../http/method-not-allowed.ts'
 import { AllowedDirectoriesSchema, COMMON_ERRORS, ListAllowedDirectoriesBodySchema } from '../schemas.ts'
 

@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit'
 import type { FastifyBaseLogger } from 'fastify'
 import fp from 'fastify-plugin'
 import { Redis } from 'ioredis'
-import { ConfigError } from '../../config.ts'
+import { ConfigError } from '../../config/index.ts'
 import { HttpError } from '../../http/errors.ts'
 import { INTERNAL_ADDRESS } from '../../jobs/replay.ts'
 

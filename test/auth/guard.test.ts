@@ -3,7 +3,7 @@ import { generateKeyPair, SignJWT, type JWTPayload } from 'jose'
 import t from 'tap'
 import { buildApi } from '../../app.ts'
 import { SigningKeys } from '../../auth/keys.ts'
-import { loadConfig } from '../../config.ts'
+import { loadConfig } from '../../config/index.ts'
 import { checkContract } from '../contract.ts'
 import { addClient, addUser, basic, BOOTSTRAP, build, call, tokenRequest, withStorage } from '../helper.ts'
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import t from 'tap'
-import { SETTINGS } from '../../config.ts'
+import { SETTING_GROUPS, SETTINGS } from '../../config/index.ts'
 import { ERRORS } from '../../schemas/responses.ts'
 import { GENERATED, readGenerated, renderSettingsTable, renderStatusTable, run, updateGenerated, writeDocs } from '../../scripts/docs.ts'
 
@@ -13,9 +13,15 @@ for (const { page, name, render } of GENERATED) {
   })
 }
 
-t.test('the settings table has one row per setting, its flag derived from its variable', async t => {
-  const rows = renderSettingsTable().split('\n').slice(2)
+t.test('the settings tables have one row per setting, under its group, its flag derived from its variable', async t => {
+  const lines = renderSettingsTable().split('\n')
+  const rows = lines.filter(line => line.startsWith('| `'))
   t.equal(rows.length, Object.keys(SETTINGS).length)
+  t.same(lines.filter(line => line.startsWith('### ')), SETTING_GROUPS.map(group => `### ${group.title}`))
+  const groupOf = (env: string) =>
+    lines.slice(0, lines.findIndex(line => line.startsWith(`| \`${env}\``))).findLast(line => line.startsWith('### '))
+  t.equal(groupOf('DATABASE_URL'), '### Storage')
+  t.equal(groupOf('ALLOWED_DIRS'), '### The local tool server')
   t.ok(rows.includes('| `PORT` | `--port` | `8443` | port the API listens on |'))
   t.match(rows.find(row => row.startsWith('| `DATA_DIR` ')), /^\| `DATA_DIR` \| `--data-dir` \| `\.\/data` \| /)
   t.match(rows.find(row => row.startsWith('| `ALLOWED_DIRS` ')), /^\| `ALLOWED_DIRS` \| `--allow DIR` \(repeat it\) \| not set \| /)

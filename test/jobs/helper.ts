@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import type { Test } from 'tap'
 import { buildApi } from '../../app.ts'
-import type { Config } from '../../config.ts'
+import type { Config } from '../../config/index.ts'
 import type { JobView } from '../../store/storage.ts'
 import { checkContract } from '../contract.ts'
 import { call } from '../helper.ts'

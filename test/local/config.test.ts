@@ -1,6 +1,6 @@
 import { delimiter, join, relative } from 'node:path'
 import t from 'tap'
-import { loadConfig } from '../../config.ts'
+import { loadConfig } from '../../config/index.ts'
 import { makeTree } from './helper.ts'
 
 const KEY = 'k3y-0f-the-l0cal-t00l-server'

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import type { Readable } from 'node:stream'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import type { Test } from 'tap'
-import { loadConfig } from '../../config.ts'
+import { loadConfig } from '../../config/index.ts'
 import { buildLocalServer } from '../../local/app.ts'
 
 /** A file tree: a string is a file's content, an object a directory, `{ link }` a symbolic link. */

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:
 import { join } from 'node:path'
 import { generate } from 'selfsigned'
 import t from 'tap'
-import { ConfigError } from '../../config.ts'
+import { ConfigError } from '../../config/index.ts'
 import { loadTls, selfSignedFiles } from '../../listeners/tls.ts'
 import { testConfig } from '../helper.ts'
 

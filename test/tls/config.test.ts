@@ -1,5 +1,5 @@
 import t from 'tap'
-import { ConfigError, loadConfig } from '../../config.ts'
+import { ConfigError, loadConfig } from '../../config/index.ts'
 
 t.test('TLS settings that cannot work together stop start-up with one line', async t => {
   const dir = t.testdir({ 'cert.pem': 'c', 'key.pem': 'k' })

@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import pg from 'pg'
 import t, { type Test } from 'tap'
-import { loadConfig } from '../../../config.ts'
+import { loadConfig } from '../../../config/index.ts'
 import { migrationsOf } from '../../../store/migrations.ts'
 import { openStorage } from '../../../store/open.ts'
 import type { Storage } from '../../../store/storage.ts'

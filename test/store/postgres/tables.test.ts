@@ -3,7 +3,7 @@ import { RESOURCES } from '../../../schemas/index.ts'
 import { openPool } from '../../../store/postgres/database.ts'
 import { tableFacts, wantedFacts } from '../../../store/postgres/schema.ts'
 import { openStorage } from '../../../store/open.ts'
-import { loadConfig } from '../../../config.ts'
+import { loadConfig } from '../../../config/index.ts'
 import { ENGINE, freshSchema } from '../../helper.ts'
 
 t.test('the shipped PostgreSQL migrations make exactly the tables the resources describe', {
