@@ -38,6 +38,8 @@ t.test('a bad setting stops start-up with one line naming it', async t => {
     [{ CORS_ORIGINS: 'https://app.example.com/' }, [], /^CORS_ORIGINS: "https:\/\/app.example.com\/" is not an origin/],
     [{ CORS_ORIGINS: 'app.example.com' }, [], /^CORS_ORIGINS: "app.example.com" is not an origin/],
     [{ RATE_LIMIT: 'many' }, [], /^RATE_LIMIT must be a whole number, got "many"$/],
+    [{ REDIS_URL: 'http://u:s3cret@cache:6379' }, [], /^REDIS_URL must be a Redis URL such as redis:\/\/127.0.0.1:6379, got "http:\/\/u:\*\*\*@cache:6379"$/],
+    [{ DATABASE_URL: 'postgres://db.example' }, [], /^DATABASE_URL must be a PostgreSQL URL .*, got "postgres:\/\/db.example"$/],
     [{ TRUST_PROXY: '0' }, [], /^TRUST_PROXY must be a number of proxies from 1 to 10, or their addresses; got "0"$/],
     [{ TRUST_PROXY: 'true' }, [], /^TRUST_PROXY: "true" is neither a number of proxies nor an address or network/],
     [{ TRUST_PROXY: '10.0.0.0/33' }, [], /^TRUST_PROXY: "10.0.0.0\/33" is neither/],
