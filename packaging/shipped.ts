@@ -31,7 +31,7 @@ export const programDir = inBinary ? BUNDLED_ROOT : fileURLToPath(new URL('..', 
 let assetNames: string[] | undefined
 const assets = (): string[] => (assetNames ??= JSON.parse(sea.getAsset(ASSET_INDEX, 'utf8')) as string[])
 
-/** A shipped file by its path from the program's folder, such as `migrations/001_collections.sql`. */
+/** A shipped file by its path from the program's folder, such as `migrations/sqlite/001_collections.sql`. */
 export function shippedFile (path: string): Buffer {
   return inBinary ? Buffer.from(sea.getAsset(path)) : readFileSync(join(programDir, path))
 }

@@ -1,6 +1,6 @@
 -- The nested routes (/v1/zoos/:zoo_id/animals, .../employees) always filter on zoo_id. An index
 -- (zoo_id, field) holds each zoo's records already sorted by that field, so a page of one zoo
--- sorted by any field reads only that page (store/sqlite-list.ts walks it). The index on zoo_id
+-- sorted by any field reads only that page (store/sqlite/list.ts walks it). The index on zoo_id
 -- alone serves the default sort, by id.
 
 CREATE INDEX animals_zoo_id_name ON animals (zoo_id, name);

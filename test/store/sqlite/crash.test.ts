@@ -7,7 +7,7 @@ import { basic, BOOTSTRAP } from '../../helper.ts'
 import { lineOf, spawnTs } from '../../local/helper.ts'
 
 /*
- * The durability claim of the group commit (store/group-commit.ts), tested end to end: `npm start`
+ * The durability claim of the group commit (store/sqlite/group-commit.ts), tested end to end: `npm start`
  * as a real process takes concurrent writes over real sockets and is killed with SIGKILL while
  * some are in flight, at several moments, restarting on the same data directory each time. Every
  * write answered 2xx must be there after the restart; a write never answered may or may not be,
