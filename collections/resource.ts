@@ -170,6 +170,42 @@ const AND = new Intl.ListFormat('en', { type: 'conjunction' })
 /** The collections' names as a sentence says them (`a, b, and c`), for descriptions made from the resources. */
 export const namesOf = (resources: readonly Resource[]): string => AND.format(resources.map(resource => resource.name))
 
+/** Each resource after those it references (a cycle is refused, naming it), else in the order given. */
+export function referencedFirst (resources: readonly Resource[]): Resource[] {
+  const ordered: Resource[] = []
+  const visit = (resource: Resource, path: string[]): void => {
+    if (ordered.includes(resource)) return
+    if (path.includes(resource.name)) throw new Error(`the references of ${[...path, resource.name].join(' -> ')} go round`)
+    for (const target of Object.values(resource.references)) {
+      const referenced = resources.find(r => r.name === target)
+      if (referenced !== undefined) visit(referenced, [...path, resource.name])
+    }
+    ordered.push(resource)
+  }
+  for (const resource of resources) visit(resource, [])
+  return ordered
+}
+
+/** What defineResource made: how a folder of schema files is told its resources from its other schemas. */
+const DEFINED = new WeakSet<Resource>()
+
+/**
+ * The resources the modules of a folder of schema files export, each once: those that others
+ * reference first, otherwise by name. Two with one name are refused, as is a reference to a
+ * collection none of them is.
+ */
+export function resourcesOf (modules: readonly object[]): Resource[] {
+  const found = [...new Set(modules.flatMap(module => Object.values(module).filter(value => DEFINED.has(value as Resource))))] as Resource[]
+  const byName = found.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+  for (const [i, resource] of byName.entries()) {
+    if (byName[i + 1]?.name === resource.name) throw new Error(`two resources are named ${resource.name}`)
+    for (const [field, target] of Object.entries(resource.references)) {
+      if (!byName.some(r => r.name === target)) throw new Error(`${resource.name}.${field} references ${target}, which is no collection`)
+    }
+  }
+  return referencedFirst(byName)
+}
+
 export function defineResource (spec: ResourceSpec): Resource {
   const writable = Object.keys(spec.fields)
   const references = spec.references ?? {}
@@ -198,7 +234,7 @@ export function defineResource (spec: ResourceSpec): Resource {
     if (columns.find(c => c.name === field)?.kind !== 'string') throw new Error(`unique: ${field} must be a string field of ${spec.name}`)
   }
   const strict = { additionalProperties: false }
-  return {
+  const resource: Resource = {
     name: spec.name,
     singular: spec.singular,
     references,
@@ -216,4 +252,6 @@ export function defineResource (spec: ResourceSpec): Resource {
       list: listQuerySchema(columns)
     }
   }
+  DEFINED.add(resource)
+  return resource
 }

@@ -20,6 +20,8 @@ import { ASSET_INDEX, BUNDLED_ROOT } from './shipped.ts'
  *    and the modules in them imported statically (`autoloadSnapshot`): its own discovery rules
  *    and registration run unchanged on the snapshot, so the binary registers exactly the plugins
  *    and routes `npm start` does. The UI's folder is unpacked at start-up (packaging/shipped.ts).
+ *    Our own schemas/index.js reads its folder too, to find the resources: the bundle's is made
+ *    here, the same files imported statically (`resourcesModule`).
  * 2. Node makes the application blob: the bundle with its V8 code cache, and as assets the files
  *    the program reads (migrations, package.json), the SQLite addon and the UI's files.
  * 3. A copy of this Node.js binary, stripped of its debug symbols, gets the blob (postject).
@@ -65,6 +67,21 @@ function autoloadSnapshotModule (): string {
 }
 
 /**
+ * schemas/index.js as the bundle has it: the resources of the schema files of dist/schemas, which
+ * the program finds by reading that folder (with a top-level await, which a CommonJS bundle cannot
+ * hold either), imported statically and listed by the same function.
+ */
+function resourcesModule (): string {
+  const folder = join(DIST, 'schemas')
+  const files = readdirSync(folder).filter(name => name.endsWith('.js') && name !== 'index.js').sort()
+  return [
+    `import { resourcesOf } from ${JSON.stringify(join(DIST, 'collections', 'resource.js'))}`,
+    ...files.map((name, i) => `import * as m${i} from ${JSON.stringify(join(folder, name))}`),
+    `export const RESOURCES = resourcesOf([${files.map((_, i) => `m${i}`).join(', ')}])`
+  ].join('\n')
+}
+
+/**
  * The better-sqlite3 addon this Node.js loads, as the package itself picks it: one compiled here
  * on purpose (`build/Release`), else the prebuilt one the package ships for this platform. The
  * binary is built for glibc Linux, so the musl builds are never the one.
@@ -92,18 +109,21 @@ function patch (file: string, source: string, replacements: [string, string][]):
   }, source)
 }
 
-/** What the bundle changes in the two packages that read files at run time (see above). */
+/** What the bundle changes in the two packages, and the one module of ours, that read files at run time (see above). */
 const binaryFileAccess: Plugin = {
   name: 'binary-file-access',
   setup (esbuild) {
     const autoloadDir = dirname(require.resolve('@fastify/autoload'))
     const findPlugins = join(autoloadDir, 'lib', 'find-plugins.js')
     const swaggerUiRoutes = join(dirname(require.resolve('@fastify/swagger-ui')), 'lib', 'routes.js')
+    const schemaIndex = join(DIST, 'schemas', 'index.js')
     esbuild.onResolve({ filter: /^node:fs\/promises$/ }, args =>
       args.importer === findPlugins ? { path: 'autoload-snapshot', namespace: 'binary' } : undefined)
     esbuild.onResolve({ filter: /^autoload-snapshot$/ }, () => ({ path: 'autoload-snapshot', namespace: 'binary' }))
     esbuild.onLoad({ filter: /^autoload-snapshot$/, namespace: 'binary' }, () =>
       ({ contents: autoloadSnapshotModule(), loader: 'js', resolveDir: DIST }))
+    esbuild.onLoad({ filter: /\/schemas\/index\.js$/ }, args =>
+      args.path === schemaIndex ? { contents: resourcesModule(), loader: 'js', resolveDir: DIST } : undefined)
     esbuild.onLoad({ filter: /\/@fastify\/autoload\/index\.js$/ }, args => ({
       contents: "const snapshot = require('autoload-snapshot')\n" + patch(args.path, readFileSync(args.path, 'utf8'), [
         ['await import(pathToFileURL(file).href)', 'snapshot.load(file)'],

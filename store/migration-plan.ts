@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import type { Resource } from '../collections/resource.ts'
+import { referencedFirst, type Resource } from '../collections/resource.ts'
 import { migrationsOf } from './migrations.ts'
 import * as postgres from './postgres/schema.ts'
 import * as sqlite from './sqlite/schema.ts'
@@ -15,22 +15,6 @@ export interface PlannedMigration {
   name: string
   sqlite: string
   postgres: string
-}
-
-/** New tables first those they reference: PostgreSQL checks a reference when the table is made. */
-function referencedFirst (resources: Resource[]): Resource[] {
-  const ordered: Resource[] = []
-  const visit = (resource: Resource, path: string[]): void => {
-    if (ordered.includes(resource)) return
-    if (path.includes(resource.name)) throw new Error(`the references of ${[...path, resource.name].join(' -> ')} go round`)
-    for (const target of Object.values(resource.references)) {
-      const referenced = resources.find(r => r.name === target)
-      if (referenced !== undefined) visit(referenced, [...path, resource.name])
-    }
-    ordered.push(resource)
-  }
-  for (const resource of resources) visit(resource, [])
-  return ordered
 }
 
 /**
@@ -53,6 +37,7 @@ export function planMigration (resources: Resource[], folder?: string): PlannedM
     const sql = { sqlite: [] as string[], postgres: [] as string[] }
     const changed: string[] = []
     const byHand: string[] = []
+    // New tables after those they reference: PostgreSQL checks a reference when the table is made.
     for (const resource of referencedFirst(resources)) {
       const held = sqlite.tableFacts(db, resource.name)
       if (held.length === 0) {

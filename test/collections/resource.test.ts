@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import t from 'tap'
 import { Nullable } from '../../schemas/common.ts'
-import { defineResource } from '../../collections/resource.ts'
+import { defineResource, resourcesOf } from '../../collections/resource.ts'
 
 t.test('a resource description the generic code cannot serve is refused when it is defined', async t => {
   const define = (fields: Record<string, ReturnType<typeof Type.String>>) =>
@@ -25,4 +25,24 @@ t.test('the record has every field, optional ones required but nullable', async 
   t.same(things.writable, ['name', 'note'])
   t.same(things.columns.map(c => `${c.name}:${c.kind}${c.nullable ? '?' : ''}${c.readOnly ? ' ro' : ''}`),
     ['id:integer ro', 'name:string', 'note:string?', 'created_at:timestamp ro', 'updated_at:timestamp ro'])
+})
+
+t.test('the resources of a folder of schema files: each once, those referenced first, then by name', async t => {
+  const define = (name: string, references: Record<string, string> = {}) => defineResource({
+    name,
+    singular: name.slice(0, -1),
+    fields: Object.fromEntries(Object.keys(references).map(field => [field, Type.Integer()])),
+    references
+  })
+  const sites = define('sites')
+  const badges = define('badges', { site_id: 'sites', guard_id: 'guards' })
+  const guards = define('guards', { site_id: 'sites' })
+  const modules = [{ badges, NOT_A_RESOURCE: { name: 'x' }, LIMIT: 3 }, { guards, sites }, { sites }]
+  t.same(resourcesOf(modules).map(r => r.name), ['sites', 'guards', 'badges'])
+  t.same(resourcesOf([{ a: define('zebras') }, { b: define('apes') }]).map(r => r.name), ['apes', 'zebras'])
+  t.same(resourcesOf([{ text: Type.String() }]), [], 'a file of other schemas adds none')
+  t.throws(() => resourcesOf([{ sites }, { again: define('sites') }]), { message: 'two resources are named sites' })
+  t.throws(() => resourcesOf([{ guards }]), { message: 'guards.site_id references sites, which is no collection' })
+  const loop = [define('eggs', { hen_id: 'hens' }), define('hens', { egg_id: 'eggs' })]
+  t.throws(() => resourcesOf([loop]), { message: 'the references of eggs -> hens -> eggs go round' })
 })

@@ -3,6 +3,7 @@ import { once } from 'node:events'
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import t, { type Test } from 'tap'
+import { RESOURCES } from '../../schemas/index.ts'
 import { basic, BOOTSTRAP } from '../helper.ts'
 import { lineOf, makeTree, send } from '../local/helper.ts'
 import { https1 } from '../tls/helper.ts'
@@ -85,6 +86,9 @@ t.test('the binary alone, in an empty folder without Node.js, serves the API, it
   })
   t.equal(token.status, 200, 'a token')
   const authorization = `Bearer ${token.json().access_token}`
+  const version1 = await https1(binary.api, ca, { path: '/v1', headers: { authorization } })
+  t.same(version1.json().links.map((link: { href: string }) => link.href.split('/').at(-1)), RESOURCES.map(resource => resource.name),
+    'the collections the binary found when it was built are those the source folder holds, in its order')
   const json = { authorization, 'content-type': 'application/json' }
   const zoo = '{"name":"Berlin Zoo","city":"Berlin"}'
   const created = await https1(binary.api, ca, { method: 'POST', path: '/v1/zoos', headers: json, body: zoo })

@@ -1,4 +1,4 @@
 import { collectionRoutes } from '../../../collections/routes.ts'
-import { Animals } from '../../../schemas/index.ts'
+import { Animals } from '../../../schemas/animal.ts'
 
 export default collectionRoutes(Animals)

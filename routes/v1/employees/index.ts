@@ -1,4 +1,4 @@
 import { collectionRoutes } from '../../../collections/routes.ts'
-import { Employees } from '../../../schemas/index.ts'
+import { Employees } from '../../../schemas/employee.ts'
 
 export default collectionRoutes(Employees)

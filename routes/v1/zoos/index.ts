@@ -1,4 +1,4 @@
 import { collectionRoutes } from '../../../collections/routes.ts'
-import { Zoos } from '../../../schemas/index.ts'
+import { Zoos } from '../../../schemas/zoo.ts'
 
 export default collectionRoutes(Zoos)

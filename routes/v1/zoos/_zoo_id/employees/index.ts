@@ -1,4 +1,5 @@
 import { collectionRoutes } from '../../../../../collections/routes.ts'
-import { Employees, Zoos } from '../../../../../schemas/index.ts'
+import { Employees } from '../../../../../schemas/employee.ts'
+import { Zoos } from '../../../../../schemas/zoo.ts'
 
 export default collectionRoutes(Employees, { within: Zoos })
