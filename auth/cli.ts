@@ -2,21 +2,18 @@ import { parseArgs } from 'node:util'
 import { ConfigError, SETTINGS, unpackDirOf } from '../config/index.ts'
 import { unpack } from '../packaging/shipped.ts'
 import { openStorage } from '../store/open.ts'
-import type { Storage } from '../store/storage.ts'
+import type { Collections, Storage } from '../store/storage.ts'
 import { changeClientScope, createClient, createUser, rotateClientSecret } from './accounts.ts'
 import { SigningKeys } from './keys.ts'
 import { RESOURCES } from '../schemas/index.ts'
 import { scopesOf } from './scopes.ts'
 
-/** The scopes of the collections this version serves. */
-const SCOPES = scopesOf(RESOURCES)
-
 /** The first words of a command line that runs the CLI rather than the service. */
 export const CLI_NOUNS = ['client', 'user', 'key']
 
-const USAGE = `usage: zoo-api <command> [options]   (npm run cli -- <command> in a clone; prints JSON;
+const usage = (scopes: string[]): string => `usage: zoo-api <command> [options]   (npm run cli -- <command> in a clone; prints JSON;
                                       DATABASE_URL, else DATA_DIR or --data-dir, picks the database)
-  client create --scope "${SCOPES.slice(0, 2).join(' ')} ..." [--name NAME] [--id ID] [--secret SECRET]
+  client create --scope "${scopes.slice(0, 2).join(' ')} ..." [--name NAME] [--id ID] [--secret SECRET]
   client list
   client rotate-secret CLIENT_ID [--secret SECRET]   a new secret; the client's tokens issued before stop working
   client scope CLIENT_ID --scope "..."               the scopes it may be granted; its tokens issued before stop working
@@ -26,7 +23,7 @@ const USAGE = `usage: zoo-api <command> [options]   (npm run cli -- <command> in
   user delete NAME              the user's tokens stop working at once
   key list                      the keys that sign access tokens, newest (signing) first
   key rotate                    a new signing key; keys replaced more than ACCESS_TOKEN_TTL ago are deleted
-scopes: ${SCOPES.join(' ')}`
+scopes: ${scopes.join(' ')}`
 
 class UsageError extends Error {}
 
@@ -35,6 +32,8 @@ export interface CliIo {
   stdin: () => Promise<string>
   stdout: (text: string) => void
   stderr: (text: string) => void
+  /** The collections whose tables and scopes the CLI knows: by default those of schemas/, as the service's. */
+  collections?: Collections
 }
 
 export async function readAll (stream: NodeJS.ReadableStream): Promise<string> {
@@ -49,6 +48,8 @@ export async function readAll (stream: NodeJS.ReadableStream): Promise<string> {
  * Secrets are printed once, when made, and stored only as hashes (auth/secrets.ts).
  */
 export async function runCli (argv: string[], io: CliIo): Promise<number> {
+  const collections = io.collections ?? { resources: RESOURCES }
+  const scopes = scopesOf(collections.resources)
   let storage: Storage | undefined
   try {
     const { values, positionals } = parseArgs({
@@ -67,7 +68,7 @@ export async function runCli (argv: string[], io: CliIo): Promise<number> {
       }
     })
     if (values.help === true) {
-      io.stdout(`${USAGE}\n`)
+      io.stdout(`${usage(scopes)}\n`)
       return 0
     }
     const [noun, verb, target, ...extra] = positionals
@@ -85,7 +86,7 @@ export async function runCli (argv: string[], io: CliIo): Promise<number> {
       databaseUrl: fromEnv('databaseUrl'),
       databasePoolSize: fromEnv('databasePoolSize'),
       databaseStatementTimeout: fromEnv('databaseStatementTimeout')
-    }, { resources: RESOURCES })
+    }, collections)
     const store = storage.accounts
     const required = (name: 'scope' | 'username'): string => {
       const value = values[name]
@@ -99,7 +100,7 @@ export async function runCli (argv: string[], io: CliIo): Promise<number> {
     let result: unknown
     switch (`${noun} ${verb}`) {
       case 'client create':
-        result = await createClient(store, SCOPES,
+        result = await createClient(store, scopes,
           { scope: required('scope'), name: values.name, clientId: values.id, secret: values.secret })
         break
       case 'client list':
@@ -110,7 +111,7 @@ export async function runCli (argv: string[], io: CliIo): Promise<number> {
         result = await rotateClientSecret(store, named('client id'), values.secret)
         break
       case 'client scope':
-        result = await changeClientScope(store, SCOPES, named('client id'), required('scope'))
+        result = await changeClientScope(store, scopes, named('client id'), required('scope'))
         break
       case 'client delete':
         if (!await store.deleteClient(named('client id'))) throw new Error(`no client with id ${target}`)
@@ -119,7 +120,7 @@ export async function runCli (argv: string[], io: CliIo): Promise<number> {
       case 'user create': {
         const password = values['password-stdin'] === true ? (await io.stdin()).replace(/\r?\n$/, '') : values.password
         if (password === undefined) throw new UsageError('user create needs --password or --password-stdin')
-        result = await createUser(store, SCOPES, { username: required('username'), password, scope: required('scope') })
+        result = await createUser(store, scopes, { username: required('username'), password, scope: required('scope') })
         break
       }
       case 'user list':
@@ -144,9 +145,9 @@ export async function runCli (argv: string[], io: CliIo): Promise<number> {
     io.stdout(`${JSON.stringify(result)}\n`)
     return 0
   } catch (err) {
-    const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true
-    io.stderr(`${JSON.stringify({ error: (err as Error).message })}\n${usage ? `${USAGE}\n` : ''}`)
-    return usage ? 2 : err instanceof ConfigError ? 2 : 1
+    const misused = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true
+    io.stderr(`${JSON.stringify({ error: (err as Error).message })}\n${misused ? `${usage(scopes)}\n` : ''}`)
+    return misused ? 2 : err instanceof ConfigError ? 2 : 1
   } finally {
     await storage?.close()
   }

@@ -20,7 +20,7 @@ import { ASSET_INDEX, BUNDLED_ROOT } from './shipped.ts'
  *    and the modules in them imported statically (`autoloadSnapshot`): its own discovery rules
  *    and registration run unchanged on the snapshot, so the binary registers exactly the plugins
  *    and routes `npm start` does. The UI's folder is unpacked at start-up (packaging/shipped.ts).
- *    Our own schemas/index.js reads its folder too, to find the resources: the bundle's is made
+ *    Our own dist/schemas/index.js reads its folder too, to find the resources: the bundle's is made
  *    here, the same files imported statically (`resourcesModule`).
  * 2. Node makes the application blob: the bundle with its V8 code cache, and as assets the files
  *    the program reads (migrations, package.json), the SQLite addon and the UI's files.
@@ -67,7 +67,7 @@ function autoloadSnapshotModule (): string {
 }
 
 /**
- * schemas/index.js as the bundle has it: the resources of the schema files of dist/schemas, which
+ * dist/schemas/index.js as the bundle has it: the resources of the schema files of dist/schemas, which
  * the program finds by reading that folder (with a top-level await, which a CommonJS bundle cannot
  * hold either), imported statically and listed by the same function.
  */

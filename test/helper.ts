@@ -246,6 +246,7 @@ export async function cli (app: FastifyInstance, argv: string[], stdin = ''): Pr
   let err = ''
   const code = await runCli(argv, {
     env: cliEnv(app),
+    collections: app.collections,
     stdin: async () => stdin,
     stdout: text => { out += text },
     stderr: text => { err += text }
