@@ -39,16 +39,13 @@ export interface ApiOptions {
   runJobs?: boolean
   /**
    * The collections served: by default those of schemas/index.ts, their tables made by the
-   * migrations this version ships. A test may serve more, with the migrations that
-   * `npm run migrations` writes for them (`migrations`, a folder) and their route files in a URL
-   * tree of their own (`routes`, autoloaded as routes/ is; its v1/autohooks.ts brings the bearer
-   * check).
+   * migrations this version ships and their routes those of routes/. A test may serve others, with
+   * the migrations that `npm run migrations` writes for them (`migrations`, a folder) and a URL
+   * tree served instead of routes/ (`routes`; test/helper.ts's `routeTree` makes one of routes/
+   * and the test's own route files).
    */
   collections?: Collections & { routes?: string }
 }
-
-/** How autoload reads a URL tree of route files. */
-const ROUTE_TREE = { routeParams: true, autoHooks: true, cascadeHooks: true }
 
 /**
  * The folders autoload registers, in this order: ecosystem plugins, ours, then the routes, whose
@@ -59,7 +56,8 @@ export const AUTOLOADED: readonly (Omit<AutoloadPluginOptions, 'dir'> & { folder
   // `options` present, even empty, lets autoload call a plugin's function autoConfig with the instance.
   { folder: 'plugins/external', options: {} },
   { folder: 'plugins/app' },
-  { folder: 'routes', ...ROUTE_TREE }
+  // A URL tree: `_zoo_id` is a path parameter, and a folder's autohooks.ts hooks the routes under it.
+  { folder: 'routes', routeParams: true, autoHooks: true, cascadeHooks: true }
 ]
 
 /** The API as one plugin. */
@@ -70,11 +68,11 @@ const app: FastifyPluginAsync<{ routes?: string }> = async function app (fastify
   // Bodies are JSON or nothing: any other Content-Type is answered 415.
   fastify.removeContentTypeParser(['text/plain'])
   for (const { folder, ...options } of AUTOLOADED) {
+    const dir = folder === 'routes' && routes !== undefined ? routes : join(programDir, folder)
     // Every module here is ESM: said outright, autoload need not look for a package.json, which
     // the binary does not have.
-    await fastify.register(autoload, { dir: join(programDir, folder), forceESM: true, ...options })
+    await fastify.register(autoload, { dir, forceESM: true, ...options })
   }
-  if (routes !== undefined) await fastify.register(autoload, { dir: routes, forceESM: true, ...ROUTE_TREE })
 }
 
 export default app

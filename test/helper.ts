@@ -1,5 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { join } from 'node:path'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Writable } from 'node:stream'
 import Database from 'better-sqlite3'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
@@ -95,11 +98,38 @@ export async function build (t: Test, settings: Record<string, string> = {}, log
   return started(t, testConfig(t.testdir(), settings), logStream === undefined ? {} : { logStream })
 }
 
-/** As `build`, serving `collections` (ApiOptions.collections): collections of a test's own beside the others. */
+/** As `build`, serving `collections` (ApiOptions.collections): collections of a test's own. */
 export async function buildServing (
   t: Test, collections: NonNullable<ApiOptions['collections']>, settings: Record<string, string> = {}
 ): Promise<FastifyInstance> {
   return started(t, testConfig(t.testdir(), settings), { collections })
+}
+
+/** The repository's route files. */
+export const ROUTES = fileURLToPath(new URL('../routes', import.meta.url))
+
+/**
+ * A URL tree to serve instead of routes/ (ApiOptions.collections.routes): every route file of
+ * `from` but those at the paths `leaveOut` names, and `files` (path in the tree -> the file
+ * served there), each written as a module that re-exports the file it stands for. Removed in
+ * teardown.
+ */
+export function routeTree (t: Test, files: Record<string, string>, leaveOut: Iterable<string> = [], from = ROUTES): string {
+  const tree = mkdtempSync(join(tmpdir(), 'zoo-routes-'))
+  t.teardown(() => rmSync(tree, { recursive: true, force: true }))
+  const left = new Set(leaveOut)
+  const served: Record<string, string> = {}
+  for (const entry of readdirSync(from, { recursive: true, withFileTypes: true })) {
+    const path = relative(from, join(entry.parentPath, entry.name))
+    if (entry.isFile() && path.endsWith('.ts') && !left.has(path)) served[path] = join(from, path)
+  }
+  for (const [path, file] of Object.entries({ ...served, ...files })) {
+    const url = pathToFileURL(file).href
+    mkdirSync(join(tree, dirname(path)), { recursive: true })
+    // The named exports too: autoload reads autoPrefix from a route file.
+    writeFileSync(join(tree, path), `export * from '${url}'\nexport { default } from '${url}'\n`)
+  }
+  return tree
 }
 
 async function started (t: Test, config: Config, options: ApiOptions): Promise<FastifyInstance> {

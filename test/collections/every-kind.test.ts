@@ -7,7 +7,7 @@ import t, { type Test } from 'tap'
 import { RESOURCES } from '../../schemas/index.ts'
 import { planMigration, writeMigration } from '../../store/migration-plan.ts'
 import { migrationsOf } from '../../store/migrations.ts'
-import { buildServing, call, create } from '../helper.ts'
+import { buildServing, call, create, routeTree } from '../helper.ts'
 import { Exhibits } from './fixture/exhibits.ts'
 
 /*
@@ -19,7 +19,9 @@ import { Exhibits } from './fixture/exhibits.ts'
  */
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const ROUTES = fileURLToPath(new URL('./fixture/routes', import.meta.url))
+/** The repository's route files and the two of the extra collection, at their places in the URL tree. */
+const routes = (t: Test): string => routeTree(t, Object.fromEntries(['v1/exhibits/index.ts', 'v1/zoos/_zoo_id/exhibits/index.ts']
+  .map(path => [path, fileURLToPath(new URL(`./fixture/routes/${path}`, import.meta.url))])))
 
 /** The shipped migrations and the one npm run migrations writes for the extra collection, in a folder of the test's. */
 function migrationsWithExhibits (t: Test): { folder: string, name: string } {
@@ -35,7 +37,7 @@ function migrationsWithExhibits (t: Test): { folder: string, name: string } {
 
 async function serve (t: Test): Promise<FastifyInstance> {
   const { folder } = migrationsWithExhibits(t)
-  return buildServing(t, { resources: [...RESOURCES, Exhibits], migrations: folder, routes: ROUTES })
+  return buildServing(t, { resources: [...RESOURCES, Exhibits], migrations: folder, routes: routes(t) })
 }
 
 const berlinBody = { name: 'Berlin Zoo', city: 'Berlin' }
