@@ -1,25 +1,20 @@
-import Fastify, { type FastifyInstance, type FastifySchemaValidationError } from 'fastify'
+import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from '../config/index.ts'
-import { errorHandler, HttpError, notFoundHandler } from '../http/errors.ts'
+import { errorHandler, notFoundHandler } from '../http/errors.ts'
 import { favicon } from '../http/pages.ts'
 import { serializerCompilerFor } from '../http/serialization.ts'
-import { fieldErrors, validatorCompiler } from '../http/validation.ts'
+import { validatorCompiler } from '../http/validation.ts'
 import { equipInstance, instanceOptions, type InstanceSettings } from '../listeners/instance-options.ts'
-import { DirectoryLister } from './directory-listing.ts'
-import { PathGuard } from './path-guard.ts'
 import apiKey from './plugins/api-key.ts'
 import loopbackOnly from './plugins/loopback-only.ts'
 import openapi from './plugins/openapi.ts'
 import listAllowedDirectories from './routes/list-allowed-directories.ts'
 import listDirectory from './routes/list-directory.ts'
+import mcp from './routes/mcp.ts'
 import root from './routes/root.ts'
+import { invalidRequest, LocalTools } from './tools.ts'
 
 export type LocalConfig = Pick<Config, 'allowedDirs' | 'localApiKey' | 'localHost'> & InstanceSettings
-
-/** Every malformed request is a 400 here, with one message naming each problem. */
-function formatValidation (errors: FastifySchemaValidationError[], part: string): Error {
-  return new HttpError(400, [...new Set(fieldErrors(errors, part).map(f => f.message))].join('; '))
-}
 
 /**
  * The local tool server: its own Fastify instance, separate from the API, for local
@@ -30,7 +25,7 @@ export function buildLocalServer (config: LocalConfig): FastifyInstance {
     ...instanceOptions(config, 'local'),
     // Requests are a path and two small members.
     bodyLimit: 64 * 1024,
-    schemaErrorFormatter: formatValidation
+    schemaErrorFormatter: invalidRequest
   })
   equipInstance(fastify, config)
   fastify.setValidatorCompiler(validatorCompiler)
@@ -51,9 +46,10 @@ export function buildLocalServer (config: LocalConfig): FastifyInstance {
   fastify.register(favicon, { prefix: '/favicon.ico' })
   fastify.register(async function operations (scope) {
     if (config.localApiKey !== undefined) await scope.register(apiKey, { key: config.localApiKey })
-    await scope.register(listAllowedDirectories, { dirs: config.allowedDirs })
-    const guard = new PathGuard(config.allowedDirs)
-    await scope.register(listDirectory, { guard, lister: new DirectoryLister({ guard }) })
+    const tools = new LocalTools(config.allowedDirs)
+    await scope.register(listAllowedDirectories, { tools })
+    await scope.register(listDirectory, { tools })
+    await scope.register(mcp, { tools })
   })
   return fastify
 }

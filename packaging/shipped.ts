@@ -48,10 +48,10 @@ interface PackageJson { version: string, engines: { node: string } }
 const packageJson = (): PackageJson => JSON.parse(shippedFile('package.json').toString('utf8')) as PackageJson
 
 /** The program's version, from its package.json. */
-const version = (): string => packageJson().version
+export const programVersion = (): string => packageJson().version
 
 /** What `--version` prints: the program's version and the Node.js that runs it (in the binary, the one it embeds). */
-export const versionLine = (): string => `zoo-api ${version()} (Node.js ${process.version})`
+export const versionLine = (): string => `zoo-api ${programVersion()} (Node.js ${process.version})`
 
 /**
  * Why the Node.js running the program cannot, or undefined. The oldest it takes is the lowest

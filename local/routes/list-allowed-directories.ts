@@ -1,15 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyPluginAsync } from 'fastify'
-import type { AllowedDirectory } from '../../config/index.ts'
 import { allowOnly } from '../../http/method-not-allowed.ts'
 import { AllowedDirectoriesSchema, COMMON_ERRORS, ListAllowedDirectoriesBodySchema } from '../schemas.ts'
+import type { LocalTools } from '../tools.ts'
 
 export interface ListAllowedDirectoriesOptions {
-  dirs: readonly AllowedDirectory[]
+  tools: LocalTools
 }
 
-const listAllowedDirectories: FastifyPluginAsync<ListAllowedDirectoriesOptions> = async (fastify, { dirs }) => {
-  const directories = dirs.map(d => d.path)
+const listAllowedDirectories: FastifyPluginAsync<ListAllowedDirectoriesOptions> = async (fastify, { tools }) => {
   allowOnly(fastify, '/list_allowed_directories', ['POST'])
   fastify.withTypeProvider<TypeBoxTypeProvider>().post('/list_allowed_directories', {
     schema: {
@@ -23,7 +22,7 @@ const listAllowedDirectories: FastifyPluginAsync<ListAllowedDirectoriesOptions> 
     preValidation: async (request) => {
       if (request.body === undefined) request.body = {}
     }
-  }, async () => ({ directories }))
+  }, async () => tools.listAllowedDirectories())
 }
 
 export default listAllowedDirectories

@@ -2,16 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyPluginAsync } from 'fastify'
 import { unsupportedMediaType } from '../../http/errors.ts'
 import { allowOnly } from '../../http/method-not-allowed.ts'
-import { decodeCursor, type DirectoryLister } from '../directory-listing.ts'
-import type { PathGuard } from '../path-guard.ts'
-import { COMMON_ERRORS, DirectoryPageSchema, LIST_LIMIT, ListDirectoryBodySchema, localError } from '../schemas.ts'
+import { COMMON_ERRORS, DirectoryPageSchema, ListDirectoryBodySchema, localError } from '../schemas.ts'
+import type { LocalTools } from '../tools.ts'
 
 export interface ListDirectoryOptions {
-  guard: PathGuard
-  lister: DirectoryLister
+  tools: LocalTools
 }
 
-const listDirectory: FastifyPluginAsync<ListDirectoryOptions> = async (fastify, { guard, lister }) => {
+const listDirectory: FastifyPluginAsync<ListDirectoryOptions> = async (fastify, { tools }) => {
   allowOnly(fastify, '/list_directory', ['POST'])
   fastify.withTypeProvider<TypeBoxTypeProvider>().post('/list_directory', {
     schema: {
@@ -32,13 +30,7 @@ const listDirectory: FastifyPluginAsync<ListDirectoryOptions> = async (fastify, 
     preValidation: async (request) => {
       if (request.headers['content-type'] === undefined) throw unsupportedMediaType(request)
     }
-  }, async (request) => {
-    const { path, limit = LIST_LIMIT.default, cursor } = request.body
-    const after = cursor === undefined ? undefined : decodeCursor(cursor)
-    const target = await guard.check(path)
-    const page = await lister.page(target.realPath, limit, after)
-    return { path: target.path, entries: page.entries, next_cursor: page.nextCursor }
-  })
+  }, async (request) => tools.listDirectory(request.body))
 }
 
 export default listDirectory

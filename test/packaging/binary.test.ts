@@ -109,6 +109,18 @@ t.test('the binary alone, in an empty folder without Node.js, serves the API, it
   })
   const entries = listed.json().entries.map((e: { name: string, type: string }) => [e.name, e.type])
   t.same(entries, [['notes.txt', 'file'], ['photos', 'directory']], 'the local tool server lists an allowed directory')
+  const toolCall = await send(binary.local, {
+    path: '/mcp',
+    headers: {
+      host: 'localhost',
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18'
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_directory', arguments: { path: allowed } } })
+  })
+  const toolAnswer = JSON.parse(toolCall.text.split('\n').find(line => line.startsWith('data: '))?.slice(6) ?? toolCall.text)
+  t.same(toolAnswer.result.structuredContent, listed.json(), 'and so does its MCP tool')
 
   const page = await https1(binary.api, ca, { path: '/documentation/', headers: { accept: 'text/html' } })
   t.match([page.status, page.text], [200, /<title>Zoo API<\/title>/], 'the documentation page')

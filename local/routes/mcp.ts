@@ -1,0 +1,102 @@
+import { toNodeHandler } from '@modelcontextprotocol/node'
+import {
+  createMcpHandler, fromJsonSchema, McpServer, type CallToolResult, type JsonSchemaType, type JsonSchemaValidator, type jsonSchemaValidator
+} from '@modelcontextprotocol/server'
+import type { TSchema } from '@sinclair/typebox'
+import type { FastifyPluginAsync } from 'fastify'
+import { HttpError } from '../../http/errors.ts'
+import { allowOnly } from '../../http/method-not-allowed.ts'
+import { programVersion } from '../../packaging/shipped.ts'
+import { AllowedDirectoriesSchema, DirectoryPageSchema, ListAllowedDirectoriesBodySchema, ListDirectoryBodySchema } from '../schemas.ts'
+import type { LocalTools } from '../tools.ts'
+
+export interface McpOptions {
+  tools: LocalTools
+}
+
+/**
+ * The arguments pass as they came: each tool checks them as its route checks its body
+ * (LocalTools), so that both faces refuse the same input with the same message. The SDK's own
+ * check would put its words before ours.
+ */
+const ARGUMENTS_AS_SENT: jsonSchemaValidator = {
+  getValidator<T> (): JsonSchemaValidator<T> {
+    return input => ({ valid: true, data: input as T, errorMessage: undefined })
+  }
+}
+
+/** A schema of local/schemas.ts as the tool declares it: the JSON Schema the OpenAPI document holds. */
+const toolSchema = (schema: TSchema, validator?: jsonSchemaValidator) =>
+  fromJsonSchema(JSON.parse(JSON.stringify(schema)) as JsonSchemaType, validator)
+
+/** Nothing here writes, and nothing reaches beyond the allowed directories of this machine. */
+const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
+
+/** What a tool answers: the JSON the route answers, as structured content and as text; a refusal with the route's message. */
+async function answer (work: () => object | Promise<object>): Promise<CallToolResult> {
+  try {
+    const result = await work()
+    return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> }
+  } catch (err) {
+    if (err instanceof HttpError && err.statusCode < 500) return { content: [{ type: 'text', text: err.message }], isError: true }
+    throw err
+  }
+}
+
+/** One MCP server per request, over the one set of tools: nothing of a request outlives it. */
+function serverOf (tools: LocalTools, version: string): McpServer {
+  const server = new McpServer({ name: 'zoo-local-tools', title: 'Zoo API local tool server', version })
+  server.registerTool('list_allowed_directories', {
+    title: 'List allowed directories',
+    description: 'The directories that list_directory may be asked about, absolute, as configured.',
+    inputSchema: toolSchema(ListAllowedDirectoriesBodySchema, ARGUMENTS_AS_SENT),
+    outputSchema: toolSchema(AllowedDirectoriesSchema),
+    annotations: ANNOTATIONS
+  }, async (args) => answer(() => {
+    tools.checkListAllowedDirectories(args)
+    return tools.listAllowedDirectories()
+  }))
+  server.registerTool('list_directory', {
+    title: 'List a directory',
+    description: 'One page of a directory: entries sorted by name in code-point order, with type, size and modification time; ' +
+      'symbolic links are listed, never followed. Pass next_cursor as cursor for the next page.',
+    inputSchema: toolSchema(ListDirectoryBodySchema, ARGUMENTS_AS_SENT),
+    outputSchema: toolSchema(DirectoryPageSchema),
+    annotations: ANNOTATIONS
+  }, async (args) => answer(() => tools.listDirectory(tools.checkListDirectory(args))))
+  return server
+}
+
+/**
+ * `POST /mcp`: the same two operations as Model Context Protocol tools, over Streamable HTTP. The
+ * SDK's handler serves the 2026-07-28 revision, and the 2025 ones (2025-11-25, 2025-06-18,
+ * 2025-03-26) statelessly: every request gets a fresh server and transport, so that no client
+ * ever shares one. Stateless, it opens no stream for GET and keeps no session to DELETE: both are
+ * 405, as the transport allows. The loopback guard and the API key of this server apply as to
+ * every route.
+ */
+const mcp: FastifyPluginAsync<McpOptions> = async (fastify, { tools }) => {
+  const handler = createMcpHandler(() => serverOf(tools, programVersion()), {
+    onerror: err => { fastify.log.warn({ err }, 'mcp request refused') }
+  })
+  const serve = toNodeHandler(handler, { onerror: err => { fastify.log.error({ err }, 'mcp handler failed') } })
+  fastify.addHook('onClose', async () => handler.close())
+  allowOnly(fastify, '/mcp', ['POST'])
+  fastify.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
+    // The SDK writes the answer to the socket itself, so Fastify must not; every path ends it.
+    reply.hijack()
+    try {
+      await serve(request.raw, reply.raw, request.body)
+    } catch (err) {
+      request.log.error({ err }, 'mcp handler failed')
+      if (reply.raw.headersSent) {
+        reply.raw.end()
+      } else {
+        reply.raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' })
+        reply.raw.end(JSON.stringify({ error: 'Internal server error', request_id: request.id }))
+      }
+    }
+  })
+}
+
+export default mcp
