@@ -116,11 +116,23 @@ function listingProblems (body: Record<string, unknown>, allowed: string[], sent
   return problems
 }
 
-t.test('list_directory never lists outside the allowed directories; no 5xx; a JSON error for every refusal', async t => {
-  const root = makeTree(t, layout)
-  const allowed = ['allowed', 'other', 'allowed-link'].map(name => `${root}/data/${name}`)
-  const { app, violations } = await fuzzedServer(t, allowed)
+/** The headers the API key and the DNS-rebinding guard look at: mostly right, sometimes not. */
+const guardHeaders = {
+  authorization: fc.oneof({ weight: 12, arbitrary: fc.constant(`Bearer ${KEY}`) }, { weight: 1, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: fc.constantFrom(`Bearer ${KEY} `, `bearer ${KEY}`, `Bearer ${KEY.slice(1)}`, 'Bearer', `Basic ${KEY}`) },
+    { weight: 1, arbitrary: headerText }),
+  host: fc.oneof({ weight: 12, arbitrary: fc.constant(undefined) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('127.0.0.1:8000', '[::1]', 'localhost.', 'evil.test', '127.0.0.1.evil.test', 'LOCALHOST', '0x7f.1')
+    },
+    { weight: 1, arbitrary: headerText }),
+  origin: fc.oneof({ weight: 12, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: fc.constantFrom('http://localhost:3000', 'https://evil.test', 'null', 'file://', 'http://127.0.0.1.evil.test') })
+}
 
+/** The bodies list_directory is sent, whichever face carries them: paths of the tree's names, garbage limits, cursors and members. */
+function listingArbitraries (root: string, allowed: string[]) {
   const start = fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(...allowed, `${root}/data/allowed/sub`) },
     {
@@ -171,6 +183,15 @@ t.test('list_directory never lists outside the allowed directories; no 5xx; a JS
     { weight: 1, arbitrary: fc.constant(`{"path":"${root}/data/allowed","limit":1}${'x'.repeat(64 * 1024)}`) },
     { weight: 1, arbitrary: fc.constant(undefined) }
   )
+  return { listing, payload }
+}
+
+t.test('list_directory never lists outside the allowed directories; no 5xx; a JSON error for every refusal', async t => {
+  const root = makeTree(t, layout)
+  const allowed = ['allowed', 'other', 'allowed-link'].map(name => `${root}/data/${name}`)
+  const { app, violations } = await fuzzedServer(t, allowed)
+
+  const { listing, payload } = listingArbitraries(root, allowed)
   const operation = fc.oneof(
     { weight: 12, arbitrary: fc.record({ url: fc.constant('/list_directory'), payload: payload(listing) }) },
     {
@@ -194,17 +215,7 @@ t.test('list_directory never lists outside the allowed directories; no 5xx; a JS
     method: fc.oneof({ weight: 8, arbitrary: fc.constant('POST') }, { weight: 1, arbitrary: method }),
     contentType: fc.oneof({ weight: 8, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: oddContentType },
       { weight: 1, arbitrary: fc.constant(undefined) }),
-    authorization: fc.oneof({ weight: 12, arbitrary: fc.constant(`Bearer ${KEY}`) }, { weight: 1, arbitrary: fc.constant(undefined) },
-      { weight: 1, arbitrary: fc.constantFrom(`Bearer ${KEY} `, `bearer ${KEY}`, `Bearer ${KEY.slice(1)}`, 'Bearer', `Basic ${KEY}`) },
-      { weight: 1, arbitrary: headerText }),
-    host: fc.oneof({ weight: 12, arbitrary: fc.constant(undefined) },
-      {
-        weight: 1,
-        arbitrary: fc.constantFrom('127.0.0.1:8000', '[::1]', 'localhost.', 'evil.test', '127.0.0.1.evil.test', 'LOCALHOST', '0x7f.1')
-      },
-      { weight: 1, arbitrary: headerText }),
-    origin: fc.oneof({ weight: 12, arbitrary: fc.constant(undefined) },
-      { weight: 1, arbitrary: fc.constantFrom('http://localhost:3000', 'https://evil.test', 'null', 'file://', 'http://127.0.0.1.evil.test') })
+    ...guardHeaders
   }).map(r => {
     const sent = { 'content-type': r.contentType, authorization: r.authorization, host: r.host, origin: r.origin }
     const headers = Object.fromEntries(Object.entries(sent).filter((entry): entry is [string, string] => entry[1] !== undefined))
@@ -232,4 +243,108 @@ t.test('list_directory never lists outside the allowed directories; no 5xx; a JS
     if (problems.length > 0) throw new Error(problems.join('\n'))
   }), runs())
   t.pass(`${runs().numRuns} requests`)
+})
+
+/** The JSON-RPC messages of an answer: its body, or the data of its server-sent events. */
+function messagesOf (contentType: string | undefined, body: string): unknown[] {
+  const text = contentType?.startsWith('text/event-stream') === true
+    ? body.split('\n').filter(line => line.startsWith('data: ')).map(line => line.slice(6))
+    : [body]
+  return text.filter(part => part !== '').map(part => JSON.parse(part) as unknown).flat()
+}
+
+t.test('/mcp: the same arguments as tools, and hostile JSON-RPC around them: no 5xx, nothing outside', async t => {
+  const root = makeTree(t, layout)
+  const allowed = ['allowed', 'other', 'allowed-link'].map(name => `${root}/data/${name}`)
+  const { app } = await fuzzedServer(t, allowed)
+  const { listing, payload } = listingArbitraries(root, allowed)
+
+  const id = fc.oneof({ weight: 8, arbitrary: fc.nat() }, { weight: 1, arbitrary: fc.constantFrom<unknown>('a', null, 1.5, {}, []) })
+  const call = (name: fc.Arbitrary<string>, args: fc.Arbitrary<unknown>) =>
+    fc.record({ jsonrpc: fc.constant('2.0'), id, method: fc.constant('tools/call'), params: fc.record({ name, arguments: args }) })
+  const message = fc.oneof(
+    { weight: 10, arbitrary: call(fc.constant('list_directory'), listing) },
+    {
+      weight: 2,
+      arbitrary: call(fc.constant('list_allowed_directories'), fc.oneof(fc.constant({}), listing, fc.jsonValue({ maxDepth: 1 })))
+    },
+    { weight: 1, arbitrary: call(fc.oneof(fc.constantFrom('read_file', 'LIST_DIRECTORY', ''), nastyText), listing) },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        jsonrpc: fc.constantFrom('2.0', '1.0', 2),
+        id,
+        method: fc.constantFrom('initialize', 'ping', 'tools/list', 'resources/list', 'prompts/get', 'server/discover',
+          'notifications/initialized', 'roots/list', 'logging/setLevel', 'completion/complete'),
+        params: fc.oneof(fc.constant(undefined), fc.jsonValue({ maxDepth: 2 }), fc.record({
+          protocolVersion: fc.constantFrom('2025-06-18', '2025-11-25', '2026-07-28', '2024-11-05', '1999-01-01', ''),
+          capabilities: fc.constant({ roots: { listChanged: true } }),
+          clientInfo: fc.constant({ name: 'fuzz', version: '1' })
+        }))
+      })
+    },
+    { weight: 1, arbitrary: fc.array(call(fc.constant('list_directory'), listing), { minLength: 1, maxLength: 3 }) },
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) }
+  )
+  const requests = fc.record({
+    method: fc.oneof({ weight: 12, arbitrary: fc.constant('POST') }, { weight: 1, arbitrary: method }),
+    payload: payload(message),
+    contentType: fc.oneof({ weight: 10, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: oddContentType }),
+    accept: fc.oneof({ weight: 10, arbitrary: fc.constant('application/json, text/event-stream') },
+      { weight: 1, arbitrary: fc.constantFrom('application/json', 'text/event-stream', '*/*', 'text/html') }),
+    protocolVersion: fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) },
+      { weight: 2, arbitrary: fc.constantFrom('2025-06-18', '2025-11-25', '2026-07-28') }, { weight: 1, arbitrary: headerText }),
+    ...guardHeaders
+  }).map(r => {
+    const sent = {
+      'content-type': r.contentType,
+      accept: r.accept,
+      'mcp-protocol-version': r.protocolVersion,
+      authorization: r.authorization,
+      host: r.host,
+      origin: r.origin
+    }
+    const headers = Object.fromEntries(Object.entries(sent).filter((entry): entry is [string, string] => entry[1] !== undefined))
+    const fuzzed = { method: r.method, url: '/mcp', headers, ...(r.payload === undefined ? {} : { payload: r.payload }) }
+    return printable<Fuzzed>(fuzzed, { key: KEY, root })
+  })
+
+  const seen = { listings: 0, toolErrors: 0 }
+  await fc.assert(fc.asyncProperty(requests, async request => {
+    const res = await app.inject({ ...request, method: request.method as InjectOptions['method'] })
+    const problems: string[] = []
+    const head = request.method.toUpperCase() === 'HEAD'
+    if (res.statusCode >= 500) problems.push(`a server fault, ${res.statusCode}: ${res.body.slice(0, 300)}`)
+    if (res.body.includes(OUT)) problems.push(`an answer names what lies outside: ${res.body.slice(0, 300)}`)
+    if (res.statusCode >= 400 && !head && res.body !== '') {
+      const answer = messagesOf(res.headers['content-type'], res.body)[0] as { error?: unknown }
+      const error = answer?.error as { code?: unknown, message?: unknown } | string | undefined
+      const described = typeof error === 'string' || (typeof error?.code === 'number' && typeof error.message === 'string')
+      if (!described) problems.push(`${res.statusCode} without an error: ${res.body.slice(0, 300)}`)
+    }
+    if (res.statusCode === 200) {
+      const sent = JSON.parse(String(request.payload)) as unknown
+      const calls = [sent].flat() as { id?: unknown, method?: unknown, params?: { name?: unknown, arguments?: Record<string, unknown> } }[]
+      for (const message of messagesOf(res.headers['content-type'], res.body) as { id?: unknown, result?: Record<string, unknown> }[]) {
+        const result = message.result
+        const page = result?.structuredContent as Record<string, unknown> | undefined
+        if (result?.isError === true) seen.toolErrors++
+        if (result === undefined || page === undefined || result.isError === true) continue
+        if (page.entries !== undefined) seen.listings++
+        // The call answered: a batch may hold several, told apart by id.
+        const asked = calls.find(c => c.id === message.id && c.method === 'tools/call' && c.params?.name === 'list_directory')
+        if (page.entries !== undefined && asked?.params?.arguments !== undefined) {
+          problems.push(...listingProblems(page, allowed, asked.params.arguments))
+        }
+        if (page.directories !== undefined && JSON.stringify(page) !== JSON.stringify({ directories: allowed })) {
+          problems.push(`listed ${res.body}`)
+        }
+      }
+    } else if (res.body.includes(root)) {
+      problems.push(`${res.statusCode} names a path of the tree: ${res.body.slice(0, 300)}`)
+    }
+    if (problems.length > 0) throw new Error(problems.join('\n'))
+  }), runs())
+  // Not a run of refusals only: listings and tool errors were answered, and checked.
+  t.ok(seen.listings > 0 && seen.toolErrors > 0, `${runs().numRuns} requests: ${seen.listings} listings, ${seen.toolErrors} tool errors`)
 })
