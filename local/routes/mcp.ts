@@ -45,7 +45,11 @@ async function answer (work: () => object | Promise<object>): Promise<CallToolRe
 
 /** One MCP server per request, over the one set of tools: nothing of a request outlives it. */
 function serverOf (tools: LocalTools, version: string): McpServer {
-  const server = new McpServer({ name: 'zoo-local-tools', title: 'Zoo API local tool server', version })
+  // The two tools are all there is, for the server's whole life: no list_changed will ever come.
+  const server = new McpServer(
+    { name: 'zoo-local-tools', title: 'Zoo API local tool server', version },
+    { capabilities: { tools: { listChanged: false } } }
+  )
   server.registerTool('list_allowed_directories', {
     title: 'List allowed directories',
     description: 'The directories that list_directory may be asked about, absolute, as configured.',

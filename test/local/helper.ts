@@ -120,6 +120,30 @@ export function portOf (app: FastifyInstance): number {
   return address.port
 }
 
+/** The environment of the tests without tap's bookkeeping (coverage, process info) in it. */
+function withoutBookkeeping (): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(NODE_OPTIONS|NODE_V8_COVERAGE|_TAPJS_)/.test(name)))
+}
+
+export interface ToolRun { code: number | null, stdout: string, stderr: string }
+
+/**
+ * A command of node_modules/.bin (a tool of another project, such as an MCP client), run to its
+ * end by the Node.js that runs the tests, with `home` as its HOME, without tap's bookkeeping.
+ */
+export async function runTool (bin: string, args: string[], home: string): Promise<ToolRun> {
+  const file = fileURLToPath(new URL(`../../node_modules/.bin/${bin}`, import.meta.url))
+  return new Promise(resolve => {
+    const env = { ...withoutBookkeeping(), HOME: home, NO_COLOR: '1' }
+    const child = spawn(process.execPath, [file, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', chunk => { stdout += String(chunk) })
+    child.stderr.on('data', chunk => { stderr += String(chunk) })
+    child.on('close', code => resolve({ code, stdout, stderr }))
+  })
+}
+
 /**
  * Runs a TypeScript file of this repository in a child process, as tap runs the tests: Node.js
  * strips its types, with tap's hooks (coverage bookkeeping) of the test process. As another user,
@@ -131,8 +155,7 @@ export function spawnTs (
   user?: { uid: number; gid: number },
   args: string[] = []
 ): ChildProcessByStdio<null, Readable, Readable> {
-  const bookkeeping = /^(NODE_OPTIONS|NODE_V8_COVERAGE|_TAPJS_)/
-  const inherited = user === undefined ? process.env : Object.fromEntries(Object.entries(process.env).filter(([k]) => !bookkeeping.test(k)))
+  const inherited = user === undefined ? process.env : withoutBookkeeping()
   const execArgv = user === undefined ? process.execArgv : process.execArgv.filter(arg => !arg.includes('processinfo'))
   return spawn(process.execPath, [...execArgv, fileURLToPath(new URL(`../../${file}`, import.meta.url)), ...args], {
     env: { ...inherited, ...env },

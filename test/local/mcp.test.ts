@@ -192,7 +192,7 @@ t.test('clients of the 2025-06-18, 2025-11-25 and 2026-07-28 revisions are serve
     const clientInfo = { name: 'x', version: '1' }
     const init = await rpc({ id: 1, method: 'initialize', params: { protocolVersion: revision, capabilities: {}, clientInfo } })
     t.equal(init.result.protocolVersion, revision, `${revision}: negotiated`)
-    t.type(init.result.capabilities.tools, 'object', `${revision}: tools offered`)
+    t.same(init.result.capabilities.tools, { listChanged: false }, `${revision}: tools offered, a list that never changes`)
     const listed = await rpc({ id: 2, method: 'tools/call', params: { name: 'list_directory', arguments: { path: `${root}/a` } } },
       { 'mcp-protocol-version': revision })
     t.match(listed.result.structuredContent, { path: `${root}/a`, entries: [{ name: 'f.txt', type: 'file', size: 1 }], next_cursor: null })
