@@ -253,7 +253,23 @@ function messagesOf (contentType: string | undefined, body: string): unknown[] {
   return text.filter(part => part !== '').map(part => JSON.parse(part) as unknown).flat()
 }
 
-t.test('/mcp: the same arguments as tools, and hostile JSON-RPC around them: no 5xx, nothing outside', async t => {
+/** How a tool's result differs from what the route answers to the same arguments as a body: it must not. */
+async function faceDifferences (app: FastifyInstance, args: unknown, result: Record<string, unknown>): Promise<string[]> {
+  const route = await app.inject({
+    method: 'POST',
+    url: '/list_directory',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+    payload: JSON.stringify(args)
+  })
+  const text = (result.content as { text?: string }[] | undefined)?.[0]?.text
+  const same = route.statusCode === 200
+    ? result.isError !== true && JSON.stringify(result.structuredContent) === route.body
+    : result.isError === true && text === route.json().error
+  if (same) return []
+  return [`the route answers ${route.statusCode} ${route.body.slice(0, 200)}, the tool ${JSON.stringify(result).slice(0, 200)}`]
+}
+
+t.test('/mcp: the same arguments as tools, and hostile JSON-RPC around them: no 5xx, nothing outside, the route\'s answers', async t => {
   const root = makeTree(t, layout)
   const allowed = ['allowed', 'other', 'allowed-link'].map(name => `${root}/data/${name}`)
   const { app } = await fuzzedServer(t, allowed)
@@ -325,14 +341,17 @@ t.test('/mcp: the same arguments as tools, and hostile JSON-RPC around them: no 
     if (res.statusCode === 200) {
       const sent = JSON.parse(String(request.payload)) as unknown
       const calls = [sent].flat() as { id?: unknown, method?: unknown, params?: { name?: unknown, arguments?: Record<string, unknown> } }[]
+      // Each answer goes with its call: a batch may hold several, told apart by id.
       for (const message of messagesOf(res.headers['content-type'], res.body) as { id?: unknown, result?: Record<string, unknown> }[]) {
         const result = message.result
         const page = result?.structuredContent as Record<string, unknown> | undefined
         if (result?.isError === true) seen.toolErrors++
+        const asked = calls.find(c => c.id === message.id && c.method === 'tools/call' && c.params?.name === 'list_directory')
+        if (result !== undefined && asked !== undefined && typeof asked.params?.arguments === 'object') {
+          problems.push(...await faceDifferences(app, asked.params.arguments, result))
+        }
         if (result === undefined || page === undefined || result.isError === true) continue
         if (page.entries !== undefined) seen.listings++
-        // The call answered: a batch may hold several, told apart by id.
-        const asked = calls.find(c => c.id === message.id && c.method === 'tools/call' && c.params?.name === 'list_directory')
         if (page.entries !== undefined && asked?.params?.arguments !== undefined) {
           problems.push(...listingProblems(page, allowed, asked.params.arguments))
         }

@@ -157,6 +157,28 @@ t.test('LOCAL_API_KEY is required on /mcp, compared as on the routes', async t =
   t.same((await call(client, 'list_allowed_directories', {})).structuredContent, { directories: [`${root}/a`] })
 })
 
+t.test('every route of the local tool server, /mcp among them, refuses a foreign Host or Origin', async t => {
+  const root = makeTree(t, { a: {} })
+  const { app, port } = await listening(t, { ALLOWED_DIRS: `${root}/a` })
+  const routes = ['/', '/openapi.json', '/favicon.ico', '/list_allowed_directories', '/list_directory', '/mcp', '/missing']
+  const rebinding: Record<string, string>[] = [
+    { host: 'evil.example' }, { host: `evil.example:${port}` }, { host: `127.0.0.1:${port}`, origin: 'http://evil.example' }
+  ]
+  for (const url of routes) {
+    for (const method of ['GET', 'POST']) {
+      for (const headers of rebinding) {
+        const body = method === 'POST' ? { headers: { ...headers, 'content-type': 'application/json' }, body: '{}' } : { headers }
+        const res = await send(port, { method, path: url, ...body })
+        t.equal(res.status, 403, `${method} ${url} ${JSON.stringify(headers)}`)
+        t.match(res.json(), { error: /^Access denied - / })
+      }
+    }
+  }
+  const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json()
+  const operations = Object.keys(document.paths).sort()
+  t.same(operations, ['/list_allowed_directories', '/list_directory'], 'the OpenAPI face: the two operations, as before')
+})
+
 t.test('/mcp refuses a foreign Host or Origin, and serves only POST', async t => {
   const root = makeTree(t, { a: {} })
   const { port } = await listening(t, { ALLOWED_DIRS: `${root}/a` })
