@@ -198,11 +198,11 @@ t.test('/mcp refuses a foreign Host or Origin, and serves only POST', async t =>
   }
 })
 
-t.test('clients of the 2025-06-18, 2025-11-25 and 2026-07-28 revisions are served', async t => {
+t.test('clients of the 2025-03-26, 2025-06-18, 2025-11-25 and 2026-07-28 revisions are served', async t => {
   const root = makeTree(t, { a: { 'f.txt': 'f' } })
   const { port, url } = await listening(t, { ALLOWED_DIRS: `${root}/a` })
   const headers = { host: `127.0.0.1:${port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
-  for (const revision of ['2025-06-18', '2025-11-25']) {
+  for (const revision of ['2025-03-26', '2025-06-18', '2025-11-25']) {
     const rpc = async (body: object, extra: Record<string, string> = {}) => {
       const res = await send(port, { path: '/mcp', headers: { ...headers, ...extra }, body: JSON.stringify({ jsonrpc: '2.0', ...body }) })
       t.equal(res.status, 200, `${revision}: ${res.text}`)
