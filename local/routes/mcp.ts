@@ -3,7 +3,7 @@ import {
   createMcpHandler, fromJsonSchema, McpServer, type CallToolResult, type JsonSchemaType, type JsonSchemaValidator, type jsonSchemaValidator
 } from '@modelcontextprotocol/server'
 import type { TSchema } from '@sinclair/typebox'
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify'
 import { HttpError } from '../../http/errors.ts'
 import { allowOnly } from '../../http/method-not-allowed.ts'
 import { programVersion } from '../../packaging/shipped.ts'
@@ -32,19 +32,26 @@ const toolSchema = (schema: TSchema, validator?: jsonSchemaValidator) =>
 /** Nothing here writes, and nothing reaches beyond the allowed directories of this machine. */
 const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
 
-/** What a tool answers: the JSON the route answers, as structured content and as text; a refusal with the route's message. */
-async function answer (work: () => object | Promise<object>): Promise<CallToolResult> {
+const toolError = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true })
+
+/**
+ * What a tool answers: the JSON the route answers, as structured content and as text; a refusal
+ * with the route's message. A fault is logged and answered as the route answers a 500, in words
+ * that name nothing: the SDK would otherwise send the error's own message, which may hold a path.
+ */
+export async function toolResult (work: () => object | Promise<object>, log: FastifyBaseLogger): Promise<CallToolResult> {
   try {
     const result = await work()
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> }
   } catch (err) {
-    if (err instanceof HttpError && err.statusCode < 500) return { content: [{ type: 'text', text: err.message }], isError: true }
-    throw err
+    if (err instanceof HttpError && err.statusCode < 500) return toolError(err.message)
+    log.error({ err }, 'mcp tool failed')
+    return toolError('Internal server error')
   }
 }
 
 /** One MCP server per request, over the one set of tools: nothing of a request outlives it. */
-function serverOf (tools: LocalTools, version: string): McpServer {
+function serverOf (tools: LocalTools, version: string, log: FastifyBaseLogger): McpServer {
   // The two tools are all there is, for the server's whole life: no list_changed will ever come.
   const server = new McpServer(
     { name: 'zoo-local-tools', title: 'Zoo API local tool server', version },
@@ -56,10 +63,10 @@ function serverOf (tools: LocalTools, version: string): McpServer {
     inputSchema: toolSchema(ListAllowedDirectoriesBodySchema, ARGUMENTS_AS_SENT),
     outputSchema: toolSchema(AllowedDirectoriesSchema),
     annotations: ANNOTATIONS
-  }, async (args) => answer(() => {
+  }, async (args) => toolResult(() => {
     tools.checkListAllowedDirectories(args)
     return tools.listAllowedDirectories()
-  }))
+  }, log))
   server.registerTool('list_directory', {
     title: 'List a directory',
     description: 'One page of a directory: entries sorted by name in code-point order, with type, size and modification time; ' +
@@ -67,7 +74,7 @@ function serverOf (tools: LocalTools, version: string): McpServer {
     inputSchema: toolSchema(ListDirectoryBodySchema, ARGUMENTS_AS_SENT),
     outputSchema: toolSchema(DirectoryPageSchema),
     annotations: ANNOTATIONS
-  }, async (args) => answer(() => tools.listDirectory(tools.checkListDirectory(args))))
+  }, async (args) => toolResult(async () => tools.listDirectory(tools.checkListDirectory(args)), log))
   return server
 }
 
@@ -80,7 +87,7 @@ function serverOf (tools: LocalTools, version: string): McpServer {
  * every route.
  */
 const mcp: FastifyPluginAsync<McpOptions> = async (fastify, { tools }) => {
-  const handler = createMcpHandler(() => serverOf(tools, programVersion()), {
+  const handler = createMcpHandler(() => serverOf(tools, programVersion(), fastify.log), {
     onerror: err => { fastify.log.warn({ err }, 'mcp request refused') }
   })
   const serve = toNodeHandler(handler, { onerror: err => { fastify.log.error({ err }, 'mcp handler failed') } })

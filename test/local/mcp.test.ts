@@ -3,6 +3,8 @@ import { delimiter, join } from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import type { FastifyInstance } from 'fastify'
 import t, { type Test } from 'tap'
+import { HttpError } from '../../http/errors.ts'
+import { toolResult } from '../../local/routes/mcp.ts'
 import { allowedOf, bodyOf, cases, layout } from './escapes.ts'
 import { buildLocal, makeTree, portOf, post, send } from './helper.ts'
 
@@ -229,4 +231,17 @@ t.test('clients of the 2025-03-26, 2025-06-18, 2025-11-25 and 2026-07-28 revisio
     t.equal(client.getNegotiatedProtocolVersion(), revision, `the SDK's client on ${revision}`)
     t.match((await call(client, 'list_directory', { path: `${root}/a` })).structuredContent, { entries: [{ name: 'f.txt' }] }, revision)
   }
+})
+
+t.test('a fault in a tool is logged and answered in words that name nothing, as a route answers a 500', async t => {
+  const logged: unknown[] = []
+  const log = { error: (...args: unknown[]) => logged.push(args) } as unknown as Parameters<typeof toolResult>[1]
+  const fault = await toolResult(() => { throw new Error("EIO: i/o error, scandir '/secret/outside'") }, log)
+  t.same(fault, { content: [{ type: 'text', text: 'Internal server error' }], isError: true })
+  t.equal(logged.length, 1, 'logged')
+  const refusal = await toolResult(() => { throw new HttpError(403, 'Access denied - the path is outside the allowed directories') }, log)
+  t.same(refusal, { content: [{ type: 'text', text: 'Access denied - the path is outside the allowed directories' }], isError: true })
+  const server = await toolResult(() => { throw new HttpError(503, 'Busy') }, log)
+  t.same(server, { content: [{ type: 'text', text: 'Internal server error' }], isError: true }, 'a 5xx of ours is a fault too')
+  t.equal(logged.length, 2)
 })
