@@ -25,9 +25,25 @@ const ARGUMENTS_AS_SENT: jsonSchemaValidator = {
   }
 }
 
-/** A schema of local/schemas.ts as the tool declares it: the JSON Schema the OpenAPI document holds. */
+/**
+ * A schema of local/schemas.ts as the tool declares it: the JSON Schema the OpenAPI document
+ * holds, copied as plain JSON (TypeBox marks its schemas with symbol keys, which are no JSON).
+ */
 const toolSchema = (schema: TSchema, validator?: jsonSchemaValidator) =>
   fromJsonSchema(JSON.parse(JSON.stringify(schema)) as JsonSchemaType, validator)
+
+/**
+ * Made once, for every server of every request: the SDK's validator compiles an output schema
+ * once per schema object and keeps it for the life of the process, so a copy per request would
+ * compile again each time and never be let go.
+ */
+const SCHEMAS = {
+  listAllowedDirectories: {
+    input: toolSchema(ListAllowedDirectoriesBodySchema, ARGUMENTS_AS_SENT),
+    output: toolSchema(AllowedDirectoriesSchema)
+  },
+  listDirectory: { input: toolSchema(ListDirectoryBodySchema, ARGUMENTS_AS_SENT), output: toolSchema(DirectoryPageSchema) }
+}
 
 /** Nothing here writes, and nothing reaches beyond the allowed directories of this machine. */
 const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
@@ -36,15 +52,16 @@ const toolError = (text: string): CallToolResult => ({ content: [{ type: 'text',
 
 /**
  * What a tool answers: the JSON the route answers, as structured content and as text; a refusal
- * with the route's message. A fault is logged and answered as the route answers a 500, in words
- * that name nothing: the SDK would otherwise send the error's own message, which may hold a path.
+ * with the route's message (an HttpError's message is written for the client). Any other fault
+ * is logged and answered as the route answers one, in words that name nothing: the SDK would
+ * otherwise send the error's own message, which may hold a path.
  */
 export async function toolResult (work: () => object | Promise<object>, log: FastifyBaseLogger): Promise<CallToolResult> {
   try {
     const result = await work()
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> }
   } catch (err) {
-    if (err instanceof HttpError && err.statusCode < 500) return toolError(err.message)
+    if (err instanceof HttpError) return toolError(err.message)
     log.error({ err }, 'mcp tool failed')
     return toolError('Internal server error')
   }
@@ -60,8 +77,8 @@ function serverOf (tools: LocalTools, version: string, log: FastifyBaseLogger): 
   server.registerTool('list_allowed_directories', {
     title: 'List allowed directories',
     description: 'The directories that list_directory may be asked about, absolute, as configured.',
-    inputSchema: toolSchema(ListAllowedDirectoriesBodySchema, ARGUMENTS_AS_SENT),
-    outputSchema: toolSchema(AllowedDirectoriesSchema),
+    inputSchema: SCHEMAS.listAllowedDirectories.input,
+    outputSchema: SCHEMAS.listAllowedDirectories.output,
     annotations: ANNOTATIONS
   }, async (args) => toolResult(() => {
     tools.checkListAllowedDirectories(args)
@@ -71,8 +88,8 @@ function serverOf (tools: LocalTools, version: string, log: FastifyBaseLogger): 
     title: 'List a directory',
     description: 'One page of a directory: entries sorted by name in code-point order, with type, size and modification time; ' +
       'symbolic links are listed, never followed. Pass next_cursor as cursor for the next page.',
-    inputSchema: toolSchema(ListDirectoryBodySchema, ARGUMENTS_AS_SENT),
-    outputSchema: toolSchema(DirectoryPageSchema),
+    inputSchema: SCHEMAS.listDirectory.input,
+    outputSchema: SCHEMAS.listDirectory.output,
     annotations: ANNOTATIONS
   }, async (args) => toolResult(async () => tools.listDirectory(tools.checkListDirectory(args)), log))
   return server
@@ -87,14 +104,20 @@ function serverOf (tools: LocalTools, version: string, log: FastifyBaseLogger): 
  * every route.
  */
 const mcp: FastifyPluginAsync<McpOptions> = async (fastify, { tools }) => {
-  const handler = createMcpHandler(() => serverOf(tools, programVersion(), fastify.log), {
-    onerror: err => { fastify.log.warn({ err }, 'mcp request refused') }
+  const version = programVersion()
+  const handler = createMcpHandler(() => serverOf(tools, version, fastify.log), {
+    // A request the SDK refused (a bad revision or envelope, say) or one it failed to answer.
+    onerror: err => { fastify.log.warn({ err }, 'mcp request refused or failed') }
   })
   const serve = toNodeHandler(handler, { onerror: err => { fastify.log.error({ err }, 'mcp handler failed') } })
-  fastify.addHook('onClose', async () => handler.close())
+  // Before the listener waits for requests in flight to end: a 2026-07-28 subscriptions/listen
+  // stream would otherwise keep shutdown waiting until its timeout.
+  fastify.addHook('preClose', async () => handler.close())
   allowOnly(fastify, '/mcp', ['POST'])
   fastify.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
-    // The SDK writes the answer to the socket itself, so Fastify must not; every path ends it.
+    // The SDK writes the answer to the socket itself, so Fastify must not. Its adapter answers
+    // its own faults with a 500; the catch is for a fault of the adapter itself, so that a
+    // hijacked reply always ends.
     reply.hijack()
     try {
       await serve(request.raw, reply.raw, request.body)

@@ -299,7 +299,12 @@ t.test('/mcp: the same arguments as tools, and hostile JSON-RPC around them: no 
         }))
       })
     },
-    { weight: 1, arbitrary: fc.array(call(fc.constant('list_directory'), listing), { minLength: 1, maxLength: 3 }) },
+    {
+      weight: 1,
+      // A batch's calls are told apart by id: each its own.
+      arbitrary: fc.array(call(fc.constant('list_directory'), listing), { minLength: 1, maxLength: 3 })
+        .map(calls => calls.map((message, index) => ({ ...message, id: index })))
+    },
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) }
   )
   const requests = fc.record({

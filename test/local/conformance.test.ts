@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
@@ -10,6 +10,7 @@ import { buildLocal, makeTree, portOf, runTool } from './helper.ts'
  * real socket. What it may fail, and why, is conformance-baseline.yml beside this file.
  */
 
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const BASELINE = fileURLToPath(new URL('./conformance-baseline.yml', import.meta.url))
 /** The scenarios that apply to a server of tools alone: every check of theirs must pass. */
 const APPLICABLE = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection']
@@ -26,7 +27,9 @@ for (const spec of ['2025-06-18', '2025-11-25']) {
     const root = makeTree(t, { allowed: { 'a.txt': 'a', sub: {} } })
     const app = await buildLocal(t, { ALLOWED_DIRS: `${root}/allowed` })
     await app.listen({ host: '127.0.0.1', port: 0 })
-    const report = join(t.testdir(), 'report')
+    // Kept after the run (.tap/ is not in the repository), for whoever reads a failure.
+    const report = join(ROOT, '.tap', 'conformance', spec)
+    rmSync(report, { recursive: true, force: true })
     const url = `http://127.0.0.1:${portOf(app)}/mcp`
     const args = ['server', '--url', url, '--spec-version', spec, '--expected-failures', BASELINE, '-o', report]
     const run = await runTool('conformance', args, t.testdir())

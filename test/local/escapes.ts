@@ -159,6 +159,15 @@ export const cases: Case[] = [
   { name: 'a parent segment in another case', path: '$/Data/allowed', status: 403, error: OUTSIDE },
   { name: 'another case with a subdirectory', path: '$/data/ALLOWED/sub', status: 403, error: OUTSIDE },
   { name: 'a name inside in another case is simply missing', path: '$/data/allowed/SUB', status: 404, error: NOT_FOUND },
+  { name: 'a symbolic link inside spelled in another case', path: '$/data/allowed/LINK-IN-DIR', status: 404, error: NOT_FOUND },
+  { name: 'a link pointing out, spelled in another case', path: '$/data/allowed/Link-Out-Dir', status: 404, error: NOT_FOUND },
+
+  // Whitespace is part of a name: nothing strips it, neither the check nor the listing.
+  { name: 'a trailing space after an allowed directory', path: '$/data/allowed ', status: 403, error: OUTSIDE },
+  { name: 'a trailing tab after an allowed directory', path: '$/data/allowed\t', status: 403, error: OUTSIDE },
+  { name: 'a leading space', path: ' $/data/allowed', status: 400, error: RELATIVE },
+  { name: 'a trailing space after a name inside', path: '$/data/allowed/sub ', status: 404, error: NOT_FOUND },
+  { name: 'a trailing newline after a link pointing out', path: '$/data/allowed/link-out-dir\n', status: 404, error: NOT_FOUND },
 
   // Unicode normalization look-alikes: compared as given.
   { name: 'an allowed directory spelled NFD where NFC is configured', path: '$/data/nai\u0308ve', status: 403, error: OUTSIDE },

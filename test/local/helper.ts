@@ -130,12 +130,13 @@ export interface ToolRun { code: number | null, stdout: string, stderr: string }
 /**
  * A command of node_modules/.bin (a tool of another project, such as an MCP client), run to its
  * end by the Node.js that runs the tests, with `home` as its HOME, without tap's bookkeeping.
+ * One that hangs is killed after a minute, and its run ends with no exit code.
  */
 export async function runTool (bin: string, args: string[], home: string): Promise<ToolRun> {
   const file = fileURLToPath(new URL(`../../node_modules/.bin/${bin}`, import.meta.url))
   return new Promise(resolve => {
     const env = { ...withoutBookkeeping(), HOME: home, NO_COLOR: '1' }
-    const child = spawn(process.execPath, [file, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [file, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', chunk => { stdout += String(chunk) })

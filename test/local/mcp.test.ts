@@ -97,8 +97,9 @@ t.test('every case of the escape suite gets the same answer from both faces, and
       t.same(JSON.parse(result.content[0]?.text ?? ''), route.json(), `${c.name}: the same as text`)
       namesNothingOutside(t, route.json(), allowed, c.name)
     } else {
-      t.same(result, { content: [{ type: 'text', text: c.error }], isError: true }, `${c.name}: a tool error with the route's message`)
-      t.notOk(result.content[0]?.text.includes(root), `${c.name}: no path of the tree`)
+      const refusal = { content: [{ type: 'text', text: route.json().error }], isError: true }
+      t.same(result, refusal, `${c.name}: a tool error with the route's message`)
+      t.equal(route.json().error, c.error, `${c.name}: the suite's message`)
     }
   }
 })
@@ -126,16 +127,21 @@ t.test('a listing paged through MCP is the listing paged through the route', asy
   t.equal(byMcp.flatMap(page => page.entries).length, 24)
 })
 
-t.test('offered Roots widen nothing', async t => {
+t.test('offered Roots widen nothing: the server never asks for them', async t => {
   const root = makeTree(t, { a: {}, outside: { 'secret.txt': 's' } })
   const { url } = await listening(t, { ALLOWED_DIRS: `${root}/a` })
   const client = new Client({ name: 'zoo-test', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } })
-  client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///', name: 'everything' }] }))
+  let asked = 0
+  client.setRequestHandler('roots/list', async () => {
+    asked++
+    return { roots: [{ uri: 'file:///', name: 'everything' }] }
+  })
   await connected(t, url, {}, client)
   await client.sendRootsListChanged()
   t.same((await call(client, 'list_allowed_directories', {})).structuredContent, { directories: [`${root}/a`] })
   const outside = await call(client, 'list_directory', { path: `${root}/outside` })
   t.same(outside, { content: [{ type: 'text', text: 'Access denied - the path is outside the allowed directories' }], isError: true })
+  t.equal(asked, 0, 'roots/list was never asked')
 })
 
 t.test('LOCAL_API_KEY is required on /mcp, compared as on the routes', async t => {
@@ -233,7 +239,7 @@ t.test('clients of the 2025-03-26, 2025-06-18, 2025-11-25 and 2026-07-28 revisio
   }
 })
 
-t.test('a fault in a tool is logged and answered in words that name nothing, as a route answers a 500', async t => {
+t.test('a fault in a tool is logged and answered in words that name nothing, as a route answers one', async t => {
   const logged: unknown[] = []
   const log = { error: (...args: unknown[]) => logged.push(args) } as unknown as Parameters<typeof toolResult>[1]
   const fault = await toolResult(() => { throw new Error("EIO: i/o error, scandir '/secret/outside'") }, log)
@@ -241,7 +247,7 @@ t.test('a fault in a tool is logged and answered in words that name nothing, as 
   t.equal(logged.length, 1, 'logged')
   const refusal = await toolResult(() => { throw new HttpError(403, 'Access denied - the path is outside the allowed directories') }, log)
   t.same(refusal, { content: [{ type: 'text', text: 'Access denied - the path is outside the allowed directories' }], isError: true })
-  const server = await toolResult(() => { throw new HttpError(503, 'Busy') }, log)
-  t.same(server, { content: [{ type: 'text', text: 'Internal server error' }], isError: true }, 'a 5xx of ours is a fault too')
-  t.equal(logged.length, 2)
+  const busy = await toolResult(() => { throw new HttpError(503, 'Busy, try again') }, log)
+  t.same(busy, { content: [{ type: 'text', text: 'Busy, try again' }], isError: true }, 'an answer of ours keeps its words, as on a route')
+  t.equal(logged.length, 1, 'only the fault was logged')
 })
