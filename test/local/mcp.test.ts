@@ -1,4 +1,6 @@
 import { lstatSync, realpathSync } from 'node:fs'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { delimiter, join } from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import type { FastifyInstance } from 'fastify'
@@ -250,4 +252,31 @@ t.test('a fault in a tool is logged and answered in words that name nothing, as 
   const busy = await toolResult(() => { throw new HttpError(503, 'Busy, try again') }, log)
   t.same(busy, { content: [{ type: 'text', text: 'Busy, try again' }], isError: true }, 'an answer of ours keeps its words, as on a route')
   t.equal(logged.length, 1, 'only the fault was logged')
+})
+
+t.test('requests leave nothing behind: the heap does not grow with the number of tool calls', async t => {
+  // A fresh server per request must not mean fresh schemas: the SDK's validator keeps every
+  // schema it compiled (before the fix, 3,000 calls kept about 80 MiB).
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc') as () => void
+  const root = makeTree(t, { a: { 'f.txt': 'f' } })
+  const app = await buildLocal(t, { ALLOWED_DIRS: `${root}/a` })
+  const payload = JSON.stringify({
+    jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_directory', arguments: { path: `${root}/a` } }
+  })
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
+  let answered = 0
+  const calls = async (count: number) => {
+    for (let i = 0; i < count; i++) {
+      if ((await app.inject({ method: 'POST', url: '/mcp', headers, payload })).statusCode === 200) answered++
+    }
+  }
+  await calls(200)
+  gc()
+  const before = process.memoryUsage().heapUsed
+  await calls(2000)
+  gc()
+  const grown = (process.memoryUsage().heapUsed - before) / 2 ** 20
+  t.equal(answered, 2200, 'every call answered')
+  t.ok(grown < 20, `the heap grew ${grown.toFixed(1)} MiB over 2,000 calls`)
 })
