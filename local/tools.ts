@@ -26,6 +26,11 @@ function bodyCheck<T> (schema: object): (body: unknown) => T {
   }
 }
 
+/** What each face's plugin is given: the one set of tools. */
+export interface ToolsOptions {
+  tools: LocalTools
+}
+
 /**
  * The local tool server's two operations, one implementation behind both of its faces: the
  * OpenAPI routes (local/routes) and the MCP tools (local/routes/mcp.ts). A refusal is an

@@ -2,13 +2,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyPluginAsync } from 'fastify'
 import { allowOnly } from '../../http/method-not-allowed.ts'
 import { AllowedDirectoriesSchema, COMMON_ERRORS, ListAllowedDirectoriesBodySchema } from '../schemas.ts'
-import type { LocalTools } from '../tools.ts'
+import type { ToolsOptions } from '../tools.ts'
 
-export interface ListAllowedDirectoriesOptions {
-  tools: LocalTools
-}
-
-const listAllowedDirectories: FastifyPluginAsync<ListAllowedDirectoriesOptions> = async (fastify, { tools }) => {
+const listAllowedDirectories: FastifyPluginAsync<ToolsOptions> = async (fastify, { tools }) => {
   allowOnly(fastify, '/list_allowed_directories', ['POST'])
   fastify.withTypeProvider<TypeBoxTypeProvider>().post('/list_allowed_directories', {
     schema: {

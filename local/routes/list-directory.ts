@@ -3,13 +3,9 @@ import type { FastifyPluginAsync } from 'fastify'
 import { unsupportedMediaType } from '../../http/errors.ts'
 import { allowOnly } from '../../http/method-not-allowed.ts'
 import { COMMON_ERRORS, DirectoryPageSchema, ListDirectoryBodySchema, localError } from '../schemas.ts'
-import type { LocalTools } from '../tools.ts'
+import type { ToolsOptions } from '../tools.ts'
 
-export interface ListDirectoryOptions {
-  tools: LocalTools
-}
-
-const listDirectory: FastifyPluginAsync<ListDirectoryOptions> = async (fastify, { tools }) => {
+const listDirectory: FastifyPluginAsync<ToolsOptions> = async (fastify, { tools }) => {
   allowOnly(fastify, '/list_directory', ['POST'])
   fastify.withTypeProvider<TypeBoxTypeProvider>().post('/list_directory', {
     schema: {

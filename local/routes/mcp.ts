@@ -8,11 +8,7 @@ import { HttpError } from '../../http/errors.ts'
 import { allowOnly } from '../../http/method-not-allowed.ts'
 import { programVersion } from '../../packaging/shipped.ts'
 import { AllowedDirectoriesSchema, DirectoryPageSchema, ListAllowedDirectoriesBodySchema, ListDirectoryBodySchema } from '../schemas.ts'
-import type { LocalTools } from '../tools.ts'
-
-export interface McpOptions {
-  tools: LocalTools
-}
+import type { LocalTools, ToolsOptions } from '../tools.ts'
 
 /**
  * The arguments pass as they came: each tool checks them as its route checks its body
@@ -103,7 +99,7 @@ function serverOf (tools: LocalTools, version: string, log: FastifyBaseLogger): 
  * 405, as the transport allows. The loopback guard and the API key of this server apply as to
  * every route.
  */
-const mcp: FastifyPluginAsync<McpOptions> = async (fastify, { tools }) => {
+const mcp: FastifyPluginAsync<ToolsOptions> = async (fastify, { tools }) => {
   const version = programVersion()
   const handler = createMcpHandler(() => serverOf(tools, version, fastify.log), {
     // A request the SDK refused (a bad revision or envelope, say) or one it failed to answer.

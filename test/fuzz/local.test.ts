@@ -8,7 +8,7 @@ import { buildLocalServer } from '../../local/app.ts'
 import { encodeCursor } from '../../local/directory-listing.ts'
 import { compareCodePoints } from '../../store/text.ts'
 import { checkContract } from '../contract.ts'
-import { makeTree, type Tree } from '../local/helper.ts'
+import { makeTree, mcpMessages, type Tree } from '../local/helper.ts'
 import {
   type Fuzzed, headerText, jsonPayload, method, nastyText, oddContentType, printable, rawNumber, runs, type Payload
 } from './arbitraries.ts'
@@ -245,14 +245,6 @@ t.test('list_directory never lists outside the allowed directories; no 5xx; a JS
   t.pass(`${runs().numRuns} requests`)
 })
 
-/** The JSON-RPC messages of an answer: its body, or the data of its server-sent events. */
-function messagesOf (contentType: string | undefined, body: string): unknown[] {
-  const text = contentType?.startsWith('text/event-stream') === true
-    ? body.split('\n').filter(line => line.startsWith('data: ')).map(line => line.slice(6))
-    : [body]
-  return text.filter(part => part !== '').map(part => JSON.parse(part) as unknown).flat()
-}
-
 /** How a tool's result differs from what the route answers to the same arguments as a body: it must not. */
 async function faceDifferences (app: FastifyInstance, args: unknown, result: Record<string, unknown>): Promise<string[]> {
   const route = await app.inject({
@@ -338,7 +330,7 @@ t.test('/mcp: the same arguments as tools, and hostile JSON-RPC around them: no 
     if (res.statusCode >= 500) problems.push(`a server fault, ${res.statusCode}: ${res.body.slice(0, 300)}`)
     if (res.body.includes(OUT)) problems.push(`an answer names what lies outside: ${res.body.slice(0, 300)}`)
     if (res.statusCode >= 400 && !head && res.body !== '') {
-      const answer = messagesOf(res.headers['content-type'], res.body)[0] as { error?: unknown }
+      const answer = mcpMessages(res.headers['content-type'], res.body)[0] as { error?: unknown }
       const error = answer?.error as { code?: unknown, message?: unknown } | string | undefined
       const described = typeof error === 'string' || (typeof error?.code === 'number' && typeof error.message === 'string')
       if (!described) problems.push(`${res.statusCode} without an error: ${res.body.slice(0, 300)}`)
@@ -347,7 +339,7 @@ t.test('/mcp: the same arguments as tools, and hostile JSON-RPC around them: no 
       const sent = JSON.parse(String(request.payload)) as unknown
       const calls = [sent].flat() as { id?: unknown, method?: unknown, params?: { name?: unknown, arguments?: Record<string, unknown> } }[]
       // Each answer goes with its call: a batch may hold several, told apart by id.
-      for (const message of messagesOf(res.headers['content-type'], res.body) as { id?: unknown, result?: Record<string, unknown> }[]) {
+      for (const message of mcpMessages(res.headers['content-type'], res.body) as { id?: unknown, result?: Record<string, unknown> }[]) {
         const result = message.result
         const page = result?.structuredContent as Record<string, unknown> | undefined
         if (result?.isError === true) seen.toolErrors++

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import { buildLocal, makeTree, portOf, runTool } from './helper.ts'
+import { listeningLocal, makeTree, runTool } from './helper.ts'
 
 /*
  * The MCP face checked by a client nobody here wrote: the conformance suite of the Model Context
@@ -25,12 +25,11 @@ t.test('every baseline entry says why', async t => {
 for (const spec of ['2025-06-18', '2025-11-25']) {
   t.test(`the conformance suite's server scenarios of ${spec} pass, but for the baseline`, async t => {
     const root = makeTree(t, { allowed: { 'a.txt': 'a', sub: {} } })
-    const app = await buildLocal(t, { ALLOWED_DIRS: `${root}/allowed` })
-    await app.listen({ host: '127.0.0.1', port: 0 })
+    const { port } = await listeningLocal(t, { ALLOWED_DIRS: `${root}/allowed` })
     // Kept after the run (.tap/ is not in the repository), for whoever reads a failure.
     const report = join(ROOT, '.tap', 'conformance', spec)
     rmSync(report, { recursive: true, force: true })
-    const url = `http://127.0.0.1:${portOf(app)}/mcp`
+    const url = `http://127.0.0.1:${port}/mcp`
     const args = ['server', '--url', url, '--spec-version', spec, '--expected-failures', BASELINE, '-o', report]
     const run = await runTool('conformance', args, t.testdir())
     const summary = run.stdout.slice(run.stdout.indexOf('=== SUMMARY ==='))

@@ -113,6 +113,21 @@ export async function sendRaw (port: number, request: string): Promise<{ status:
   })
 }
 
+/** The local tool server in-process, listening on a free loopback port, closed at teardown. */
+export async function listeningLocal (t: Test, settings: Record<string, string>): Promise<{ app: FastifyInstance, port: number }> {
+  const app = await buildLocal(t, settings)
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  return { app, port: portOf(app) }
+}
+
+/** The JSON-RPC messages of an answer of /mcp: its body, or the data of its server-sent events. */
+export function mcpMessages (contentType: string | undefined, body: string): unknown[] {
+  const parts = contentType?.startsWith('text/event-stream') === true
+    ? body.split('\n').filter(line => line.startsWith('data: ')).map(line => line.slice(6))
+    : [body]
+  return parts.filter(part => part !== '').map(part => JSON.parse(part) as unknown).flat()
+}
+
 /** The port a listening instance got. */
 export function portOf (app: FastifyInstance): number {
   const address = app.server.address()

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { buildLocal, makeTree, portOf, runTool } from './helper.ts'
+import { listeningLocal, makeTree, runTool } from './helper.ts'
 
 /*
  * The MCP face as a user meets it in the MCP Inspector (@modelcontextprotocol/inspector, pinned),
@@ -12,9 +12,8 @@ const TOOL_ERROR = 5
 
 t.test('the MCP Inspector lists the tools, lists a directory, and is refused another letter case', async t => {
   const root = makeTree(t, { Allowed: { 'a.txt': 'a', sub: {} } })
-  const app = await buildLocal(t, { ALLOWED_DIRS: `${root}/Allowed` })
-  await app.listen({ host: '127.0.0.1', port: 0 })
-  const url = `http://127.0.0.1:${portOf(app)}/mcp`
+  const { port } = await listeningLocal(t, { ALLOWED_DIRS: `${root}/Allowed` })
+  const url = `http://127.0.0.1:${port}/mcp`
   const inspector = async (...args: string[]) => runTool('mcp-inspector', ['--cli', url, '--format', 'json', ...args], t.testdir())
 
   for (const era of ['legacy', 'modern']) {

@@ -8,7 +8,7 @@ import t, { type Test } from 'tap'
 import { HttpError } from '../../http/errors.ts'
 import { toolResult } from '../../local/routes/mcp.ts'
 import { allowedOf, bodyOf, cases, layout } from './escapes.ts'
-import { buildLocal, makeTree, portOf, post, send } from './helper.ts'
+import { buildLocal, listeningLocal, makeTree, mcpMessages, post, send } from './helper.ts'
 
 /*
  * The MCP face of the local tool server, through the SDK's own client over Streamable HTTP on a
@@ -22,9 +22,7 @@ interface ToolResult {
 }
 
 async function listening (t: Test, settings: Record<string, string>): Promise<{ app: FastifyInstance, port: number, url: URL }> {
-  const app = await buildLocal(t, settings)
-  await app.listen({ host: '127.0.0.1', port: 0 })
-  const port = portOf(app)
+  const { app, port } = await listeningLocal(t, settings)
   return { app, port, url: new URL(`http://127.0.0.1:${port}/mcp`) }
 }
 
@@ -216,10 +214,7 @@ t.test('clients of the 2025-03-26, 2025-06-18, 2025-11-25 and 2026-07-28 revisio
     const rpc = async (body: object, extra: Record<string, string> = {}) => {
       const res = await send(port, { path: '/mcp', headers: { ...headers, ...extra }, body: JSON.stringify({ jsonrpc: '2.0', ...body }) })
       t.equal(res.status, 200, `${revision}: ${res.text}`)
-      const text = res.headers['content-type']?.startsWith('text/event-stream') === true
-        ? res.text.split('\n').filter(line => line.startsWith('data: ')).map(line => line.slice(6)).join('')
-        : res.text
-      return JSON.parse(text)
+      return mcpMessages(res.headers['content-type'], res.text)[0] as Record<string, any>
     }
     const clientInfo = { name: 'x', version: '1' }
     const init = await rpc({ id: 1, method: 'initialize', params: { protocolVersion: revision, capabilities: {}, clientInfo } })

@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap'
-import { buildLocal, makeTree, portOf, send, sendRaw, type SocketResponse } from './helper.ts'
+import { buildLocal, listeningLocal, makeTree, send, sendRaw, type SocketResponse } from './helper.ts'
 
 const HOST_DENIED = 'Access denied - this server answers only requests addressed to a loopback name such as localhost or 127.0.0.1'
 const ORIGIN_DENIED = 'Access denied - requests from web pages are refused unless they are served from a loopback address'
@@ -7,9 +7,7 @@ const KEY = 'k3y-0f-the-l0cal-t00l-server'
 
 async function listening (t: Test, settings: Record<string, string> = {}) {
   const root = makeTree(t, { allowed: { 'b.txt': 'bb', 'a.txt': 'a', sub: {} }, outside: {} })
-  const app = await buildLocal(t, { ALLOWED_DIRS: `${root}/allowed`, ...settings })
-  await app.listen({ host: '127.0.0.1', port: 0 })
-  const port = portOf(app)
+  const { port } = await listeningLocal(t, { ALLOWED_DIRS: `${root}/allowed`, ...settings })
   const call = async (
     path: string,
     options: { method?: string; headers?: Record<string, string>; body?: unknown } = {}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import t from 'tap'
-import { buildLocal, lineOf, makeTree, portOf, post, send, spawnTs } from './helper.ts'
+import { lineOf, listeningLocal, makeTree, post, send, spawnTs } from './helper.ts'
 
 /** Long enough for thousands of requests to meet thousands of swaps; the outcome is not timed. */
 const SWAPPING_MS = '3000'
@@ -11,9 +11,7 @@ t.test('a directory swapped for a link to outside while it is listed never shows
     allowed: { d: { 'inside-a': '', 'inside-b': '', sub: { 'inside-sub': '' } } },
     outside: { [secret]: '', sub: { [secret]: '' } }
   })
-  const app = await buildLocal(t, { ALLOWED_DIRS: `${root}/allowed` })
-  await app.listen({ host: '127.0.0.1', port: 0 })
-  const port = portOf(app)
+  const { app, port } = await listeningLocal(t, { ALLOWED_DIRS: `${root}/allowed` })
   const requests = [`${root}/allowed/d`, `${root}/allowed/d/sub`].flatMap(path => [
     async () => {
       const res = await post(app, '/list_directory', { path })

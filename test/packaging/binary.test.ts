@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path'
 import t, { type Test } from 'tap'
 import { RESOURCES } from '../../schemas/index.ts'
 import { basic, BOOTSTRAP } from '../helper.ts'
-import { lineOf, makeTree, send } from '../local/helper.ts'
+import { lineOf, makeTree, mcpMessages, send } from '../local/helper.ts'
 import { https1 } from '../tls/helper.ts'
 import { olderNode, PACKAGE, PINNED_NODE, ROOT } from './helper.ts'
 
@@ -119,7 +119,7 @@ t.test('the binary alone, in an empty folder without Node.js, serves the API, it
     },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_directory', arguments: { path: allowed } } })
   })
-  const toolAnswer = JSON.parse(toolCall.text.split('\n').find(line => line.startsWith('data: '))?.slice(6) ?? toolCall.text)
+  const toolAnswer = mcpMessages(toolCall.headers['content-type'], toolCall.text)[0] as { result: { structuredContent: unknown } }
   t.same(toolAnswer.result.structuredContent, listed.json(), 'and so does its MCP tool')
 
   const page = await https1(binary.api, ca, { path: '/documentation/', headers: { accept: 'text/html' } })
