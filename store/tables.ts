@@ -33,8 +33,6 @@ export const groupIndexes = (resource: Resource): TableIndex[] =>
 
 export const referenceColumns = (resource: Resource): Column[] => resource.columns.filter(c => c.references !== undefined)
 
-export const isUnique = (resource: Resource, column: Column): boolean => resource.unique.includes(column.name)
-
 /**
  * Why a table that holds `held` (its engine's lines, store/sqlite/schema.ts and
  * store/postgres/schema.ts) cannot serve `resource`, whose table must hold `wanted`: the table is

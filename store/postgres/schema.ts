@@ -1,6 +1,6 @@
 import { KINDS } from '../../collections/kinds.ts'
 import type { Column, Resource } from '../../collections/resource.ts'
-import { groupIndexes, isUnique, mismatch, referenceColumns, sortIndexes, type TableIndex } from '../tables.ts'
+import { groupIndexes, mismatch, referenceColumns, sortIndexes, type TableIndex } from '../tables.ts'
 import type { Pool } from './database.ts'
 
 /*
@@ -72,7 +72,7 @@ export function createTable (resource: Resource): string {
 
 /** The SQL that adds a nullable, not unique field to a collection's table, with its indexes (as SQLite can: store/sqlite/schema.ts). */
 export function addColumn (resource: Resource, column: Column): string {
-  if (!column.nullable || isUnique(resource, column)) {
+  if (!column.nullable || resource.unique.includes(column.name)) {
     throw new Error(`${resource.name}.${column.name}: only a nullable, not unique column is added to a table that has rows`)
   }
   const indexes = indexesOf(resource).filter(index => new RegExp(`\\(([^)]*, )?(lower\\()?${column.name}\\b`).test(index))

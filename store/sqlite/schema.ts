@@ -1,6 +1,6 @@
 import { KINDS } from '../../collections/kinds.ts'
 import type { Column, Resource } from '../../collections/resource.ts'
-import { groupIndexes, isUnique, mismatch, sortIndexes } from '../tables.ts'
+import { groupIndexes, mismatch, sortIndexes } from '../tables.ts'
 import type { SqliteDatabase } from './database.ts'
 
 /*
@@ -17,7 +17,7 @@ function columnDefinition (resource: Resource, column: Column): string {
     column.name,
     KINDS[column.kind].sqlite.type,
     ...(column.nullable ? [] : ['NOT NULL']),
-    ...(isUnique(resource, column) ? ['COLLATE NOCASE UNIQUE'] : []),
+    ...(resource.unique.includes(column.name) ? ['COLLATE NOCASE UNIQUE'] : []),
     ...(column.references === undefined ? [] : [`REFERENCES ${column.references} (id) ON DELETE RESTRICT`])
   ].join(' ')
 }
@@ -45,7 +45,7 @@ export function createTable (resource: Resource): string {
  * when rows already there can take it: nullable (null in them), not unique.
  */
 export function addColumn (resource: Resource, column: Column): string {
-  if (!column.nullable || isUnique(resource, column)) {
+  if (!column.nullable || resource.unique.includes(column.name)) {
     throw new Error(`${resource.name}.${column.name}: SQLite adds only a nullable, not unique column to a table that has rows`)
   }
   const indexes = indexesOf(resource).filter(index => index.columns.includes(column.name))
