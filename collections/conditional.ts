@@ -1,8 +1,12 @@
 import type { Precondition } from './store.ts'
 import { HttpError } from '../http/errors.ts'
 
-/** A record's entity tag: its version, which grows on every write. */
-export const etagOf = (version: number): string => `"${version}"`
+/**
+ * A record's entity tag: its version, which grows on every write; a sparse answer (`fields=`,
+ * in the resource's order) is another representation, with its fields in its tag.
+ */
+export const etagOf = (version: number, fields?: readonly string[]): string =>
+  fields === undefined ? `"${version}"` : `"${version}-${fields.join('-')}"`
 
 /** The entity tags of an If-Match or If-None-Match list, `*` included; W/ marks a weak one. */
 function tags (header: string): { weak: boolean, tag: string }[] {
@@ -24,8 +28,9 @@ export function ifMatch (header: string | undefined, record: string): Preconditi
   }
 }
 
-/** If-None-Match (RFC 9110 §13.1.2), weak comparison: true when the client's copy is current. */
-export function noneMatch (header: string | undefined, version: number): boolean {
+/** If-None-Match (RFC 9110 §13.1.2), weak comparison: true when the client's copy, tagged `etag`, is current. */
+export function noneMatch (header: string | undefined, etag: string): boolean {
   if (header === undefined) return false
-  return tags(header).some(t => t.tag === '*' || t.tag === etagOf(version))
+  const opaque = etag.replace(/^W\//, '')
+  return tags(header).some(t => t.tag === '*' || t.tag === opaque)
 }

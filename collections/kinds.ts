@@ -10,7 +10,8 @@ export type Value = Exclude<Scalar, null>
 export type Comparator = (a: Value, b: Value) => number
 
 export const FILTER_OPERATORS = ['gt', 'gte', 'lt', 'lte', 'ne', 'in'] as const
-export type FilterOperator = 'eq' | typeof FILTER_OPERATORS[number]
+/** `search` is `q`, the full-text search of collections/search.ts: its value is the words of the query. */
+export type FilterOperator = 'eq' | typeof FILTER_OPERATORS[number] | 'search'
 
 /**
  * What one kind of field is, everywhere the generic collection code meets it: how a resource
@@ -25,7 +26,7 @@ export interface FieldKind {
   /** The pattern of an `_in` list of values; none where a value may hold a comma. */
   inList (schema: TSchema): string | undefined
   /** The filter operators the field takes besides equality. */
-  operators: readonly Exclude<FilterOperator, 'eq'>[]
+  operators: readonly Exclude<FilterOperator, 'eq' | 'search'>[]
   /** A validated query-string value (or a part of an `_in` list) as the stores compare it; throws the reason it is refused. */
   parse (raw: string): Value
   /** Whether a value read back from a cursor can be one of the field's. */

@@ -3,8 +3,10 @@ import { KINDS, type FilterOperator, type Scalar } from './kinds.ts'
 import type { Column, Resource, ResourceRecord } from './resource.ts'
 import type { Filter, ListQuery, SortKey } from './store.ts'
 import { HttpError } from '../http/errors.ts'
+import { MAX_QUERY_WORDS, wordsOf } from './search.ts'
 
-const PAGING = ['limit', 'offset', 'page', 'per_page', 'sortby', 'order', 'cursor'] as const
+/** The parameters that are no filter on a field of their name. */
+const NOT_FILTERS = ['limit', 'offset', 'page', 'per_page', 'sortby', 'order', 'cursor', 'q', 'fields', 'embed'] as const
 const OPERATORS = /^(.+)_(gt|gte|lt|lte|ne|in)$/
 
 /** A collection read as the store runs it, and what the Link header needs to describe it. */
@@ -16,6 +18,8 @@ export interface ListRequest {
   mode: 'offset' | 'page'
   /** Index of the first record of this page among all matches (carried in cursors). */
   position: number
+  /** The fields each record answers (`fields=`), in the resource's order; undefined: every field. */
+  fields: string[] | undefined
 }
 
 interface Cursor {
@@ -90,6 +94,27 @@ function filterOf (columns: Map<string, Column>, name: string, value: unknown): 
 }
 
 /**
+ * The fields a read answers, from `fields=` (its schema allows only field names): `id` and the
+ * named ones, in the order of the resource's columns, so that one set of fields is always one
+ * answer. Undefined when the parameter is absent: every field.
+ */
+export function parseFields (resource: Resource, raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined
+  const named = raw.split(',')
+  const repeated = named.find((name, i) => named.indexOf(name) !== i)
+  if (repeated !== undefined) throw bad(`fields names ${repeated} twice`)
+  return resource.columns.map(c => c.name).filter(name => name === 'id' || named.includes(name))
+}
+
+/** `q=` as a filter: its distinct words, each of which must begin a word of the record (collections/search.ts). */
+function searchOf (q: string): Filter {
+  const words = [...new Set(wordsOf(q))]
+  if (words.length === 0) throw bad('q holds no word to search for: a word is a run of letters and digits')
+  if (words.length > MAX_QUERY_WORDS) throw bad(`q holds ${words.length} words; at most ${MAX_QUERY_WORDS} are searched for`)
+  return { field: 'q', op: 'search', value: words }
+}
+
+/**
  * Turns a validated querystring (the resource's `list` schema has checked names, types and
  * ranges) into the store's query, refusing the combinations a schema cannot express.
  */
@@ -103,30 +128,32 @@ export function parseListQuery (resource: Resource, params: Record<string, unkno
   const columns = new Map(resource.columns.map(c => [c.name, c]))
   const sort = sortOf(columns, params.sortby as string | undefined, params.order as string | undefined)
   const filters = Object.entries(params)
-    .filter(([name, value]) => value !== undefined && !(PAGING as readonly string[]).includes(name))
+    .filter(([name, value]) => value !== undefined && !(NOT_FILTERS as readonly string[]).includes(name))
     .map(([name, value]) => filterOf(columns, name, value))
+  if (has('q')) filters.push(searchOf(params.q as string))
+  const fields = parseFields(resource, params.fields as string | undefined)
 
   const mode = has('page') || has('per_page') ? 'page' : 'offset'
   const size = (mode === 'page' ? params.per_page : params.limit) as number | undefined ?? PAGE_SIZE.default
   if (has('cursor')) {
     const cursor = decodeCursor(params.cursor as string, sort, columns)
-    return { query: { filters, sort, limit: size, offset: 0, after: cursor.a }, size, mode, position: cursor.p }
+    return { query: { filters, sort, limit: size, offset: 0, after: cursor.a }, size, mode, position: cursor.p, fields }
   }
   const offset = mode === 'page' ? ((params.page as number | undefined ?? 1) - 1) * size : params.offset as number | undefined ?? 0
-  return { query: { filters, sort, limit: size, offset }, size, mode, position: offset }
+  return { query: { filters, sort, limit: size, offset }, size, mode, position: offset, fields }
 }
 
 /** The parameters that say where a page starts: each link sets its own. */
 const POSITION = new Set(['offset', 'page', 'cursor'])
 
 /**
- * The RFC 8288 Link header of a list answer: first, prev, next (a keyset cursor), last, each
+ * The RFC 8288 Link header of a list answer: first, prev, next (a keyset cursor), last (when counted), each
  * keeping the request's other parameters; `url` is the request's, at `origin`. The query is read
  * once and each distinct rest of it written once: URL objects rebuilt per link cost more than the
  * rest of a small page's answer.
  */
 export function listLinks (
-  origin: string, url: URL, list: ListRequest, total: number, last: ResourceRecord | undefined, more: boolean
+  origin: string, url: URL, list: ListRequest, total: number | undefined, last: ResourceRecord | undefined, more: boolean
 ): string {
   const base = `${origin}${url.pathname}?`
   const pairs = [...url.searchParams]
@@ -142,6 +169,7 @@ export function listLinks (
     next.set('cursor', encodeCursor(list.query.sort, last, list.position + list.size))
     links.push(`<${base}${next.toString()}>; rel="next"`)
   }
-  links.push(`<${at(total === 0 ? 0 : Math.floor((total - 1) / list.size) * list.size)}>; rel="last"`)
+  // Without a count (Prefer: count=none) where the last page starts is not known.
+  if (total !== undefined) links.push(`<${at(total === 0 ? 0 : Math.floor((total - 1) / list.size) * list.size)}>; rel="last"`)
   return links.join(', ')
 }

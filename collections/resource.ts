@@ -4,6 +4,7 @@ import {
 } from '@sinclair/typebox'
 import { IdSchema, PAGE_SIZE, TimestampSchema } from '../schemas/common.ts'
 import { FILTER_OPERATORS, KINDS, literals, type KindName, type Scalar } from './kinds.ts'
+import { MAX_QUERY_WORDS } from './search.ts'
 
 export type { Scalar } from './kinds.ts'
 export type { FilterOperator } from './kinds.ts'
@@ -49,6 +50,8 @@ export interface Resource {
   singular: string
   references: Record<string, string>
   unique: string[]
+  /** The text fields `q` searches (collections/search.ts); none: the collection takes no `q`. */
+  search: string[]
   /** Writable fields in declaration order (OPTIONS `writable`). */
   writable: string[]
   /** Every column: id, the writable fields, created_at, updated_at. */
@@ -59,8 +62,16 @@ export interface Resource {
     replace: TObject
     patch: TObject
     list: TObject
+    /** The querystring of a one-record read. */
+    read: TObject
   }
 }
+
+/**
+ * Names a field cannot have: the query parameters of a list (a filter on the field is a parameter
+ * of its name) and the columns the stores keep beside the fields.
+ */
+const RESERVED = ['limit', 'offset', 'page', 'per_page', 'sortby', 'order', 'cursor', 'q', 'fields', 'embed', 'version', 'search']
 
 const READ_ONLY: TProperties = { id: IdSchema, created_at: TimestampSchema, updated_at: TimestampSchema }
 
@@ -106,9 +117,30 @@ function filterParameters (column: Column): TProperties {
   return parameters
 }
 
-function listQuerySchema (columns: Column[]): TObject {
+/** `fields`: the fields a read answers (with id), as a comma list of `columns`. */
+function fieldsParameter (columns: Column[]): TSchema {
+  const names = columns.map(c => c.name).join('|')
+  return Type.String({
+    pattern: `^(${names})(,(${names}))*$`,
+    description: `Comma-separated fields to answer, from: ${columns.map(c => c.name).join(', ')}; ` +
+      'id is always answered (default: every field)'
+  })
+}
+
+function listQuerySchema (columns: Column[], search: string[]): TObject {
   const names = columns.map(c => c.name).join('|')
   const fieldList = columns.map(c => c.name).join(', ')
+  const q = search.length === 0
+    ? {}
+    : {
+        q: Type.String({
+          minLength: 1,
+          maxLength: 200,
+          description: `Full-text search of ${search.join(', ')}: records in which every word of q ` +
+            `(up to ${MAX_QUERY_WORDS}) begins a word, ` +
+            'whatever the case and diacritics; a word is a run of letters and digits'
+        })
+      }
   return Type.Partial(Type.Object({
     limit: Type.Integer({
       minimum: 1,
@@ -135,10 +167,12 @@ function listQuerySchema (columns: Column[]): TObject {
       maxLength: 4096,
       description: 'Opaque keyset cursor from a Link header; replaces offset and page'
     }),
+    fields: fieldsParameter(columns),
+    ...q,
     ...Object.assign({}, ...columns.map(filterParameters))
   }), {
     additionalProperties: false,
-    description: 'Allowed: limit and offset, or page and per_page; sortby, order, cursor; ' +
+    description: `Allowed: limit and offset, or page and per_page; sortby, order, cursor; fields${search.length === 0 ? '' : '; q'}; ` +
       `and filters <field>, <field>_gt, _gte, _lt, _lte, _ne, _in on the fields ${fieldList} (a boolean takes _ne and _in only)`
   })
 }
@@ -208,6 +242,10 @@ export function resourcesOf (modules: readonly object[]): Resource[] {
 
 export function defineResource (spec: ResourceSpec): Resource {
   const writable = Object.keys(spec.fields)
+  const reserved = writable.filter(name => RESERVED.includes(name))
+  if (reserved.length > 0) {
+    throw new Error(`${spec.name}: a field cannot be named ${reserved.join(' or ')}: the name is a query parameter or a kept column`)
+  }
   const references = spec.references ?? {}
   for (const field of Object.keys(references)) {
     if (!(field in spec.fields)) throw new Error(`references: ${spec.name} has no field ${field}`)
@@ -234,11 +272,14 @@ export function defineResource (spec: ResourceSpec): Resource {
     if (columns.find(c => c.name === field)?.kind !== 'string') throw new Error(`unique: ${field} must be a string field of ${spec.name}`)
   }
   const strict = { additionalProperties: false }
+  // Prose: strings that are not one of a fixed set of values (a country code), nor dates or timestamps.
+  const search = columns.filter(c => c.kind === 'string' && c.schema.enum === undefined).map(c => c.name)
   const resource: Resource = {
     name: spec.name,
     singular: spec.singular,
     references,
     unique: spec.unique ?? [],
+    search,
     writable,
     columns,
     schemas: {
@@ -249,7 +290,8 @@ export function defineResource (spec: ResourceSpec): Resource {
       create: Type.Object(spec.fields, strict),
       replace: Type.Object({ ...readOnlyInput, ...spec.fields }, strict),
       patch: Type.Partial(Type.Object({ ...readOnlyInput, ...spec.fields }), strict),
-      list: listQuerySchema(columns)
+      list: listQuerySchema(columns, search),
+      read: Type.Partial(Type.Object({ fields: fieldsParameter(columns) }), strict)
     }
   }
   DEFINED.add(resource)

@@ -1,18 +1,25 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type TInteger, type TObject, type TSchema, type TUnsafe } from '@sinclair/typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { vary } from '../http/cache-control.ts'
 import { HttpError } from '../http/errors.ts'
 import { originOf, recordUrl } from '../http/links.ts'
 import { allowOnly, type Method } from '../http/method-not-allowed.ts'
+import { countPreference } from '../http/prefer.ts'
+import { serializerFor } from '../http/serialization.ts'
 import { IdSchema, OptionsSchema, PAGE_SIZE } from '../schemas/common.ts'
-import { accepted, BODY_READ, empty, errors, GUARDED, recordRef, requestHeaders, withHeaders } from '../schemas/responses.ts'
+import { accepted, BODY_READ, componentsOf, empty, errors, GUARDED, recordRef, requestHeaders, withHeaders } from '../schemas/responses.ts'
 import { etagOf, ifMatch, noneMatch } from './conditional.ts'
-import { listLinks, parseListQuery } from './list-query.ts'
+import { embedded, embeddedProperties, embedParameter, embedsOf, parseEmbeds, type Answered } from './embedding.ts'
+import { listLinks, parseFields, parseListQuery } from './list-query.ts'
+import { listEtag } from './revalidation.ts'
 import { ensureLive } from './refusals.ts'
 import { capitalize, type Resource, type ResourceRecord } from './resource.ts'
 import type { CollectionStore, Precondition, Versioned } from './store.ts'
 
 const MAX_BATCH = 1000
+/** What Fastify sets for a body its route schema serializes, set by hand where a read picks its serializer. */
+const JSON_TYPE = 'application/json; charset=utf-8'
 const NoQuery = Type.Object({}, { additionalProperties: false })
 
 /** A collection served under a record of another: `/zoos/:zoo_id/animals` holds `zoo_id`. */
@@ -158,6 +165,38 @@ async function preconditionOf (
   }
 }
 
+/** A record with only `fields` (in their order), or as it is when they are undefined. */
+function project (record: ResourceRecord, fields: readonly string[] | undefined): Answered {
+  if (fields === undefined) return record
+  const sparse: Answered = {}
+  for (const field of fields) sparse[field] = record[field]
+  return sparse
+}
+
+/**
+ * The shapes of a record as reads answer it: every field (`full`), or `id` and those `fields=`
+ * names (`sparse`); each with the members of `embeds`. Documented as either, serialized by the
+ * serializer of the one the request asks for.
+ */
+function readShapes (instance: Instance, resource: Resource, embeds: ReturnType<typeof embedsOf> = []) {
+  const { properties } = resource.schemas.record
+  const embeddable = embeddedProperties(embeds)
+  const full = embeds.length === 0
+    ? recordRef(resource)
+    : Type.Object({ ...properties, ...embeddable }, { additionalProperties: false })
+  const sparse = Type.Object({
+    ...Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, name === 'id' ? schema : Type.Optional(schema)])),
+    ...embeddable
+  }, { additionalProperties: false, description: `With fields=: id and the ${resource.singular} fields named` })
+  const components = componentsOf(instance.collections.resources)
+  return {
+    full,
+    sparse,
+    either: Type.Union([full, sparse]),
+    serialize: (shape: TSchema) => serializerFor(components, shape)
+  }
+}
+
 function answer (request: FastifyRequest, reply: FastifyReply, status: 200 | 201, resource: Resource, { record, version }: Versioned) {
   reply.code(status).header('ETag', etagOf(version))
   if (status === 201) reply.header('Location', recordUrl(request, resource, record.id as number))
@@ -165,8 +204,16 @@ function answer (request: FastifyRequest, reply: FastifyReply, status: 200 | 201
 }
 
 function listRoute (fastify: Instance, collection: Collection): void {
-  const { resource, nesting, of, within, RecordSchema } = collection
-  const page = Type.Array(RecordSchema, { description: 'A page of records, [] past the end' })
+  const { resource, nesting, of, within } = collection
+  const embeds = embedsOf(resource, fastify.collections.resources)
+  const shapes = readShapes(fastify, resource, embeds)
+  const serializers = {
+    full: shapes.serialize(Type.Array(shapes.full)),
+    sparse: shapes.serialize(Type.Array(shapes.sparse))
+  }
+  const page = Type.Array(shapes.either, { description: 'A page of records, [] past the end' })
+  const query = { ...resource.schemas.list, properties: { ...resource.schemas.list.properties, ...embedParameter(embeds) } }
+  const { collections } = fastify.storage
   fastify.get('/', {
     schema: {
       operationId: `list${capitalize(resource.name)}${of}`,
@@ -174,26 +221,51 @@ function listRoute (fastify: Instance, collection: Collection): void {
       description: `${PAGE_SIZE.default} records a page unless limit or per_page says otherwise (at most ${PAGE_SIZE.max}). ` +
         'Page with limit and offset, or page and per_page, or follow the next link of the Link header: ' +
         'its keyset cursor costs the same on every page. Sort with sortby and order; filter any field by equality (<field>), ' +
-        'range (<field>_gt, _gte, _lt, _lte), difference (_ne) or a comma list (_in). ' +
-        'X-Total-Count counts every record the filters match. An unknown or ill-typed parameter is 400, never ignored.',
+        'range (<field>_gt, _gte, _lt, _lte), difference (_ne) or a comma list (_in)' +
+        `${resource.search.length === 0 ? '' : `; search ${resource.search.join(', ')} with q`}. ` +
+        'fields answers only the fields named (and id)' +
+        (embeds.length === 0 ? '' : `; embed adds ${embeds.map(e => e.name).join(' or ')} to each record`) +
+        (embeds.length === 0 ? '' : ' (with the read scope of its collection)') +
+        '. ' +
+        'X-Total-Count counts every record the filters match, unless Prefer: count=none spares the count. ' +
+        'The weak ETag changes whenever the page would: If-None-Match naming it answers 304 without reading the page. ' +
+        'An unknown or ill-typed parameter is 400, never ignored.',
       tags: [resource.name],
       params: collection.CollectionParams,
-      querystring: resource.schemas.list,
-      response: { 200: withHeaders(page, 'Link', 'X-Total-Count'), ...errors(...GUARDED, 400, ...collection.parentErrors) }
+      querystring: query,
+      headers: requestHeaders('If-None-Match', 'Prefer'),
+      response: {
+        200: withHeaders(page, 'ETag', 'Link', 'X-Total-Count', 'Preference-Applied'),
+        304: empty('Not Modified: nothing the page reads has changed since the If-None-Match tag', 'ETag', 'Preference-Applied'),
+        ...errors(...GUARDED, 400, ...collection.parentErrors)
+      }
     }
   }, async (request, reply) => {
     const parentId = await parentOf(collection, request.params)
     const listing = parseListQuery(resource, request.query)
+    const embedding = parseEmbeds(embeds, (request.query as { embed?: string }).embed)
+    for (const embed of embedding) fastify.requireScope(request, `${embed.resource.name}:read`)
     if (nesting !== undefined) listing.query.filters.push({ field: nesting.field, op: 'eq', value: parentId as number })
+    const asked = countPreference(request.headers.prefer)
+    const counting = asked ?? 'exact'
+    vary(reply, 'Prefer')
+    if (asked !== undefined) reply.header('Preference-Applied', `count=${counting}`)
+    // Read before the page: a write committed meanwhile makes the next request's tag differ (collections/revalidation.ts).
+    const stamps = await collections.changes([resource.name, ...embedding.map(embed => embed.resource.name)])
+    const etag = listEtag(stamps, originOf(request), request.url, counting)
+    reply.header('ETag', etag)
+    if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send()
     // One record more than the page tells whether a next page exists.
-    const found = await collection.store.list({ ...listing.query, limit: listing.size + 1 })
+    const found = await collection.store.list({ ...listing.query, limit: listing.size + 1 }, { counting, changes: stamps[0] })
     const items = found.items.slice(0, listing.size)
     // Parsed apart from the origin: one made of a Host header that no URL can hold must not fail the answer.
     const url = new URL(request.url, 'http://localhost')
-    return reply
-      .header('X-Total-Count', found.total)
-      .header('Link', listLinks(originOf(request), url, listing, found.total, items.at(-1), found.items.length > listing.size))
-      .send(items)
+    if (found.total !== undefined) reply.header('X-Total-Count', found.total)
+    reply.header('Link', listLinks(originOf(request), url, listing, found.total, items.at(-1), found.items.length > listing.size))
+    reply.type(JSON_TYPE).serializer(listing.fields === undefined ? serializers.full : serializers.sparse)
+    if (listing.fields === undefined && embedding.length === 0) return reply.send(items)
+    const members = await embedded(embedding, items, embeddedResource => collections.collection(embeddedResource))
+    return reply.send(items.map((record, i) => Object.assign(project(record, listing.fields), members[i])))
   })
 }
 
@@ -236,29 +308,33 @@ function createRoute (fastify: Instance, collection: Collection): void {
 }
 
 function readRoute (fastify: Instance, collection: Collection): void {
-  const { resource, of, RecordSchema } = collection
+  const { resource, of } = collection
+  const shapes = readShapes(fastify, resource)
+  const serializers = { full: shapes.serialize(shapes.full), sparse: shapes.serialize(shapes.sparse) }
   fastify.get('/:id', {
     schema: {
       operationId: `get${capitalize(resource.singular)}${of}`,
       summary: `Read one ${resource.singular}`,
-      description: `With its ETag; If-None-Match naming it answers 304 without a body. 410 for ${collection.one} that was deleted.`,
+      description: `With its ETag; If-None-Match naming it answers 304 without a body. 410 for ${collection.one} that was deleted. ` +
+        'fields answers only the fields named (and id), with an ETag of its own.',
       tags: [resource.name],
       params: collection.ItemParams,
-      querystring: NoQuery,
+      querystring: resource.schemas.read,
       headers: requestHeaders('If-None-Match'),
       response: {
-        200: withHeaders({ ...RecordSchema, description: 'The record' }, 'ETag'),
+        200: withHeaders({ ...shapes.either, description: 'The record' }, 'ETag'),
         304: empty('Not Modified: the If-None-Match tag is current', 'ETag'),
         ...errors(...GUARDED, 400, 404, 410)
       }
     }
   }, async (request, reply) => {
-    const versioned = await read(collection, request.params)
+    const fields = parseFields(resource, request.query.fields as string | undefined)
+    const { record, version } = await read(collection, request.params)
+    const etag = etagOf(version, fields)
+    reply.header('ETag', etag)
     // The client's copy is current: it may keep using it (RFC 9110 §15.4.5).
-    if (noneMatch(request.headers['if-none-match'], versioned.version)) {
-      return reply.code(304).header('ETag', etagOf(versioned.version)).send()
-    }
-    return answer(request, reply, 200, resource, versioned)
+    if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send()
+    return reply.type(JSON_TYPE).serializer(fields === undefined ? serializers.full : serializers.sparse).send(project(record, fields))
   })
 }
 

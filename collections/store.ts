@@ -7,12 +7,19 @@ import type { FilterOperator, Resource, ResourceRecord, Scalar } from './resourc
  */
 export interface Store {
   collection (resource: Resource): CollectionStore
+  /**
+   * A stamp of each named collection that changes with every write committed to it, by this
+   * process or any other, and never comes back to an earlier value: equal stamps mean the
+   * collection is as it was. Read before what it vouches for (a list's ETag, collections/revalidation.ts).
+   */
+  changes (collections: readonly string[]): Promise<string[]>
 }
 
 export interface Filter {
+  /** The field compared; for `search`, `q`. */
   field: string
   op: FilterOperator
-  /** A list for `in`; null for `eq`/`ne` means "has no value". */
+  /** A list for `in`, the words of the query for `search`; null for `eq`/`ne` means "has no value". */
   value: Scalar | Scalar[]
 }
 
@@ -37,10 +44,27 @@ export interface ListQuery {
   after?: Scalar[]
 }
 
+/** How much a list answer counts (`Prefer: count=...`): `none` spares the count of matching records. */
+export type Counting = 'exact' | 'none'
+
+export interface ListOptions {
+  counting: Counting
+  /** The collection's stamp (Store.changes), read before the list: an engine may trust what it kept at that stamp. */
+  changes?: string
+}
+
 export interface Page {
   items: ResourceRecord[]
-  /** Records matching the filters, whatever the page. */
-  total: number
+  /** Records matching the filters, whatever the page; undefined when the list was not counted. */
+  total: number | undefined
+}
+
+/** The records of some parents, each parent's first ones in id order (an embedded collection). */
+export interface Children {
+  /** Up to the limit asked, by parent id. */
+  items: Map<number, ResourceRecord[]>
+  /** How many records each parent has in all. */
+  totals: Map<number, number>
 }
 
 export interface Versioned {
@@ -53,8 +77,12 @@ export type Presence = 'live' | 'deleted' | 'absent'
 
 export interface CollectionStore {
   readonly resource: Resource
-  list (query: ListQuery): Promise<Page>
+  list (query: ListQuery, options: ListOptions): Promise<Page>
   get (id: number): Promise<Versioned | undefined>
+  /** The live records among `ids`, in one read, in no particular order. */
+  getMany (ids: readonly number[]): Promise<ResourceRecord[]>
+  /** The first `limit` records (in id order) whose `field` names each of `parents`, and how many each has, in one read. */
+  children (field: string, parents: readonly number[], limit: number): Promise<Children>
   /** Whether an id names a live record, a deleted one (410) or none ever (404). */
   presence (id: number): Promise<Presence>
   /** Creates every input or none. Field errors of input i are reported under `i.` when `batch`. */

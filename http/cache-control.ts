@@ -9,3 +9,11 @@ export function noStore (reply: FastifyReply): FastifyReply {
 export function privateNoCache (reply: FastifyReply): void {
   if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'private, no-cache')
 }
+
+/** Adds `names` to the Vary header (RFC 9110 §12.5.5): the request headers the answer depends on, for caches. */
+export function vary (reply: FastifyReply, ...names: string[]): void {
+  const listed = String(reply.getHeader('Vary') ?? '')
+  const named = new Set(listed.split(',').map(name => name.trim().toLowerCase()))
+  const missing = names.filter(name => !named.has(name.toLowerCase()))
+  if (missing.length > 0) reply.header('Vary', [...(listed === '' ? [] : [listed]), ...missing].join(', '))
+}

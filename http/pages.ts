@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { namesOf } from '../collections/resource.ts'
+import { vary } from './cache-control.ts'
 import { DOCUMENTATION_PREFIX, originOf } from './links.ts'
 import { allowOnly } from './method-not-allowed.ts'
 
@@ -22,10 +23,7 @@ export const isNavigation = (request: FastifyRequest): boolean => request.header
  * above JSON. The answer depends on both headers, and says so to caches (`Vary`), whichever it is.
  */
 export function prefersPage (request: FastifyRequest, reply: FastifyReply): boolean {
-  const vary = String(reply.getHeader('Vary') ?? '')
-  const named = new Set(vary.split(',').map(name => name.trim().toLowerCase()))
-  const missing = ['Accept', 'Sec-Fetch-Dest'].filter(name => !named.has(name.toLowerCase()))
-  if (missing.length > 0) reply.header('Vary', [...(vary === '' ? [] : [vary]), ...missing].join(', '))
+  vary(reply, 'Accept', 'Sec-Fetch-Dest')
   return isNavigation(request) && request.accepts().type(['application/json', 'text/html']) === 'text/html'
 }
 

@@ -38,3 +38,10 @@ export function serializerCompilerFor (components: TSchema[]): FastifySerializer
     return serializer
   }
 }
+
+/**
+ * The serializer of `schema` with `components`, for a route that answers in more than one shape
+ * and picks one per request (reply.serializer): compiled once, as the route's own are.
+ */
+export const serializerFor = (components: TSchema[], schema: TSchema): Serializer =>
+  serializerCompilerFor(components)({ schema, method: 'GET', url: '', httpStatus: '200' })

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import { versionRoot } from '../http/links.ts'
-import { prefersAsync } from './prefer.ts'
+import { prefersAsync } from '../http/prefer.ts'
 import type { JobQueue } from './queue.ts'
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])

@@ -39,19 +39,25 @@ export const recordRef = (resource: Resource) => Type.Ref(componentName(resource
 
 const HEADERS = {
   Allow: Type.String({ description: 'The methods this path serves' }),
-  ETag: Type.String({ description: 'The version of the record: send it back in If-None-Match (GET) or If-Match (PUT, PATCH, DELETE)' }),
+  ETag: Type.String({
+    description: 'The version of the record, or (weak) of the list page: send it back in If-None-Match (GET) or ' +
+      'If-Match (PUT, PATCH, DELETE)'
+  }),
   Location: Type.String({ format: 'uri', description: 'Where the record (201) or the job (202) is' }),
   Link: Type.String({
     description: 'RFC 8288 links to the first, previous, next and last pages, the other query parameters kept; next ' +
       'carries a keyset cursor'
   }),
-  'X-Total-Count': Type.Integer({ minimum: 0, description: 'Records matching the filters, on every page' }),
+  'X-Total-Count': Type.Integer({ minimum: 0, description: 'Records matching the filters, on every page (not with Prefer: count=none)' }),
   'Idempotent-Replayed': Type.String({
     enum: ['true'],
     description: 'This is the recorded answer to an earlier request with the same ' +
       'Idempotency-Key'
   }),
-  'Preference-Applied': Type.String({ enum: ['respond-async'], description: 'The request was queued as Prefer asked' }),
+  'Preference-Applied': Type.String({
+    enum: ['respond-async', 'count=exact', 'count=none'],
+    description: 'What of Prefer was applied: the write was queued, or the list counted (or not) as asked'
+  }),
   'Retry-After': Type.Integer({ minimum: 0, description: 'Seconds to wait before asking again' }),
   'WWW-Authenticate': Type.String({
     description: 'Bearer realm="zoo-api", with error="invalid_token" or error="insufficient_scope" and ' +
@@ -71,7 +77,10 @@ const REQUEST_HEADERS = {
     description: 'Up to 255 visible ASCII characters naming this request: a retry with the same key and ' +
       'body gets the first answer again (keys live 24 hours)'
   }),
-  Prefer: Type.String({ description: 'respond-async: queue the write as a background job and answer 202 at once' })
+  Prefer: Type.String({
+    description: 'On a write, respond-async: queue it as a background job and answer 202 at once. On a list, count=none: ' +
+      'answer without X-Total-Count and the last link, sparing the count (count=exact, the default, counts)'
+  })
 }
 
 /** The optional request headers a route reads, for its `headers` schema. */

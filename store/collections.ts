@@ -3,6 +3,7 @@ import type { Column, Resource, ResourceRecord } from '../collections/resource.t
 import type { FieldError } from '../schemas/common.ts'
 import type { KindName, Scalar, Value } from '../collections/kinds.ts'
 import type { Filter, Precondition, Versioned } from '../collections/store.ts'
+import { recordWords } from '../collections/search.ts'
 import { quote, storable } from './text.ts'
 
 /*
@@ -41,6 +42,24 @@ export interface Dialect {
   fold (value: Value): Value
   /** The condition "`expression` is one of `values`". */
   oneOf (expression: string, kind: KindName, values: Value[], params: Parameters): string
+  /** Where and how the search words of a collection's records are kept (`q`, collections/search.ts). */
+  searchIndex (table: string): SearchIndex
+}
+
+/**
+ * The search words of a collection's records, kept in the write's own transaction: in a column of
+ * the table (PostgreSQL's tsvector), or in a table apart (SQLite's FTS5). Either way the words are
+ * bound as one text, separated by spaces.
+ */
+export interface SearchIndex {
+  /** The column of the table that holds them, and the expression that makes its value of the words' parameter. */
+  column?: { name: string, value (placeholder: string): string }
+  /** The statements that keep a table apart: `put` [id, words] after an insert (an update removes first), `remove` [id]. */
+  apart?: { put: string, remove: string }
+  /** The condition "every word of `words` begins a word of the record", its value added to `params`. */
+  match (words: string[], params: Parameters): string
+  /** The condition of the records whose words are not kept yet (rows written before the index was). */
+  unindexed: string
 }
 
 /** The parameters of one statement, each named as its dialect names the next. */
@@ -131,6 +150,8 @@ export class CollectionCore {
   readonly bury: string
   /** Collections with a field that references this one: deleting a referenced record is refused. */
   readonly referencedBy: { name: string, exists: string }[]
+  /** Where the search words are kept; undefined for a collection without text fields. */
+  readonly search: SearchIndex | undefined
   readonly #byName: Map<string, Column>
 
   constructor (resource: Resource, resources: Resource[], dialect: Dialect) {
@@ -145,9 +166,15 @@ export class CollectionCore {
     this.read = `SELECT ${names}, version FROM ${this.table} WHERE id = ${p(1)}`
     this.live = `SELECT 1 FROM ${this.table} WHERE id = ${p(1)}`
     this.tombstone = `SELECT 1 FROM tombstones WHERE collection = ${p(1)} AND id = ${p(2)}`
+    this.search = resource.search.length === 0 ? undefined : dialect.searchIndex(resource.name)
     const inserted = [...resource.writable, 'created_at', 'updated_at']
-    this.insert = `INSERT INTO ${this.table} (${inserted.map(quote).join(', ')}) ` +
-      `VALUES (${inserted.map((_, i) => p(i + 1)).join(', ')}) RETURNING ${names}, version`
+    const values = inserted.map((_, i) => p(i + 1))
+    const column = this.search?.column
+    if (column !== undefined) {
+      inserted.push(column.name)
+      values.push(column.value(p(values.length + 1)))
+    }
+    this.insert = `INSERT INTO ${this.table} (${inserted.map(quote).join(', ')}) VALUES (${values.join(', ')}) RETURNING ${names}, version`
     this.delete = `DELETE FROM ${this.table} WHERE id = ${p(1)}`
     this.bury = `INSERT INTO tombstones (collection, id, deleted_at) VALUES (${p(1)}, ${p(2)}, ${p(3)})`
     this.referencedBy = resources.flatMap(r => Object.entries(r.references)
@@ -192,8 +219,49 @@ export class CollectionCore {
     return Object.fromEntries(this.resource.writable.filter(f => f in changes).map(f => [f, changes[f] ?? null]))
   }
 
+  /** The live records among `ids`. */
+  byIds (ids: readonly number[]): Statement {
+    const params = new Parameters(this.dialect)
+    return { sql: `${this.select} WHERE ${this.dialect.oneOf('id', 'integer', [...ids], params)}`, params: params.values }
+  }
+
+  /**
+   * The first `limit` records of each parent, in id order: a branch per parent, each read by the
+   * index led by `field` (which holds a parent's records in id order), joined into one statement.
+   */
+  children (field: string, parents: readonly number[], limit: number): Statement {
+    const params = new Parameters(this.dialect)
+    const branches = parents.map((parent, i) => `SELECT * FROM (${this.select} WHERE ${quote(field)} = ${params.add(parent)} ` +
+      `ORDER BY id LIMIT ${params.add(limit)}) AS parent${i}`)
+    return { sql: branches.join(' UNION ALL '), params: params.values }
+  }
+
+  /** How many records name each of `parents` in `field`: rows of [parent, count]. */
+  childCounts (field: string, parents: readonly number[]): Statement {
+    const params = new Parameters(this.dialect)
+    const column = quote(field)
+    return {
+      sql: `SELECT ${column}, count(*) FROM ${this.table} ` +
+        `WHERE ${this.dialect.oneOf(column, 'reference', [...parents], params)} GROUP BY ${column}`,
+      params: params.values
+    }
+  }
+
+  /** Up to `limit` records whose search words are not kept yet, as [id, words] (rows made before the search index). */
+  unindexed (search: SearchIndex, limit: number): { sql: string, words: (row: Scalar[]) => [number, string] } {
+    const fields = this.resource.search
+    return {
+      sql: `SELECT id, ${fields.map(quote).join(', ')} FROM ${this.table} WHERE ${search.unindexed} ORDER BY id LIMIT ${limit}`,
+      words: row => [Number(row[0]), this.#words(Object.fromEntries(fields.map((f, i) => [f, row[i + 1] as Scalar])))]
+    }
+  }
+
   /** The SQL condition of a list filter (the operator switch both engines share), its values bound to `params`. */
   condition (filter: Filter, params: Parameters): string {
+    if (filter.op === 'search') {
+      if (this.search === undefined) throw new Error(`${this.resource.name} has no text field to search`)
+      return this.search.match(filter.value as string[], params)
+    }
     const column = this.column(filter.field)
     const folded = this.resource.unique.includes(column.name)
     const expression = folded ? this.dialect.folded(quote(column.name)) : quote(column.name)
@@ -229,7 +297,11 @@ export class CollectionCore {
         continue
       }
       const values = [...this.resource.writable.map(f => this.bind(f, input[f])), now, now]
-      created.push(this.versioned((yield * row(this.insert, values)) as Scalar[]))
+      const words = this.#words(input)
+      if (this.search?.column !== undefined) values.push(words)
+      const record = this.versioned((yield * row(this.insert, values)) as Scalar[])
+      if (this.search?.apart !== undefined) yield * run(this.search.apart.put, [record.record.id, words])
+      created.push(record)
     }
     if (errors.length > 0) throw invalid(errors)
     return { result: created, changes: created.map(({ record }) => ({ before: undefined, after: record })) }
@@ -242,12 +314,21 @@ export class CollectionCore {
     if (errors.length > 0) throw invalid(errors)
     const fields = Object.keys(values)
     const p = (n: number): string => this.dialect.placeholder(n)
+    const params: unknown[] = [...fields.map(f => this.bind(f, values[f])), now]
     const assignments = [
       ...fields.map((f, i) => `${quote(f)} = ${p(i + 1)}`), `updated_at = ${p(fields.length + 1)}`, 'version = version + 1'
     ]
-    const sql = `UPDATE ${this.table} SET ${assignments.join(', ')} WHERE id = ${p(fields.length + 2)} ` +
+    const words = this.#words({ ...current.record, ...values })
+    const column = this.search?.column
+    if (column !== undefined) assignments.push(`${quote(column.name)} = ${column.value(p(params.push(words)))}`)
+    const sql = `UPDATE ${this.table} SET ${assignments.join(', ')} WHERE id = ${p(params.push(id))} ` +
       `RETURNING ${this.columns.map(c => quote(c.name)).join(', ')}, version`
-    const written = this.versioned((yield * row(sql, [...fields.map(f => this.bind(f, values[f])), now, id])) as Scalar[])
+    const written = this.versioned((yield * row(sql, params)) as Scalar[])
+    const apart = this.search?.apart
+    if (apart !== undefined) {
+      yield * run(apart.remove, [id])
+      yield * run(apart.put, [id, words])
+    }
     return { result: written, changes: [{ before: current.record, after: written.record }] }
   }
 
@@ -258,8 +339,14 @@ export class CollectionCore {
       if (yield * exists(ref.exists, [id])) throw stillReferenced(this.resource, id, ref.name)
     }
     yield * run(this.delete, [id])
+    if (this.search?.apart !== undefined) yield * run(this.search.apart.remove, [id])
     yield * run(this.bury, [this.resource.name, id, now])
     return { result: undefined, changes: [{ before: current.record, after: undefined }] }
+  }
+
+  /** A record's search words as the search index binds them: one text, separated by spaces. */
+  #words (record: ResourceRecord): string {
+    return recordWords(this.resource.search, record).join(' ')
   }
 
   /** The live record, locked for the write, once the precondition accepts it: 404 if it never was, 410 if deleted. */

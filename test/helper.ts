@@ -16,6 +16,7 @@ import { setHashCostForTests } from '../auth/secrets.ts'
 import { loadConfig, type Config } from '../config/index.ts'
 import { openStorage } from '../store/open.ts'
 import type { AccountStore, Storage } from '../store/storage.ts'
+import type { CollectionStore } from '../collections/store.ts'
 import { checkContract } from './contract.ts'
 
 // The chosen secrets of the test apps (the bootstrap client's, the users') are hashed at a low
@@ -98,6 +99,11 @@ export async function build (t: Test, settings: Record<string, string> = {}, log
   return started(t, testConfig(t.testdir(), settings), logStream === undefined ? {} : { logStream })
 }
 
+/** Another instance of the API on the data directory (and database) of `app`, as a second process would be. */
+export async function buildBeside (t: Test, app: FastifyInstance): Promise<FastifyInstance> {
+  return started(t, testConfig(app.config.dataDir), {})
+}
+
 /** As `build`, serving `collections` (ApiOptions.collections): collections of a test's own. */
 export async function buildServing (
   t: Test, collections: NonNullable<ApiOptions['collections']>, settings: Record<string, string> = {}
@@ -132,11 +138,26 @@ export function routeTree (t: Test, files: Record<string, string>, leaveOut: Ite
   return tree
 }
 
+/** The storage of each test app's API plugin, out of reach from the outside: a request's server is that plugin. */
+const storages = new WeakMap<FastifyInstance, Storage>()
+
 async function started (t: Test, config: Config, options: ApiOptions): Promise<FastifyInstance> {
   const app = checkContract(t, buildApi(config, options))
   t.teardown(() => app.close())
+  app.addHook('onRequest', (request, _reply, done) => {
+    const { storage } = request.server as FastifyInstance & { storage?: Storage }
+    if (storage !== undefined && !storages.has(app)) storages.set(app, storage)
+    done()
+  })
   await app.ready()
   return app
+}
+
+/** The storage the app itself uses, known once it has answered a request through its API plugin. */
+export function storageOf (app: FastifyInstance): Storage {
+  const storage = storages.get(app)
+  if (storage === undefined) throw new Error('the app has answered no request of its API yet')
+  return storage
 }
 
 export const basic = (id: string, secret: string): string =>
@@ -263,6 +284,26 @@ export async function withStorage<T> (app: FastifyInstance, work: (storage: Stor
 
 export const addClient = (app: FastifyInstance, scope: string, clientId?: string) =>
   withAccounts(app, store => createClient(store, scopesOf(app.collections.resources), { scope, clientId }))
+
+/** Counts the calls of `method` on a collection's store, which still answers them: what a request asked of the store. */
+export function countCalls (t: Test, store: CollectionStore, method: 'getMany' | 'children' | 'list'): { calls: number } {
+  const counter = { calls: 0 }
+  const original = store[method].bind(store) as (...args: unknown[]) => unknown
+  ;(store as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+    counter.calls++
+    return original(...args)
+  }
+  t.teardown(() => { delete (store as unknown as Record<string, unknown>)[method] })
+  return counter
+}
+
+/** `Bearer <token>` of a new client that holds `scope` only. */
+export async function bearerWith (app: FastifyInstance, scope: string): Promise<string> {
+  const client = await addClient(app, scope)
+  const res = await tokenRequest(app, { grant_type: 'client_credentials' }, basic(client.client_id, client.client_secret))
+  if (res.statusCode !== 200) throw new Error(`token: ${res.statusCode} ${res.body}`)
+  return `Bearer ${res.json().access_token as string}`
+}
 
 export const addUser = (app: FastifyInstance, username: string, password: string, scope: string) =>
   withAccounts(app, store => createUser(store, scopesOf(app.collections.resources), { username, password, scope }))

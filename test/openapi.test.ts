@@ -168,7 +168,7 @@ t.test('the headers of every answer and the query parameters of collection reads
   const app = await build(t)
   const { paths } = (await call(app, 'GET', '/documentation/json')).json() as Document
   const headers = (path: string, method: string, status: string) => Object.keys(paths[path]?.[method]?.responses[status]?.headers ?? {})
-  t.same(headers('/v1/zoos', 'get', '200'), ['Link', 'X-Total-Count'])
+  t.same(headers('/v1/zoos', 'get', '200'), ['ETag', 'Link', 'X-Total-Count', 'Preference-Applied'])
   t.same(headers('/v1/zoos', 'post', '201'), ['Location', 'ETag', 'Idempotent-Replayed'])
   t.same(headers('/v1/zoos', 'post', '202'), ['Location', 'Preference-Applied', 'Idempotent-Replayed'])
   t.same(headers('/v1/zoos/{id}', 'get', '200'), ['ETag'])

@@ -9,6 +9,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest guard of /v1 (routes/v1/autohooks.ts): a valid bearer token with the route's scope. */
     requireToken: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void
+    /** Throws the 403 of the guard unless the request's token has `scope` (beyond the route's own: an embedded collection's). */
+    requireScope: (request: FastifyRequest, scope: string) => void
   }
   interface FastifyRequest {
     principal: Principal | null
@@ -47,14 +49,18 @@ export default fp(async function bearerGuard (fastify) {
       `${REALM}, error="invalid_token", error_description="${err.message.replace(/[^\x20-\x7e]|["\\]/g, "'")}"`)
   }
 
-  const authorize = (request: FastifyRequest, principal: Principal): void => {
-    request.principal = principal
-    const collection = request.routeOptions.config.collection
-    const needed = collection === undefined ? undefined : scopeFor(collection, request.method)
-    if (needed !== undefined && !principal.scopes.has(needed)) {
+  const requireScope = (request: FastifyRequest, needed: string): void => {
+    if (request.principal?.scopes.has(needed) !== true) {
       throw new HttpError(403, `The access token lacks the scope ${needed}`, documentation(request, `Requires the scope ${needed}`),
         { 'WWW-Authenticate': `${REALM}, error="insufficient_scope", scope="${needed}"` })
     }
+  }
+  fastify.decorate('requireScope', requireScope)
+
+  const authorize = (request: FastifyRequest, principal: Principal): void => {
+    request.principal = principal
+    const collection = request.routeOptions.config.collection
+    if (collection !== undefined) requireScope(request, scopeFor(collection, request.method))
   }
 
   // A callback hook: a token verified before, on SQLite, is accepted without waiting for a

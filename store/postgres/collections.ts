@@ -1,16 +1,20 @@
 import type pg from 'pg'
 import type { Scalar } from '../../collections/kinds.ts'
 import type { Resource, ResourceRecord } from '../../collections/resource.ts'
-import type { CollectionStore, ListQuery, Page, Precondition, Presence, Store, Versioned } from '../../collections/store.ts'
+import type {
+  Children, CollectionStore, ListOptions, ListQuery, Page, Precondition, Presence, Store, Versioned
+} from '../../collections/store.ts'
 import { CollectionCore, invalid, runAwaiting, stillReferenced, type Ask, type Sequence } from '../collections.ts'
 import { prepared, transaction, type Client, type Pool } from './database.ts'
 import { POSTGRES } from './dialect.ts'
 import { PostgresListQueries } from './list.ts'
-import { PostgresTotals } from './totals.ts'
+import { changesOf, PostgresTotals } from './totals.ts'
 
 /** What PostgreSQL says when a constraint refuses a write (its SQLSTATE). */
 const UNIQUE_VIOLATION = '23505'
 const FOREIGN_KEY_VIOLATION = '23503'
+/** Records whose search words are made in one statement at start-up. */
+const INDEXING_BATCH = 2000
 
 /**
  * Collections in PostgreSQL tables named after them (migrations/postgres/). Every write is one
@@ -36,6 +40,20 @@ export class PostgresStore implements Store {
     if (collection === undefined) throw new Error(`no collection ${resource.name}`)
     return collection
   }
+
+  /** The sums of the change counters (store/postgres/totals.ts): raised by every instance's writes, never lowered. */
+  changes (collections: readonly string[]): Promise<string[]> {
+    return changesOf(this.pool, collections)
+  }
+
+  /**
+   * Makes the search words of the records that have none yet (those written before the search
+   * column was, or by a version without it), in batches of one statement each. Every write keeps
+   * them from then on; instances starting together make the same words.
+   */
+  async indexSearchWords (): Promise<void> {
+    for (const collection of this.#collections.values()) await collection.indexSearchWords()
+  }
 }
 
 /** A statement whose text is one of a few (store/postgres/database.ts), its rows as arrays of the select list. */
@@ -59,10 +77,12 @@ class PostgresCollection implements CollectionStore {
     this.#queries = new PostgresListQueries(this.#core)
   }
 
-  async list (query: ListQuery): Promise<Page> {
-    const total = await this.#totals.get(this.#pool, query.filters, this.#queries.count(query.filters))
+  async list (query: ListQuery, { counting, changes }: ListOptions): Promise<Page> {
+    const total = counting === 'none'
+      ? undefined
+      : await this.#totals.get(this.#pool, query.filters, this.#queries.count(query.filters), changes)
     // The total is exact: a page that starts past it is empty without reading anything.
-    if (total === 0 || (query.after === undefined && query.offset >= total)) return { items: [], total }
+    if (total === 0 || (total !== undefined && query.after === undefined && query.offset >= total)) return { items: [], total }
     const page = this.#queries.page(query)
     const found = await this.#pool.query<Scalar[]>({ text: page.sql, values: page.params, rowMode: 'array' } satisfies pg.QueryArrayConfig)
     return { items: found.rows.map(row => this.#core.record(row)), total }
@@ -71,6 +91,49 @@ class PostgresCollection implements CollectionStore {
   async get (id: number): Promise<Versioned | undefined> {
     const { rows } = await this.#pool.query<Scalar[]>(asArrays(this.#core.read, [id]))
     return rows[0] === undefined ? undefined : this.#core.versioned(rows[0])
+  }
+
+  async getMany (ids: readonly number[]): Promise<ResourceRecord[]> {
+    if (ids.length === 0) return []
+    const { sql, params } = this.#core.byIds(ids)
+    const { rows } = await this.#pool.query<Scalar[]>(asArrays(sql, params))
+    return rows.map(row => this.#core.record(row))
+  }
+
+  async children (field: string, parents: readonly number[], limit: number): Promise<Children> {
+    const items = new Map<number, ResourceRecord[]>(parents.map(parent => [parent, []]))
+    const totals = new Map<number, number>()
+    if (parents.length === 0) return { items, totals }
+    const { sql, params } = this.#core.children(field, parents, limit)
+    const { rows } = await this.#pool.query<Scalar[]>({ text: sql, values: params, rowMode: 'array' } satisfies pg.QueryArrayConfig)
+    for (const row of rows) {
+      const record = this.#core.record(row)
+      items.get(Number(record[field]))?.push(record)
+    }
+    // A parent with fewer than `limit` records has them all; only the others are counted, in one read.
+    for (const [parent, records] of items) totals.set(parent, records.length)
+    const full = [...items].filter(([, records]) => records.length >= limit).map(([parent]) => parent)
+    if (full.length > 0) {
+      const counts = this.#core.childCounts(field, full)
+      const { rows: counted } = await this.#pool.query<[string, string]>(asArrays(counts.sql, counts.params))
+      for (const [parent, count] of counted) totals.set(Number(parent), Number(count))
+    }
+    return { items, totals }
+  }
+
+  async indexSearchWords (): Promise<void> {
+    const search = this.#core.search
+    const column = search?.column
+    if (search === undefined || column === undefined) return
+    const { sql, words } = this.#core.unindexed(search, INDEXING_BATCH)
+    const write = `UPDATE ${this.#core.table} SET ${column.name} = ${column.value('indexed.words')} ` +
+      `FROM unnest($1::bigint[], $2::text[]) AS indexed (id, words) WHERE ${this.#core.table}.id = indexed.id`
+    for (;;) {
+      const { rows } = await this.#pool.query<Scalar[]>({ text: sql, values: [], rowMode: 'array' } satisfies pg.QueryArrayConfig)
+      if (rows.length === 0) return
+      const made = rows.map(words)
+      await this.#pool.query(write, [made.map(([id]) => id), made.map(([, text]) => text)])
+    }
   }
 
   async presence (id: number): Promise<Presence> {

@@ -8,7 +8,8 @@ import type { Pool } from './database.ts'
  * and sort exactly as SQLite's do, so that both engines answer alike: text in code-point order
  * (`COLLATE "C"`), a unique field compared as `lower()` of it (A-Z folded, as SQLite's NOCASE),
  * NULL first in every index (as SQLite sorts it), `id` ending every index (the last key of every
- * sort), ids that are never handed out again (identity). Every statement that writes the table
+ * sort), ids that are never handed out again (identity), the search words of its text fields in a
+ * tsvector column with a GIN index (collections/search.ts). Every statement that writes the table
  * raises its change counter (the trigger of migrations/postgres/050_collection_changes.sql), which
  * keeps list totals exact across instances (store/postgres/totals.ts): a table without it would
  * answer stale totals, so start-up refuses one.
@@ -43,9 +44,14 @@ function indexesOf (resource: Resource): string[] {
     ...resource.unique.map(field => `${t}_${field}_unique UNIQUE ON ${t} USING btree (lower(${field}))`),
     ...sortIndexes(resource).map(sorted),
     ...groupIndexes(resource).map(sorted),
-    ...referenceColumns(resource).map(r => `${t}_${r.name}_id ON ${t} USING btree (${r.name}, id)`)
+    ...referenceColumns(resource).map(r => `${t}_${r.name}_id ON ${t} USING btree (${r.name}, id)`),
+    // The search words (collections/search.ts): a GIN index finds the records of each word, prefixes too.
+    ...(resource.search.length === 0 ? [] : [`${t}_search ON ${t} USING gin (search)`])
   ]
 }
+
+/** The column of the search words, for a collection with text fields. */
+const searchColumns = (resource: Resource): string[] => resource.search.length === 0 ? [] : ['search tsvector']
 
 const trigger = (resource: Resource): string =>
   `${resource.name}_changes AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON ${resource.name} ` +
@@ -61,7 +67,7 @@ function createIndex (printed: string): string {
 
 /** The SQL that makes a collection's table, its indexes and the trigger that counts its changes. */
 export function createTable (resource: Resource): string {
-  const columns = [...resource.columns.map(columnDefinition), 'version bigint NOT NULL DEFAULT 1']
+  const columns = [...resource.columns.map(columnDefinition), 'version bigint NOT NULL DEFAULT 1', ...searchColumns(resource)]
   return [
     `CREATE TABLE ${resource.name} (\n  ${columns.join(',\n  ')}\n);`,
     // The primary key's index comes with the table.
@@ -88,6 +94,7 @@ export function wantedFacts (resource: Resource): string[] {
       return `column ${c.name} ${type}${type === 'text' ? ' COLLATE "C"' : ''}${c.nullable ? '' : ' NOT NULL'}`
     }),
     'column version bigint NOT NULL DEFAULT 1',
+    ...searchColumns(resource).map(column => `column ${column}`),
     'primary key (id)',
     ...referenceColumns(resource).map(c => `foreign key ${c.name} REFERENCES ${c.references as string} (id) ON DELETE RESTRICT`),
     ...indexesOf(resource).map(index => `index ${index}`),

@@ -16,9 +16,11 @@ import { checkTables } from './schema.ts'
 export async function openPostgresStorage (settings: PostgresSettings, collections: Collections): Promise<Storage> {
   const migrations = migrationsOf('postgres', collections.migrations)
   const pool = await openPool(settings)
+  const store = new PostgresStore(pool, collections.resources)
   try {
     await migrate(pool, migrations)
     await checkTables(pool, collections.resources)
+    await store.indexSearchWords()
   } catch (err) {
     await pool.end()
     throw err
@@ -26,7 +28,7 @@ export async function openPostgresStorage (settings: PostgresSettings, collectio
   return {
     engine: 'postgres',
     shared: true,
-    collections: new PostgresStore(pool, collections.resources),
+    collections: store,
     accounts: new PostgresAccountStore(pool),
     idempotency: new PostgresIdempotencyStore(pool),
     jobs: new PostgresJobStore(pool),

@@ -1,6 +1,20 @@
 import { filterSetKey, type Filter } from '../../collections/store.ts'
 import { prepared, type Queryable } from './database.ts'
 
+/** The sum of a collection's change counters, as text (a bigint may exceed what a JavaScript number keeps exact). */
+const CHANGES = 'coalesce(sum(changes), 0)::text'
+
+/**
+ * The sum of the change counters of each of `collections`, in one read: what a list's ETag is
+ * made of (collections/revalidation.ts), and what a kept total is checked against.
+ */
+export async function changesOf (db: Queryable, collections: readonly string[]): Promise<string[]> {
+  const { rows } = await db.query<{ changes: string }>(prepared(
+    `SELECT (SELECT ${CHANGES} FROM collection_changes WHERE collection = name) AS changes ` +
+    'FROM unnest($1::text[]) WITH ORDINALITY AS asked (name, position) ORDER BY position', [[...collections]]))
+  return rows.map(row => row.changes)
+}
+
 interface Entry {
   /** The collection's change counters, summed, when the total was counted. */
   changes: string
@@ -32,16 +46,19 @@ export class PostgresTotals {
   constructor (collection: string, capacity = 256) {
     this.collection = collection
     this.capacity = capacity
-    this.#changes = 'SELECT coalesce(sum(changes), 0)::text AS changes FROM collection_changes WHERE collection = $1'
+    this.#changes = `SELECT ${CHANGES} AS changes FROM collection_changes WHERE collection = $1`
   }
 
-  /** The total of `filters`, where `count` is the SQL of the count and its parameters. */
-  async get (db: Queryable, filters: Filter[], count: { sql: string, params: unknown[] }): Promise<number> {
+  /**
+   * The total of `filters`, where `count` is the SQL of the count and its parameters; `known`,
+   * the collection's sum of counters when the caller has just read it (changesOf), spares reading it again.
+   */
+  async get (db: Queryable, filters: Filter[], count: { sql: string, params: unknown[] }, known?: string): Promise<number> {
     const key = filterSetKey(filters)
     const kept = this.#entries.get(key)
     if (kept !== undefined) {
-      const { rows } = await db.query<{ changes: string }>(prepared(this.#changes, [this.collection]))
-      if (rows[0]?.changes === kept.changes) {
+      const now = known ?? (await db.query<{ changes: string }>(prepared(this.#changes, [this.collection]))).rows[0]?.changes
+      if (now === kept.changes) {
         // Map order is insertion order: moving the entry to the end keeps the oldest first.
         this.#entries.delete(key)
         this.#entries.set(key, kept)

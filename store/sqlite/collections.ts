@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto'
 import type Database from 'better-sqlite3'
 import { compareAsciiCaseInsensitive, KINDS, type Comparator, type Scalar } from '../../collections/kinds.ts'
 import type { Resource, ResourceRecord } from '../../collections/resource.ts'
 import type {
-  CollectionStore, ListQuery, Page, Precondition, Presence, Store, Versioned
+  Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Precondition, Presence, Store, Versioned
 } from '../../collections/store.ts'
 import { CollectionCore, runNow, type Ask, type Sequence } from '../collections.ts'
 import type { SqliteDatabase } from './database.ts'
@@ -13,6 +14,8 @@ import { checkTables } from './schema.ts'
 import { Totals } from './totals.ts'
 
 const STATEMENT_CACHE_SIZE = 512
+/** Records whose search words are made in one transaction at start-up. */
+const INDEXING_BATCH = 2000
 
 /** Collections stored in SQLite tables named after them (migrations/). */
 export class SqliteStore implements Store {
@@ -20,6 +23,11 @@ export class SqliteStore implements Store {
   readonly #statements = new Map<string, Database.Statement>()
   readonly #dataVersion: Database.Statement
   #seenVersion: number
+  /**
+   * Begins every change stamp: counters start at 0 in each process, so a stamp of an earlier
+   * process (or of another process on the file) must never equal one of this.
+   */
+  readonly #epoch = randomBytes(9).toString('base64url')
   /** Every collection write goes through it: see store/sqlite/group-commit.ts. */
   readonly writes: GroupCommit
 
@@ -34,12 +42,33 @@ export class SqliteStore implements Store {
     this.#dataVersion = db.prepare('PRAGMA data_version').pluck()
     this.#seenVersion = this.#dataVersion.get() as number
     for (const resource of resources) this.#collections.set(resource.name, new SqliteCollection(this, resource))
+    this.indexSearchWords()
   }
 
   collection (resource: Resource): CollectionStore {
     const collection = this.#collections.get(resource.name)
     if (collection === undefined) throw new Error(`no collection ${resource.name}`)
     return collection
+  }
+
+  async changes (collections: readonly string[]): Promise<string[]> {
+    this.checkForeignWrites()
+    return collections.map(name => `${this.#epoch}.${this.#named(name).changes}`)
+  }
+
+  #named (name: string): SqliteCollection {
+    const collection = this.#collections.get(name)
+    if (collection === undefined) throw new Error(`no collection ${name}`)
+    return collection
+  }
+
+  /**
+   * Makes the search words of the records that have none yet (those written before the search
+   * index was: store/sqlite/schema.ts), in batches of a transaction each. Every write keeps them
+   * from then on.
+   */
+  indexSearchWords (): void {
+    for (const collection of this.#collections.values()) collection.indexSearchWords()
   }
 
   /** Prepared statements are reused; list queries vary, so the least recently used are dropped. */
@@ -64,7 +93,10 @@ export class SqliteStore implements Store {
     const version = this.#dataVersion.get() as number
     if (version === this.#seenVersion) return
     this.#seenVersion = version
-    for (const collection of this.#collections.values()) collection.totals.clear()
+    for (const collection of this.#collections.values()) {
+      collection.totals.clear()
+      collection.changes++
+    }
   }
 }
 
@@ -76,6 +108,8 @@ class SqliteCollection implements CollectionStore {
   readonly #live: Database.Statement
   readonly #tombstone: Database.Statement
   readonly totals: Totals
+  /** Writes committed to the collection by this process, and one more for each time another process wrote to the file. */
+  changes = 0
 
   readonly store: SqliteStore
   readonly resource: Resource
@@ -89,17 +123,17 @@ class SqliteCollection implements CollectionStore {
     this.#tombstone = store.db.prepare(this.#core.tombstone)
     const { indexes, collations } = readIndexes(store.db, resource.name)
     this.#queries = new ListQueries(this.#core, indexes)
-    this.totals = new Totals(field => comparatorOf(resource, field, collations))
+    this.totals = new Totals(field => comparatorOf(resource, field, collations), resource.search)
   }
 
-  async list (query: ListQuery): Promise<Page> {
+  async list (query: ListQuery, { counting }: ListOptions): Promise<Page> {
     this.store.checkForeignWrites()
-    const total = this.#count(query)
+    const total = counting === 'exact' ? this.#count(query.filters) : undefined
     // The total is exact: a page that starts past it is empty without reading anything.
-    if (total === 0 || (query.after === undefined && query.offset >= total)) return { items: [], total }
-    const size = this.#count({ ...query, filters: [] })
+    if (total === 0 || (total !== undefined && query.after === undefined && query.offset >= total)) return { items: [], total }
+    const size = this.#count([])
     const items: ResourceRecord[] = []
-    for (const { sql, params } of this.#queries.page(query, total, size)) {
+    for (const { sql, params } of this.#queries.page(query, total ?? this.#matchingAtLeast(query, size), size)) {
       const wanted = query.limit - items.length
       if (wanted <= 0) break
       const rows = this.store.statement(sql).raw().all(...params, wanted, query.offset) as Scalar[][]
@@ -111,6 +145,47 @@ class SqliteCollection implements CollectionStore {
   async get (id: number): Promise<Versioned | undefined> {
     const row = this.#read.get(id) as Scalar[] | undefined
     return row === undefined ? undefined : this.#core.versioned(row)
+  }
+
+  async getMany (ids: readonly number[]): Promise<ResourceRecord[]> {
+    if (ids.length === 0) return []
+    const { sql, params } = this.#core.byIds(ids)
+    return (this.store.statement(sql).raw().all(...params) as Scalar[][]).map(row => this.#core.record(row))
+  }
+
+  async children (field: string, parents: readonly number[], limit: number): Promise<Children> {
+    const items = new Map<number, ResourceRecord[]>(parents.map(parent => [parent, []]))
+    if (parents.length === 0) return { items, totals: new Map() }
+    const { sql, params } = this.#core.children(field, parents, limit)
+    for (const row of this.store.statement(sql).raw().all(...params) as Scalar[][]) {
+      const record = this.#core.record(row)
+      items.get(record[field] as number)?.push(record)
+    }
+    return { items, totals: this.#childTotals(field, items, limit) }
+  }
+
+  /** A parent with fewer than `limit` records has them all; only the others are counted, in one read. */
+  #childTotals (field: string, items: Map<number, ResourceRecord[]>, limit: number): Map<number, number> {
+    const totals = new Map([...items].map(([parent, records]) => [parent, records.length]))
+    const full = [...items].filter(([, records]) => records.length >= limit).map(([parent]) => parent)
+    if (full.length === 0) return totals
+    const { sql, params } = this.#core.childCounts(field, full)
+    for (const [parent, count] of this.store.statement(sql).raw().all(...params) as [number, number][]) totals.set(parent, count)
+    return totals
+  }
+
+  indexSearchWords (): void {
+    const search = this.#core.search
+    if (search?.apart === undefined) return
+    const { sql, words } = this.#core.unindexed(search, INDEXING_BATCH)
+    const select = this.store.db.prepare(sql).raw()
+    const put = this.store.db.prepare(search.apart.put)
+    const batch = this.store.db.transaction(() => {
+      const rows = select.all() as Scalar[][]
+      for (const row of rows) put.run(...words(row))
+      return rows.length
+    })
+    while (batch() === INDEXING_BATCH);
   }
 
   async presence (id: number): Promise<Presence> {
@@ -143,7 +218,10 @@ class SqliteCollection implements CollectionStore {
   #commit<T> (sequence: (now: string) => Sequence<T>): Promise<T> {
     return this.store.writes.submit(onCommit => {
       const { result, changes } = runNow(sequence(new Date().toISOString()), ask => this.#answer(ask))
-      onCommit(() => { for (const { before, after } of changes) this.totals.apply(before, after) })
+      onCommit(() => {
+        for (const { before, after } of changes) this.totals.apply(before, after)
+        this.changes++
+      })
       return result
     })
   }
@@ -157,11 +235,24 @@ class SqliteCollection implements CollectionStore {
     }
   }
 
-  #count (query: ListQuery): number {
-    return this.totals.get(query.filters, () => {
-      const { sql, params } = this.#queries.count(query.filters)
+  #count (filters: Filter[]): number {
+    return this.totals.get(filters, () => {
+      const { sql, params } = this.#queries.count(filters)
       return this.store.statement(sql).pluck().get(...params) as number
     })
+  }
+
+  /**
+   * What the planner needs to know of the matching records when the list is not counted
+   * (`Prefer: count=none`): a kept total, or else a count that stops at the number past which
+   * walking the sort's index is surely the cheaper plan (store/sqlite/list.ts), so that a list
+   * matching many records counts a few thousand of them, not all.
+   */
+  #matchingAtLeast (query: ListQuery, size: number): number {
+    const kept = this.totals.peek(query.filters)
+    if (kept !== undefined) return kept
+    const { sql, params } = this.#queries.countUpTo(query, size)
+    return this.store.statement(sql).pluck().get(...params) as number
   }
 }
 

@@ -1,10 +1,15 @@
 import { KINDS } from '../../collections/kinds.ts'
 import type { Dialect } from '../collections.ts'
+import { quote } from '../text.ts'
+
+/** The FTS5 table of a collection's search words (store/sqlite/schema.ts makes it). */
+export const searchTable = (table: string): string => `${table}_search`
 
 /**
  * SQLite's side of store/collections.ts: `?` parameters, no row locks (a write's transaction,
  * BEGIN IMMEDIATE, holds the whole database), text compared as its column's collation says (a
- * unique field's column is NOCASE), values of each kind in the form its STRICT column holds.
+ * unique field's column is NOCASE), values of each kind in the form its STRICT column holds;
+ * search words in an FTS5 table beside the collection's.
  */
 export const SQLITE: Dialect = {
   placeholder: () => '?',
@@ -15,5 +20,16 @@ export const SQLITE: Dialect = {
   distinct: 'IS NOT',
   folded: column => column,
   fold: value => value,
-  oneOf: (expression, _kind, values, params) => `${expression} IN (${values.map(v => params.add(v)).join(', ')})`
+  oneOf: (expression, _kind, values, params) => `${expression} IN (${values.map(v => params.add(v)).join(', ')})`,
+  // An FTS5 table apart, its rowid the record's id; a query word in double quotes is one token
+  // (the words hold letters and digits only), `*` makes it a prefix.
+  searchIndex: table => {
+    const search = quote(searchTable(table))
+    return {
+      apart: { put: `INSERT INTO ${search} (rowid, words) VALUES (?, ?)`, remove: `DELETE FROM ${search} WHERE rowid = ?` },
+      match: (words, params) =>
+        `id IN (SELECT rowid FROM ${search} WHERE ${search} MATCH ${params.add(words.map(w => `"${w}"*`).join(' '))})`,
+      unindexed: `id NOT IN (SELECT rowid FROM ${search})`
+    }
+  }
 }

@@ -35,8 +35,8 @@ export function readIndexes (db: Database.Database, table: string): { indexes: T
   return { indexes, collations }
 }
 
-/** Operators an index can serve: a filter on one of them lets SQLite fetch only the matches. */
-const SEEKABLE = new Set(['eq', 'gt', 'gte', 'lt', 'lte', 'in'])
+/** Operators an index can serve: a filter on one of them lets SQLite fetch only the matches (`search` through the FTS5 table). */
+const SEEKABLE = new Set(['eq', 'gt', 'gte', 'lt', 'lte', 'in', 'search'])
 
 /**
  * What SQLite spends on one row, in microseconds, measured on a table of 100,000 rows (2 cores, Node 20):
@@ -115,6 +115,20 @@ export class ListQueries {
   count (filters: Filter[]): Statement {
     const params = new Parameters(SQLITE)
     return { sql: `SELECT count(*) FROM ${this.#from}${this.where(filters, params)}`, params: params.values }
+  }
+
+  /**
+   * The count of the matching records, stopped at the number past which walking the sort's index
+   * is surely cheaper than fetching the matches first: with m matches, a walk reads about
+   * wanted × size / m rows and a fetch at least m, so from m = 4√(wanted × size) on the walk
+   * costs a sixteenth of the fetch by COST's figures, and #access chooses it whatever the
+   * true count beyond. Below that number the count is exact.
+   */
+  countUpTo (query: ListQuery, size: number): Statement {
+    const params = new Parameters(SQLITE)
+    const cap = Math.min(size, Math.ceil(4 * Math.sqrt((query.offset + query.limit) * size)))
+    const where = this.where(query.filters, params)
+    return { sql: `SELECT count(*) FROM (SELECT 1 FROM ${this.#from}${where} LIMIT ${params.add(cap)})`, params: params.values }
   }
 
   /**

@@ -2,6 +2,7 @@ import { KINDS } from '../../collections/kinds.ts'
 import type { Column, Resource } from '../../collections/resource.ts'
 import { groupIndexes, mismatch, sortIndexes } from '../tables.ts'
 import type { SqliteDatabase } from './database.ts'
+import { searchTable } from './dialect.ts'
 
 /*
  * A collection's table in SQLite (store/tables.ts says what it holds): STRICT, so a column holds
@@ -31,12 +32,24 @@ const indexesOf = (resource: Resource) => [
 const createIndex = (resource: Resource, index: { name: string, columns: string[] }): string =>
   `CREATE INDEX ${index.name} ON ${resource.name} (${index.columns.join(', ')});`
 
-/** The SQL that makes a collection's table and its indexes. */
+/**
+ * The FTS5 table of a collection's search words (collections/search.ts), or none for a collection
+ * without text fields: contentless (the words are made again from the record whenever it is
+ * written), its rows deletable by rowid, the `ascii` tokenizer (which splits the words at their
+ * spaces and changes nothing in them) and no positions (a word is searched for, not a phrase).
+ */
+export const createSearchTable = (resource: Resource): string[] => resource.search.length === 0
+  ? []
+  : [`CREATE VIRTUAL TABLE ${searchTable(resource.name)} USING fts5(words, content = '', contentless_delete = 1, ` +
+    "tokenize = 'ascii', detail = 'none');"]
+
+/** The SQL that makes a collection's table, its indexes and its search words' table. */
 export function createTable (resource: Resource): string {
   const columns = [...resource.columns.map(c => columnDefinition(resource, c)), 'version INTEGER NOT NULL DEFAULT 1']
   return [
     `CREATE TABLE ${resource.name} (\n  ${columns.join(',\n  ')}\n) STRICT;`,
-    ...indexesOf(resource).map(index => createIndex(resource, index))
+    ...indexesOf(resource).map(index => createIndex(resource, index)),
+    ...createSearchTable(resource)
   ].join('\n')
 }
 
@@ -70,7 +83,8 @@ export function wantedFacts (resource: Resource): string[] {
     ...resource.unique.map(field => `unique (${field} COLLATE NOCASE)`),
     // An index takes the collation of its columns: a unique one's is NOCASE.
     ...indexesOf(resource).map(index =>
-      `index ${index.name} (${index.columns.map(c => resource.unique.includes(c) ? `${c} COLLATE NOCASE` : c).join(', ')})`)
+      `index ${index.name} (${index.columns.map(c => resource.unique.includes(c) ? `${c} COLLATE NOCASE` : c).join(', ')})`),
+    ...createSearchTable(resource).map(sql => `search ${sql.slice(0, -1)}`)
   ]
 }
 
@@ -103,6 +117,8 @@ export function tableFacts (db: SqliteDatabase, table: string): string[] {
       `${k.name ?? '(expression)'}${k.coll === 'BINARY' ? '' : ` COLLATE ${k.coll}`}${k.desc === 1 ? ' DESC' : ''}`)
     facts.push(index.origin === 'u' ? `unique (${columns.join(', ')})` : `index ${index.name} (${columns.join(', ')})`)
   }
+  const search = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(searchTable(table))
+  if (typeof search === 'string') facts.push(`search ${search}`)
   return facts
 }
 

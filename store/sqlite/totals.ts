@@ -1,5 +1,6 @@
 import type { Comparator, Value } from '../../collections/kinds.ts'
 import type { ResourceRecord } from '../../collections/resource.ts'
+import { matchesWords, recordWords } from '../../collections/search.ts'
 import { filterSetKey, type Filter } from '../../collections/store.ts'
 
 /** A record matches a filter: the filter's semantics, evaluated in memory. */
@@ -28,10 +29,13 @@ export class Totals {
   readonly #entries = new Map<string, Entry>()
 
   readonly compare: (field: string) => Comparator
+  /** The fields `q` searches. */
+  readonly searched: readonly string[]
   readonly capacity: number
 
-  constructor (compare: (field: string) => Comparator, capacity = 256) {
+  constructor (compare: (field: string) => Comparator, searched: readonly string[], capacity = 256) {
     this.compare = compare
+    this.searched = searched
     this.capacity = capacity
   }
 
@@ -45,10 +49,15 @@ export class Totals {
       this.#entries.set(key, entry)
       return entry.count
     }
-    const fresh = { matches: matcher(filters, this.compare), count: count() }
+    const fresh = { matches: matcher(filters, this.compare, this.searched), count: count() }
     if (this.#entries.size >= this.capacity) this.#entries.delete(this.#entries.keys().next().value as string)
     this.#entries.set(key, fresh)
     return fresh.count
+  }
+
+  /** The kept count for `filters`, without counting. */
+  peek (filters: Filter[]): number | undefined {
+    return this.#entries.get(filterSetKey(filters))?.count
   }
 
   /** A committed write: `before` undefined for a create, `after` undefined for a delete. */
@@ -64,8 +73,10 @@ export class Totals {
   }
 }
 
-function matcher (filters: Filter[], compare: (field: string) => Comparator): Matcher {
-  const tests = filters.map(filter => test(filter, compare(filter.field)))
+function matcher (filters: Filter[], compare: (field: string) => Comparator, searched: readonly string[]): Matcher {
+  const tests = filters.map(filter => filter.op === 'search'
+    ? (record: ResourceRecord) => matchesWords(recordWords(searched, record), filter.value as string[])
+    : test(filter, compare(filter.field)))
   return record => tests.every(t => t(record))
 }
 

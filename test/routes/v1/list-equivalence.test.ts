@@ -1,6 +1,6 @@
 /**
  * The safety net of the list path: every list answer (items, their order, X-Total-Count and the
- * Link header) must equal what a plain, unoptimised SQL query on the same records gives (on
+ * Link header; with `q`, `fields` and `embed`) must equal what a plain, unoptimised SQL query on the same records gives (on
  * SQLite the app's own file; on PostgreSQL a SQLite copy of its tables, taken after each write),
  * for random filters and sorts over every field of every collection, with random writes (create,
  * update, replace, delete, refused ones, concurrent ones) between the reads. A store that plans,
@@ -119,6 +119,11 @@ const FIELDS: Record<Table, Field[]> = {
   ]
 }
 const RESOURCES = { zoos: Zoos, animals: Animals, employees: Employees }
+/** The text fields q searches: strings that are no country code. */
+const TEXT_FIELDS: Record<Table, string[]> = { zoos: ['name', 'city'], animals: ['name', 'species'], employees: ['name', 'role', 'email'] }
+/** What the contract calls words: runs of letters and digits, compared without case or diacritics. */
+const wordsIn = (text: string): string[] =>
+  text.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(word => word !== '')
 const TABLES: Table[] = ['zoos', 'animals', 'employees']
 const READ_ONLY = new Set(['id', 'created_at', 'updated_at'])
 const writableOf = (table: Table): Field[] => FIELDS[table].filter(f => !READ_ONLY.has(f.name))
@@ -175,7 +180,9 @@ interface Filter {
 
 /** A list: a top-level collection, or one nested under a zoo (which filters on that zoo_id). */
 interface Target { table: Table, parent?: number }
-interface Query { target: Target, filters: Filter[] }
+/** `q=`: as sent, and the words a record's text fields must each have one beginning with. */
+interface Search { sent: string, words: string[] }
+interface Query { target: Target, filters: Filter[], q?: Search }
 interface SortKey { field: string, direction: Direction }
 /** sortby/order as sent, and the complete order they mean (the implicit id included). */
 interface Sorting { params: [string, string][], keys: SortKey[] }
@@ -209,6 +216,10 @@ function whereOf (query: Query): { sql: string, params: Scalar[] } {
     terms.push(`${column} ${SQL_OPERATOR[filter.op]} ?`)
     params.push(value)
   }
+  if (query.q !== undefined) {
+    terms.push(`search_matches(?, ${TEXT_FIELDS[query.target.table].map(f => `"${f}"`).join(', ')})`)
+    params.push(JSON.stringify(query.q.words))
+  }
   return { sql: terms.length === 0 ? '' : ` WHERE ${terms.join(' AND ')}`, params }
 }
 
@@ -225,6 +236,11 @@ class Reference {
   private constructor (db: Database.Database, copyOf: FastifyInstance | undefined) {
     this.db = db
     this.copyOf = copyOf
+    // q: every word of the query begins a word of one of the text fields.
+    db.function('search_matches', { varargs: true, deterministic: true }, (wanted: unknown, ...texts: unknown[]) => {
+      const words = texts.flatMap(text => typeof text === 'string' ? wordsIn(text) : [])
+      return (JSON.parse(String(wanted)) as string[]).every(prefix => words.some(word => word.startsWith(prefix))) ? 1 : 0
+    })
   }
 
   static async of (app: FastifyInstance): Promise<Reference> {
@@ -247,7 +263,8 @@ class Reference {
       for (const [i, table] of tables.entries()) {
         this.db.exec(`DELETE FROM ${table}`)
         for (const row of rows[i] as Record<string, unknown>[]) {
-          const names = Object.keys(row)
+          // PostgreSQL keeps the search words in the table; SQLite beside it.
+          const names = Object.keys(row).filter(name => name !== 'search')
           this.db.prepare(`INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`)
             .run(...names.map(name => row[name]))
         }
@@ -275,6 +292,21 @@ class Reference {
 
   all (table: Table): Row[] {
     return this.rows({ target: { table }, filters: [] }, [{ field: 'id', direction: 'asc' }])
+  }
+
+  /** The record of `table` with `id`, or null. */
+  one (table: Table, id: number): Row | null {
+    const found = this.db.prepare(`SELECT * FROM "${table}" WHERE id = ?`).get(id) as Row | undefined
+    if (found === undefined) return null
+    const record = { ...found }
+    delete record.version
+    return record
+  }
+
+  /** The first `limit` records of `table` that name zoo `zooId`, in id order, and how many there are. */
+  children (table: Table, zooId: number, limit: number): { items: Row[], total: number } {
+    const query: Query = { target: { table }, filters: [{ field: ZOO_ID, op: 'eq', sent: '', values: [zooId] }] }
+    return { items: this.rows(query, [{ field: 'id', direction: 'asc' }], limit), total: this.count(query) }
   }
 
   live (table: Table): number[] {
@@ -782,6 +814,66 @@ function randomPaging (r: Random, total: number): Paging {
   return { params, mode: params.length === 0 ? 'offset' : 'page', size: perPage ?? 20, position: ((page ?? 1) - 1) * (perPage ?? 20) }
 }
 
+/** The parameters of a query's filters and search. */
+const queryParams = (query: Query): [string, string][] => [
+  ...query.filters.map((f): [string, string] => [paramName(f), f.sent]),
+  ...(query.q === undefined ? [] : [['q', query.q.sent] as [string, string]])
+]
+
+/** What a read answers of each record: `fields` (id and these), `embed` (the members added). */
+interface Shape { params: [string, string][], fields?: string[], embed: string[] }
+
+const CHILD_LIMIT = 100
+const EMBEDS: Record<Table, string[]> = { zoos: ['animals', 'employees'], animals: ['zoo'], employees: ['zoo'] }
+
+function randomShape (r: Random, table: Table): Shape {
+  const shape: Shape = { params: [], embed: [] }
+  if (r.chance(0.25)) {
+    const names = r.some(FIELDS[table].map(f => f.name), r.between(1, 3))
+    shape.params.push(['fields', names.join(',')])
+    shape.fields = FIELDS[table].map(f => f.name).filter(name => name === 'id' || names.includes(name))
+  }
+  if (r.chance(0.2)) {
+    shape.embed = r.some(EMBEDS[table], r.between(1, EMBEDS[table].length))
+    shape.params.push(['embed', shape.embed.join(',')])
+  }
+  return shape
+}
+
+/** The reference's rows as a read of `shape` answers them. */
+function shaped (ref: Reference, table: Table, shape: Shape, rows: Row[]): Record<string, unknown>[] {
+  return rows.map(row => {
+    const answered: Record<string, unknown> = shape.fields === undefined
+      ? { ...row }
+      : Object.fromEntries(shape.fields.map(name => [name, row[name]]))
+    for (const name of shape.embed) {
+      if (name === 'zoo') {
+        answered.zoo = row.zoo_id === null ? null : ref.one('zoos', row.zoo_id as number)
+      } else {
+        const { items, total } = ref.children(name as Table, row.id as number, CHILD_LIMIT)
+        answered[name] = items
+        answered[`${name}_total`] = total
+      }
+    }
+    return answered
+  })
+}
+
+/** A search of one or two words that records hold (a prefix, in another case), sometimes with one they do not. */
+function randomSearch (w: World, table: Table, rows: Row[]): Search | undefined {
+  const r = w.r
+  const held = rows.flatMap(row => TEXT_FIELDS[table].flatMap(f => typeof row[f] === 'string' ? wordsIn(row[f] as string) : []))
+  if (held.length === 0) return undefined
+  const sent = Array.from({ length: r.pick([1, 1, 2]) }, () => {
+    const word = r.chance(0.1) ? r.pick(['zz9', 'qqq', 'ö']) : r.pick(held)
+    const prefix = [...word].slice(0, r.between(1, [...word].length)).join('')
+    return r.chance(0.3) ? prefix.toUpperCase() : prefix
+  })
+  const text = r.chance(0.2) ? `${sent.join(', ')}!` : sent.join(' ')
+  const words = [...new Set(wordsIn(text))]
+  return words.length === 0 ? undefined : { sent: text, words }
+}
+
 /** What the API answered, in the shape the reference is put in. */
 function answerOf (res: LightMyRequestResponse) {
   return {
@@ -796,14 +888,15 @@ function answerOf (res: LightMyRequestResponse) {
 async function checkRead (t: Test, w: World, query: Query, sorting: Sorting): Promise<void> {
   const total = w.ref.count(query)
   const paging = randomPaging(w.r, total)
-  const params = w.r.shuffle([...query.filters.map((f): [string, string] => [paramName(f), f.sent]), ...sorting.params, ...paging.params])
+  const shape = randomShape(w.r, query.target.table)
+  const params = w.r.shuffle([...queryParams(query), ...sorting.params, ...paging.params, ...shape.params])
   const path = pathOf(query.target)
   const url = urlOf(path, params)
   const res = await call(w.app, 'GET', url)
   w.stats.reads++
   const expected = {
     status: 200,
-    items: w.ref.rows(query, sorting.keys, paging.size, paging.position),
+    items: shaped(w.ref, query.target.table, shape, w.ref.rows(query, sorting.keys, paging.size, paging.position)),
     total: String(w.ref.count(query)),
     links: expectedLinks(path, params, paging, total, total > paging.position + paging.size)
   }
@@ -831,7 +924,7 @@ async function walk (
   const paging: [string, string][] = start.mode === 'offset'
     ? [['limit', String(start.size)], ...(start.offset > 0 ? [['offset', String(start.offset)] as [string, string]] : [])]
     : [['per_page', String(start.size)], ...(w.r.chance(0.5) ? [['page', '1'] as [string, string]] : [])]
-  const filterParams = query.filters.map((f): [string, string] => [paramName(f), f.sent])
+  const filterParams = queryParams(query)
   const first = urlOf(path, w.r.shuffle([...filterParams, ...sorting.params, ...paging]))
   const result: WalkResult = { url: first, items: [], problems: [] }
   const cap = Math.ceil(w.ref.count(query) / start.size) + (between === undefined ? 3 : 100)
@@ -923,7 +1016,13 @@ function chooseQuery (w: World, kind: ListKind, pool: Query[]): Query | undefine
   const parent = kind.nested ? chooseParent(w, kind.table) : undefined
   if (kind.nested && parent === undefined) return undefined
   const target: Target = { table: kind.table, ...(parent === undefined ? {} : { parent }) }
-  const query = { target, filters: randomFilters(w, kind.table, targetRows(w, target), r.pick([0, 1, 1, 2, 2, 3])) }
+  const rows = targetRows(w, target)
+  const search = r.chance(0.25) ? randomSearch(w, kind.table, rows) : undefined
+  const query: Query = {
+    target,
+    filters: randomFilters(w, kind.table, rows, r.pick(search === undefined ? [0, 1, 1, 2, 2, 3] : [0, 0, 1, 2])),
+    ...(search === undefined ? {} : { q: search })
+  }
   if (r.chance(0.3)) {
     if (pool.length < POOL_SIZE) pool.push(query)
     else pool[r.int(pool.length)] = query

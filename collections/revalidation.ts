@@ -1,0 +1,23 @@
+import { createHash } from 'node:crypto'
+import type { Counting } from './store.ts'
+
+/*
+ * The ETag of a list answer. A page's items, total and links are a function of the request (its
+ * origin, path and query, and how much it counts) and of the records of the collections it reads
+ * (the listed one, and those it embeds). The stores keep a stamp of each collection that changes
+ * with every committed write, by any process, and never comes back (Store.changes): a tag made of
+ * the request and the stamps, read before the page, is the same only while none of those
+ * collections changed. So a request whose If-None-Match names it is answered 304 from the
+ * stamps alone, without reading, counting or serializing the page.
+ *
+ * The tag is weak (RFC 9110 §8.8.1): it stands for the page as the collection was, not for its
+ * bytes. A stamp read before the page may be older than the page it vouches for (a write
+ * committed in between); then the next request sees a newer stamp and answers the page again,
+ * never the other way round.
+ */
+
+/** The weak ETag of a list answer: a digest of what decides it. */
+export function listEtag (stamps: readonly string[], origin: string, url: string, counting: Counting): string {
+  const digest = createHash('sha256').update(`${stamps.join(' ')}\n${origin}\n${url}\n${counting}`).digest('base64url')
+  return `W/"${digest.slice(0, 27)}"`
+}
