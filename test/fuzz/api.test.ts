@@ -180,7 +180,8 @@ const pathId = (ids: number[]): fc.Arbitrary<string> => fc.oneof(
 /** An entity-tag list for If-Match and If-None-Match: current, stale, weak, any, and broken ones. */
 const etags = fc.oneof(
   fc.nat({ max: 4 }).map(n => `"${n}"`),
-  fc.constantFrom('*', 'W/"1"', '"1", "2"', 'W/"2", *', '"', 'W/', '""', '1', `"${'9'.repeat(400)}"`, '"1"garbage', ',,,'),
+  fc.constantFrom('*', 'W/"1"', '"1", "2"', 'W/"2", *', '"', 'W/', '""', '1', `"${'9'.repeat(400)}"`, '"1"garbage', ',,,', '"1-id-name"',
+    'W/"aaaaaaaaaaaaaaaaaaaaaaaaaaa"'),
   headerText
 )
 
@@ -191,6 +192,11 @@ const optionalHeaders: fc.Arbitrary<Record<string, string>> = fc.array(fc.oneof(
   fc.tuple(fc.constant('idempotency-key'), fc.oneof(fc.uuid(), fc.constantFrom('k', 'same', 'x'.repeat(255), 'x'.repeat(256)), headerText)),
   fc.tuple(fc.constant('prefer'), fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom('respond-async', 'RESPOND-ASYNC', 'respond-async, wait=5', 'wait=10; respond-async') },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom('count=none', 'count=exact', 'COUNT=NONE', 'count=planned', 'count', 'count=', 'count="none"',
+        'count=none, count=exact', 'respond-async, count=none', 'count=none;x=1')
+    },
     {
       weight: 2,
       arbitrary: fc.constantFrom('return=minimal', 'handling=strict', '"respond-async"', 'x="respond-async,", y', 'respond-async;', ';',
@@ -299,6 +305,7 @@ function listQuery (resource: Resource, world: World): fc.Arbitrary<string> {
   const name = fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(...filters) },
     { weight: 3, arbitrary: fc.constantFrom('limit', 'offset', 'page', 'per_page', 'sortby', 'order', 'cursor') },
+    { weight: 2, arbitrary: fc.constantFrom('fields', 'embed', 'q') },
     {
       weight: 1,
       arbitrary: fc.constantFrom('a[]', 'a[b]', 'name[]', 'name[$ne]', 'id[gt]', '__proto__', '__proto__[x]', 'constructor', 'prototype',
@@ -326,6 +333,18 @@ function listQuery (resource: Resource, world: World): fc.Arbitrary<string> {
         '9007199254740993'))
     },
     { weight: 1, arbitrary: list(fc.constantFrom(...fields, "name'--", 'id desc', 'random()', '1', '')) },
+    // embed: the names of every collection and of a parent, deeper ones, garbage.
+    {
+      weight: 1,
+      arbitrary: list(fc.constantFrom(...RESOURCES.map(r => r.name), ...RESOURCES.map(r => r.singular), 'zoo.animals', 'animals.zoo',
+        '*', ''))
+    },
+    // q: words, prefixes, what holds no word, what is too long.
+    {
+      weight: 2,
+      arbitrary: fc.oneof(fc.string({ maxLength: 12 }),
+        fc.constantFrom('zoo', 'Zü', 'a b c d e f g h i j k', '!!!', ' ', '"zoo"*', "'a':* & b", 'NEAR(a b)', 'x'.repeat(201)))
+    },
     { weight: 1, arbitrary: list(fc.constantFrom('asc', 'desc', 'ASC', 'random()', "asc'--", '')) },
     { weight: 2, arbitrary: cursor },
     { weight: 1, arbitrary: fc.constantFrom('%FF%FE', '%C0%AF', '%ED%A0%80', '%', '%%', '%zz', '%00', '+', '%2B') },
