@@ -2,7 +2,7 @@ import { mustBeLive, StoreError } from '../collections/refusals.ts'
 import type { Column, Resource, ResourceRecord } from '../collections/resource.ts'
 import type { FieldError } from '../schemas/common.ts'
 import type { KindName, Scalar, Value } from '../collections/kinds.ts'
-import type { Filter, Precondition, Versioned } from '../collections/store.ts'
+import type { Children, Filter, Precondition, Versioned } from '../collections/store.ts'
 import { recordWords } from '../collections/search.ts'
 import { quote, storable } from './text.ts'
 
@@ -234,6 +234,22 @@ export class CollectionCore {
     const branches = parents.map((parent, i) => `SELECT * FROM (${this.select} WHERE ${quote(field)} = ${params.add(parent)} ` +
       `ORDER BY id LIMIT ${params.add(limit)}) AS parent${i}`)
     return { sql: branches.join(' UNION ALL '), params: params.values }
+  }
+
+  /**
+   * The rows `children` read, as records by parent (an empty list for a parent without any), and
+   * how many each parent has: one with fewer than `limit` has them all; the others, `full`, are
+   * counted by `childCounts`.
+   */
+  grouped (field: string, parents: readonly number[], rows: Scalar[][], limit: number): Children & { full: number[] } {
+    const items = new Map<number, ResourceRecord[]>(parents.map(parent => [parent, []]))
+    for (const row of rows) {
+      const record = this.record(row)
+      items.get(Number(record[field]))?.push(record)
+    }
+    const totals = new Map([...items].map(([parent, records]) => [parent, records.length]))
+    const full = [...items].filter(([, records]) => records.length >= limit).map(([parent]) => parent)
+    return { items, totals, full }
   }
 
   /** How many records name each of `parents` in `field`: rows of [parent, count]. */

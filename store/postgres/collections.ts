@@ -101,18 +101,10 @@ class PostgresCollection implements CollectionStore {
   }
 
   async children (field: string, parents: readonly number[], limit: number): Promise<Children> {
-    const items = new Map<number, ResourceRecord[]>(parents.map(parent => [parent, []]))
-    const totals = new Map<number, number>()
-    if (parents.length === 0) return { items, totals }
+    if (parents.length === 0) return { items: new Map(), totals: new Map() }
     const { sql, params } = this.#core.children(field, parents, limit)
     const { rows } = await this.#pool.query<Scalar[]>({ text: sql, values: params, rowMode: 'array' } satisfies pg.QueryArrayConfig)
-    for (const row of rows) {
-      const record = this.#core.record(row)
-      items.get(Number(record[field]))?.push(record)
-    }
-    // A parent with fewer than `limit` records has them all; only the others are counted, in one read.
-    for (const [parent, records] of items) totals.set(parent, records.length)
-    const full = [...items].filter(([, records]) => records.length >= limit).map(([parent]) => parent)
+    const { items, totals, full } = this.#core.grouped(field, parents, rows, limit)
     if (full.length > 0) {
       const counts = this.#core.childCounts(field, full)
       const { rows: counted } = await this.#pool.query<[string, string]>(asArrays(counts.sql, counts.params))

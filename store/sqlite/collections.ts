@@ -154,24 +154,16 @@ class SqliteCollection implements CollectionStore {
   }
 
   async children (field: string, parents: readonly number[], limit: number): Promise<Children> {
-    const items = new Map<number, ResourceRecord[]>(parents.map(parent => [parent, []]))
-    if (parents.length === 0) return { items, totals: new Map() }
+    if (parents.length === 0) return { items: new Map(), totals: new Map() }
     const { sql, params } = this.#core.children(field, parents, limit)
-    for (const row of this.store.statement(sql).raw().all(...params) as Scalar[][]) {
-      const record = this.#core.record(row)
-      items.get(record[field] as number)?.push(record)
+    const { items, totals, full } = this.#core.grouped(field, parents, this.store.statement(sql).raw().all(...params) as Scalar[][], limit)
+    if (full.length > 0) {
+      const counts = this.#core.childCounts(field, full)
+      for (const [parent, count] of this.store.statement(counts.sql).raw().all(...counts.params) as [number, number][]) {
+        totals.set(parent, count)
+      }
     }
-    return { items, totals: this.#childTotals(field, items, limit) }
-  }
-
-  /** A parent with fewer than `limit` records has them all; only the others are counted, in one read. */
-  #childTotals (field: string, items: Map<number, ResourceRecord[]>, limit: number): Map<number, number> {
-    const totals = new Map([...items].map(([parent, records]) => [parent, records.length]))
-    const full = [...items].filter(([, records]) => records.length >= limit).map(([parent]) => parent)
-    if (full.length === 0) return totals
-    const { sql, params } = this.#core.childCounts(field, full)
-    for (const [parent, count] of this.store.statement(sql).raw().all(...params) as [number, number][]) totals.set(parent, count)
-    return totals
+    return { items, totals }
   }
 
   indexSearchWords (): void {
