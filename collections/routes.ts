@@ -10,7 +10,7 @@ import { serializerFor } from '../http/serialization.ts'
 import { IdSchema, OptionsSchema, PAGE_SIZE } from '../schemas/common.ts'
 import { accepted, BODY_READ, componentsOf, empty, errors, GUARDED, recordRef, requestHeaders, withHeaders } from '../schemas/responses.ts'
 import { etagOf, ifMatch, noneMatch } from './conditional.ts'
-import { embedded, embeddedProperties, embedParameter, embedsOf, parseEmbeds, type Answered } from './embedding.ts'
+import { embedded, embeddedProperties, embedParameter, embedsOf, parseEmbeds, type Answered, type Embed } from './embedding.ts'
 import { listLinks, parseFields, parseListQuery } from './list-query.ts'
 import { listEtag } from './revalidation.ts'
 import { ensureLive } from './refusals.ts'
@@ -178,7 +178,7 @@ function project (record: ResourceRecord, fields: readonly string[] | undefined)
  * names (`sparse`); each with the members of `embeds`. Documented as either, serialized by the
  * serializer of the one the request asks for.
  */
-function readShapes (instance: Instance, resource: Resource, embeds: ReturnType<typeof embedsOf> = []) {
+function readShapes (instance: Instance, resource: Resource, embeds: readonly Embed[] = []) {
   const { properties } = resource.schemas.record
   const embeddable = embeddedProperties(embeds)
   const full = embeds.length === 0
@@ -203,6 +203,25 @@ function answer (request: FastifyRequest, reply: FastifyReply, status: 200 | 201
   return reply.send(record)
 }
 
+const listQuerystrings = new WeakMap<Resource, Map<string, TObject>>()
+
+/**
+ * The querystring of a collection's list: its resource's, with `embed` when it can embed: one
+ * object for the same embeds, which the validator compiles once (it keeps what it compiled by the
+ * schema object) for every instance of the process.
+ */
+function listQuerystring (resource: Resource, embeds: readonly Embed[]): TObject {
+  let ofResource = listQuerystrings.get(resource)
+  if (ofResource === undefined) listQuerystrings.set(resource, ofResource = new Map())
+  const key = embeds.map(embed => `${embed.name}:${embed.resource.name}`).join(',')
+  let query = ofResource.get(key)
+  if (query === undefined) {
+    query = { ...resource.schemas.list, properties: { ...resource.schemas.list.properties, ...embedParameter(embeds) } }
+    ofResource.set(key, query)
+  }
+  return query
+}
+
 function listRoute (fastify: Instance, collection: Collection): void {
   const { resource, nesting, of, within } = collection
   const embeds = embedsOf(resource, fastify.collections.resources)
@@ -212,7 +231,7 @@ function listRoute (fastify: Instance, collection: Collection): void {
     sparse: shapes.serialize(Type.Array(shapes.sparse))
   }
   const page = Type.Array(shapes.either, { description: 'A page of records, [] past the end' })
-  const query = { ...resource.schemas.list, properties: { ...resource.schemas.list.properties, ...embedParameter(embeds) } }
+  const query = listQuerystring(resource, embeds)
   const { collections } = fastify.storage
   fastify.get('/', {
     schema: {

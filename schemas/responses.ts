@@ -83,9 +83,22 @@ const REQUEST_HEADERS = {
   })
 }
 
-/** The optional request headers a route reads, for its `headers` schema. */
-export const requestHeaders = (...names: (keyof typeof REQUEST_HEADERS)[]) =>
-  Type.Object(Object.fromEntries(names.map(name => [name, Type.Optional(REQUEST_HEADERS[name])])))
+const headerSchemas = new Map<string, TSchema>()
+
+/**
+ * The optional request headers a route reads, for its `headers` schema: one object for the same
+ * names, which the validator compiles once (it keeps what it compiled by the schema object) however
+ * many routes and instances use it.
+ */
+export function requestHeaders (...names: (keyof typeof REQUEST_HEADERS)[]) {
+  const key = names.join(',')
+  let schema = headerSchemas.get(key)
+  if (schema === undefined) {
+    schema = Type.Object(Object.fromEntries(names.map(name => [name, Type.Optional(REQUEST_HEADERS[name])])))
+    headerSchemas.set(key, schema)
+  }
+  return schema
+}
 
 /** A response schema with headers, where @fastify/swagger looks for them. */
 export const withHeaders = <T extends TSchema>(schema: T, ...names: Header[]): T =>
