@@ -4,8 +4,23 @@
 
 export const CASES = [
   'get-one', 'list-zoos', 'list-animals', 'list-employees', 'list-nested', 'list-range',
-  'cursor-deep', 'offset-deep', 'post-one', 'patch-one', 'mixed'
+  'cursor-deep', 'offset-deep', 'list-fields', 'list-embed-zoo', 'list-embed-animals', 'list-q-one', 'list-q-two',
+  'list-304', 'post-one', 'patch-one', 'mixed'
 ]
+
+/**
+ * The read-power cases measured against the service's own plain page of the same list
+ * (docs/collection-reads.md): `rate`, a least share of its req/s; `p99`, a most multiple of its p99.
+ */
+export const READ_POWER = {
+  'list-fields': { plain: 'list-zoos', rate: 0.8 },
+  'list-embed-zoo': { plain: 'list-animals', rate: 0.8 },
+  'list-embed-animals': { plain: 'list-zoos', rate: 0.4 },
+  'list-q-one': { plain: 'list-zoos', p99: 3 },
+  'list-q-two': { plain: 'list-zoos', p99: 3 },
+  'list-304': { plain: 'list-zoos', rate: 2 }
+}
+const SERVICE_ONLY = 'a feature of the service only'
 
 /** The cases `mixed` draws its reads (90%) and writes (10%) from. */
 export const MIXED_READS = ['get-one', 'list-zoos', 'list-animals', 'list-employees', 'list-nested', 'list-range']
@@ -30,9 +45,11 @@ export function casesFor (target, data) {
   const role = encodeURIComponent(data.role)
   const deep = Math.max(0, data.rows - 20)
 
+  const listZoos = '/v1/zoos?country=DE&sortby=name&order=desc&limit=20'
+  const service = (make, baseline = SERVICE_ONLY) => target.name === 'service' ? make : baseline
   const cases = {
     'get-one': () => ({ method: 'GET', path: `${prefix}/zoos/${zooId()}` }),
-    'list-zoos': get(api ? '/v1/zoos?country=DE&sortby=name&order=desc&limit=20' : '/zoos?country=DE&_sort=name&_order=desc&_limit=20'),
+    'list-zoos': get(api ? listZoos : '/zoos?country=DE&_sort=name&_order=desc&_limit=20'),
     'list-animals': get(api
       ? `/v1/animals?species=${species}&sortby=born_on&order=desc&limit=20`
       : `/animals?species=${species}&_sort=born_on&_order=desc&_limit=20`),
@@ -51,6 +68,17 @@ export function casesFor (target, data) {
       ? 'json-server has no keyset cursors'
       : get(target.cursorPath ?? `/v1/zoos?sortby=name&limit=20&cursor=${deep}`),
     'offset-deep': get(api ? `/v1/zoos?limit=20&offset=${deep}` : `/zoos?_start=${deep}&_limit=20`),
+    'list-fields': service(get(`${listZoos}&fields=name`)),
+    'list-embed-zoo': service(get(`/v1/animals?species=${species}&sortby=born_on&order=desc&limit=20&embed=zoo`)),
+    // The zoos that hold animals (about 1000 each): 20 zoos, each with its first 100 animals and their count.
+    'list-embed-animals': service(get(`/v1/zoos?id_lte=${data.zoosWithAnimals}&sortby=name&limit=20&embed=animals`)),
+    // One city's zoos (1 in 100), then the same with a word every zoo's name has.
+    'list-q-one': service(get('/v1/zoos?q=berlin&sortby=name&limit=20'),
+      target.name === 'B' ? get('/zoos?q=berlin&_sort=name&_limit=20') : SERVICE_ONLY),
+    'list-q-two': service(get('/v1/zoos?q=zoo+berlin&sortby=name&limit=20')),
+    // The list-zoos page again, with the ETag its last answer had (target.listEtag, taken just before).
+    'list-304': service(Object.assign(() => ({ method: 'GET', path: listZoos, headers: { 'if-none-match': target.listEtag } }),
+      { expect: 304 })),
     'post-one': () => ({
       method: 'POST',
       path: `${prefix}/zoos`,

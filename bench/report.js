@@ -1,4 +1,6 @@
-// The printed summary of one TLS mode: a table with one row per case, then what went wrong.
+// The printed summary of one TLS mode: a table with one row per case, the read-power cases against
+// the service's own plain pages, then what went wrong.
+import { READ_POWER } from './cases.js'
 
 const rate = r => r >= 100 ? r.toFixed(0) : r >= 10 ? r.toFixed(1) : r.toFixed(2)
 export const ms = v => v === null || v === undefined ? '-' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)
@@ -8,9 +10,11 @@ export const percentile = (sorted, p) => sorted.length === 0
   ? null
   : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]
 
-/** What went wrong in a case: non-2xx statuses, socket errors, or silence. */
+/** What went wrong in a case: statuses other than 2xx (or than the one it expects), socket errors, or silence. */
 export const describeErrors = f => [
-  ...Object.entries(f.statuses).filter(([s]) => s < 200 || s >= 300).map(([s, n]) => `${n}× ${s}`),
+  ...Object.entries(f.statuses)
+    .filter(([s]) => f.expect === undefined ? s < 200 || s >= 300 : Number(s) !== f.expect)
+    .map(([s, n]) => `${n}× ${s}`),
   ...(f.errors > 0 ? [`${f.errors} socket errors${f.timeouts > 0 ? ` (${f.timeouts} timeouts)` : ''}`] : [])
 ].join(', ')
 
@@ -62,6 +66,7 @@ export function printTable (mode, title, targets, opts) {
   })
   console.log(`${title}: ${opts.rows} rows per collection, ${opts.connections} connections, ${opts.duration} s measured per case`)
   console.log(table(header, rows))
+  printReadPower(targets.service, opts)
 
   const notes = []
   for (const [name, target] of Object.entries(targets)) {
@@ -71,7 +76,7 @@ export function printTable (mode, title, targets, opts) {
       if (f.na !== undefined) continue
       const errors = describeErrors(f)
       if (errors !== '') {
-        const probe = f.probe?.status >= 300
+        const probe = f.probe?.body !== undefined
           ? `; ${f.probe.request} answers ${f.probe.status}: ${f.probe.body}`
           : f.probe?.error ? `; ${f.probe.request}: ${f.probe.error}` : ''
         notes.push(`${f.failing ? '!! FAILING ' : ''}${name} ${caseName}: ${f.ok} ok, ${errors}${probe}`)
@@ -97,4 +102,31 @@ export function printTable (mode, title, targets, opts) {
   if (na.length > 0) console.log(`n/a: ${na.join('; ')}`)
   const rss = Object.entries(targets).filter(([, t]) => t.rss).map(([n, t]) => `${n} ${(t.rss / 2 ** 20).toFixed(0)} MiB`)
   if (rss.length > 0) console.log(`resident memory (VmRSS) after the last case: ${rss.join(', ')}`)
+}
+
+/**
+ * Each read-power case of the service against its plain page in the same run: req/s as a share of
+ * the plain page's, p99 as a multiple of it, and whether the case's target (cases.js) is met.
+ */
+function printReadPower (service, opts) {
+  const usable = f => f !== undefined && f.na === undefined && !f.failing && !f.silent && f.reqPerSec > 0
+  const rows = []
+  for (const caseName of opts.cases) {
+    const power = READ_POWER[caseName]
+    if (power === undefined || service === undefined) continue
+    const figures = service.cases[caseName]
+    const plain = service.cases[power.plain]
+    const target = power.rate !== undefined ? `>= ${power.rate}x req/s` : `<= ${power.p99}x p99`
+    if (!usable(figures) || !usable(plain)) {
+      rows.push([caseName, power.plain, '-', '-', target, 'not measured'])
+      continue
+    }
+    const rate = figures.reqPerSec / plain.reqPerSec
+    const p99 = figures.p99 / plain.p99
+    const met = power.rate !== undefined ? rate >= power.rate : p99 <= power.p99
+    rows.push([caseName, power.plain, rate.toFixed(2), p99.toFixed(2), target, met ? 'met' : 'missed'])
+  }
+  if (rows.length === 0) return
+  console.log('\nread power, the service against its own plain page:')
+  console.log(table(['case', 'plain page', 'req/s ratio', 'p99 ratio', 'target', ''], rows, 2))
 }

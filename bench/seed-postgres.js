@@ -4,6 +4,7 @@
 // files, in seconds), so that the writes of one run never reach another.
 import Database from 'better-sqlite3'
 import pg from 'pg'
+import { RESOURCES } from '../dist/schemas/index.js'
 import { openPostgresStorage } from '../dist/store/postgres/storage.js'
 
 const TABLES = ['zoos', 'animals', 'employees']
@@ -33,8 +34,10 @@ export async function seedPostgres (base, name, sqliteFile) {
     await client.query(`CREATE DATABASE ${name}`)
   })
   const url = databaseUrl(base, name)
-  const storage = await openPostgresStorage({ url, poolSize: 2, statementTimeout: 3_600_000 })
-  await storage.close()
+  // Opening the storage migrates the database; opened again after the load, it makes the records'
+  // search words as the service does for records it finds without any (indexSearchWords).
+  const open = async () => (await openPostgresStorage({ url, poolSize: 2, statementTimeout: 3_600_000 }, { resources: RESOURCES })).close()
+  await open()
   const source = new Database(sqliteFile, { readonly: true })
   const target = new pg.Client({ connectionString: url })
   await target.connect()
@@ -61,7 +64,10 @@ export async function seedPostgres (base, name, sqliteFile) {
       await target.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), coalesce(max(id), 1)) FROM ${table}`)
     }
     for (const { indexdef } of indexes) await target.query(indexdef)
-    await target.query('VACUUM ANALYZE')
+    await open()
+    // Written anew without the rows the search words' updates left dead: the tables as a
+    // database that has always kept them would hold them.
+    await target.query('VACUUM FULL ANALYZE')
   } finally {
     source.close()
     await target.end()

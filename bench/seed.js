@@ -3,7 +3,9 @@
 // json-server, written by a worker thread meanwhile.
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
+import { RESOURCES } from '../dist/schemas/index.js'
 import { openDatabase } from '../dist/store/sqlite/database.js'
+import { openSqliteStorage } from '../dist/store/sqlite/storage.js'
 import { CITIES, COLLECTIONS, ROLES, SPECIES, zoosWithAnimals } from './records.js'
 
 const COLUMNS = {
@@ -48,6 +50,10 @@ export async function seed (dir, rows) {
   })()
   db.pragma('journal_mode = WAL')
   db.close()
+  // The records' search words, made as the service makes them for records it finds without any
+  // (store/sqlite/collections.ts, indexSearchWords): opening the storage does it, here rather than
+  // in each target's start-up.
+  await openSqliteStorage(dir, { resources: RESOURCES }).close()
   await jsonWritten
 
   // What the cases need to know: one species (1/50 of the animals) and one role (1/10 of the

@@ -165,7 +165,11 @@ export class ListQueries {
     const wanted = query.offset + query.limit
     const walked = Math.min(size, wanted * size / Math.max(matching, 1))
     const tested = query.filters.length > 0
-    const walk = walked * (first === 'id' ? (tested ? COST.tableRead : COST.tableStep) : COST.indexStep + (tested ? COST.lookup : 0))
+    // A search lists its matches once, before the walk (`id IN (SELECT rowid ...)`), and is then
+    // tested on the id each index entry holds (measured: no dearer than the step itself); any other
+    // filter needs the row.
+    const rowTested = query.filters.some(f => f.op !== 'search')
+    const walk = walked * (first === 'id' ? (tested ? COST.tableRead : COST.tableStep) : COST.indexStep + (rowTested ? COST.lookup : 0))
     const fetch = query.filters.some(f => SEEKABLE.has(f.op)) ? matching * COST.lookup : size * COST.tableRead
     const filterFirst = fetch + matching * COST.compared + Math.min(matching, wanted) * COST.kept
     if (walk > filterFirst) return { hint: '', walk: false }

@@ -37,11 +37,19 @@ const createIndex = (resource: Resource, index: { name: string, columns: string[
  * without text fields: contentless (the words are made again from the record whenever it is
  * written), its rows deletable by rowid, the `ascii` tokenizer (which splits the words at their
  * spaces and changes nothing in them) and no positions (a word is searched for, not a phrase).
+ *
+ * Every word of `q` is a prefix. Without a prefix index FTS5 answers one by merging the lists of
+ * every word that begins with it into a new list, as long as the records they name: with a word
+ * every zoo has ("zoo"), 100,000 entries, 7 ms, where the indexed prefix is a list of its own that
+ * the other words' matches seek in. Prefixes of 1 to 6 characters cover most words typed. Seeking
+ * is faster in lists that say the column (`detail = 'column'`: 0.55 ms instead of 0.75 for "zoo
+ * berlin" at 100,000 zoos). Both together make the index eight times as large (7 MB for 100,000
+ * zoos) and a record's words cost 4 µs to write instead of 2.
  */
 export const createSearchTable = (resource: Resource): string[] => resource.search.length === 0
   ? []
   : [`CREATE VIRTUAL TABLE ${searchTable(resource.name)} USING fts5(words, content = '', contentless_delete = 1, ` +
-    "tokenize = 'ascii', detail = 'none');"]
+    "tokenize = 'ascii', detail = 'column', prefix = '1 2 3 4 5 6');"]
 
 /** The SQL that makes a collection's table, its indexes and its search words' table. */
 export function createTable (resource: Resource): string {

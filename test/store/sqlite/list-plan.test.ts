@@ -83,6 +83,21 @@ t.test('the default sort walks the table itself', async t => {
   t.equal(plans(db, zoos, recentZoos, 90_000, 100_000)[0], 'SCAN zoos')
 })
 
+t.test('a search is tested on the walked index entry alone: with one match in a hundred the sort index is walked', async t => {
+  const db = setUp(t)
+  const zoos = queriesOf(db, Zoos)
+  const berlin = { field: 'q', op: 'search' as const, value: ['berlin'] }
+  const query: ListQuery = { filters: [berlin], sort: [byName, lastId], limit: 21, offset: 0 }
+  const matchesListed = 'LIST SUBQUERY 1 | SCAN zoos_search VIRTUAL TABLE INDEX 0:M1'
+  // Then SQLite may keep the listed matches in a Bloom filter too.
+  t.match(plans(db, zoos, query, 1000, 100_000)[0], `SCAN zoos USING INDEX zoos_name | ${matchesListed}`)
+  t.equal(plans(db, zoos, query, 50, 100_000)[0],
+    `SEARCH zoos USING INTEGER PRIMARY KEY (rowid=?) | ${matchesListed} | USE TEMP B-TREE FOR ORDER BY`, 'few matches: fetched and sorted')
+  const germanBerlin = { ...query, filters: [berlin, { ...german, op: 'ne' as const }] }
+  t.match(plans(db, zoos, germanBerlin, 1000, 100_000)[0], /^SEARCH zoos USING INTEGER PRIMARY KEY/,
+    'another filter needs each walked row: fetching the matches first reads fewer')
+})
+
 t.test('a nested collection walks the (zoo_id, field) index within the zoo, whatever the counts', async t => {
   const db = setUp(t)
   const inZoo = { field: 'zoo_id', op: 'eq' as const, value: 7 }
