@@ -91,10 +91,14 @@ export function printTable (mode, title, targets, opts) {
       }
     }
   }
-  const na = []
+  // Grouped by reason: "a feature of the service only: A list-fields, A list-304, ...".
+  const byReason = new Map()
   for (const [name, target] of Object.entries(targets)) {
-    for (const [caseName, f] of Object.entries(target.cases)) if (f.na !== undefined) na.push(`${name} ${caseName}: ${f.na}`)
+    for (const [caseName, f] of Object.entries(target.cases)) {
+      if (f.na !== undefined) byReason.set(f.na, [...(byReason.get(f.na) ?? []), `${name} ${caseName}`])
+    }
   }
+  const na = [...byReason].map(([reason, cases]) => `${reason}: ${cases.join(', ')}`)
   if (notes.length > 0) {
     console.log('\nreq/s counts 2xx answers only; * some answers were errors, ! most were (the figure measures nothing):\n' +
       notes.map(n => `  ${n}`).join('\n'))

@@ -27,8 +27,9 @@ import { TARGETS, authorize, certificate, killAll, residentMemory, send, start, 
 const HERE = fileURLToPath(new URL('.', import.meta.url))
 
 // 2 s measured after 1 s of warm-up per case: the whole default run (both TLS modes, four
-// targets, eleven cases: 87 runs of 3 s) at --rows 1000000, build, seeding, start-ups and the
-// slow targets' queues included, stays well under ten minutes on two cores (bench/README.md).
+// targets, seventeen cases: 100 runs of 3 s, the read-power cases being the service's alone) at
+// --rows 1000000, build, seeding, start-ups and the slow targets' queues included, stays under
+// ten minutes on two cores (bench/README.md).
 const DEFAULTS = {
   rows: 100_000,
   duration: 2,
