@@ -111,3 +111,34 @@ t.test('Prefer: count=none answers without X-Total-Count and last, and says so',
   t.equal(revalidated.statusCode, 304)
   t.equal(revalidated.headers['preference-applied'], 'count=none')
 })
+
+t.test('Prefer: count=none spares the count: none on PostgreSQL, one stopped early on SQLite', async t => {
+  const app = await build(t)
+  const zoos = Array.from({ length: 30 }, (_, i) => ({ name: `z${i}`, city: `c${i % 3}` }))
+  t.equal((await call(app, 'POST', '/v1/zoos', zoos)).statusCode, 201)
+  // Every statement the store runs, by its text, through a spy on the engine's own entry point.
+  const texts: string[] = []
+  const store = storageOf(app).collections as unknown as Record<string, unknown>
+  const owner = (ENGINE === 'postgres' ? store.pool : store) as Record<string, (...args: unknown[]) => unknown>
+  const method = ENGINE === 'postgres' ? 'query' : 'statement'
+  const original = (owner[method] as (...args: unknown[]) => unknown).bind(owner)
+  owner[method] = (...args: unknown[]) => {
+    const [first] = args as [string | { text: string }]
+    texts.push(typeof first === 'string' ? first : first.text)
+    return original(...args)
+  }
+  t.teardown(() => { delete owner[method] })
+  const counts = () => texts.filter(sql => sql.includes('count(*)'))
+
+  const none = await call(app, 'GET', '/v1/zoos?city=c1&sortby=name&limit=2', undefined, { prefer: 'count=none' })
+  t.same(none.json().map((z: { name: string }) => z.name), ['z1', 'z10'])
+  if (ENGINE === 'postgres') t.same(counts(), [], 'no count statement')
+  else {
+    const filtered = counts().filter(sql => sql.includes('WHERE'))
+    t.equal(filtered.length, 1)
+    t.match(filtered[0], /LIMIT/, 'the one count of the matches stops early')
+  }
+  texts.length = 0
+  t.equal((await call(app, 'GET', '/v1/zoos?city=c1&sortby=name&limit=2')).headers['x-total-count'], '10')
+  t.ok(counts().some(sql => sql.includes('WHERE') && !/LIMIT/.test(sql)), 'counted in full when the count is wanted')
+})
