@@ -100,7 +100,8 @@ export function printTable (mode, title, targets, opts) {
   }
   const na = [...byReason].map(([reason, cases]) => `${reason}: ${cases.join(', ')}`)
   if (notes.length > 0) {
-    console.log('\nreq/s counts 2xx answers only; * some answers were errors, ! most were (the figure measures nothing):\n' +
+    console.log('\nreq/s counts the answers with the status the case expects (2xx, 304 for list-304); ' +
+      '* some answers were errors, ! most were (the figure measures nothing):\n' +
       notes.map(n => `  ${n}`).join('\n'))
   }
   if (na.length > 0) console.log(`n/a: ${na.join('; ')}`)

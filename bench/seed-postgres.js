@@ -4,7 +4,9 @@
 // files, in seconds), so that the writes of one run never reach another.
 import Database from 'better-sqlite3'
 import pg from 'pg'
+import { recordWords } from '../dist/collections/search.js'
 import { RESOURCES } from '../dist/schemas/index.js'
+import { POSTGRES } from '../dist/store/postgres/dialect.js'
 import { openPostgresStorage } from '../dist/store/postgres/storage.js'
 
 const TABLES = ['zoos', 'animals', 'employees']
@@ -34,10 +36,8 @@ export async function seedPostgres (base, name, sqliteFile) {
     await client.query(`CREATE DATABASE ${name}`)
   })
   const url = databaseUrl(base, name)
-  // Opening the storage migrates the database; opened again after the load, it makes the records'
-  // search words as the service does for records it finds without any (indexSearchWords).
-  const open = async () => (await openPostgresStorage({ url, poolSize: 2, statementTimeout: 3_600_000 }, { resources: RESOURCES })).close()
-  await open()
+  // Opening the storage migrates the database.
+  await (await openPostgresStorage({ url, poolSize: 2, statementTimeout: 3_600_000 }, { resources: RESOURCES })).close()
   const source = new Database(sqliteFile, { readonly: true })
   const target = new pg.Client({ connectionString: url })
   await target.connect()
@@ -49,25 +49,31 @@ export async function seedPostgres (base, name, sqliteFile) {
     for (const { indexname } of indexes) await target.query(`DROP INDEX ${indexname}`)
     for (const table of TABLES) {
       const columns = source.prepare(`SELECT * FROM ${table} LIMIT 1`).columns().map(c => c.name)
+      // The search words made as the service makes them, written with the rows: the tables as a
+      // database that has always kept them would hold them, without a second write of each row.
+      const { search } = RESOURCES.find(resource => resource.name === table)
+      const column = POSTGRES.searchIndex(table).column
+      const width = columns.length + 1
       let batch = []
       const flush = async () => {
         if (batch.length === 0) return
-        const values = batch.map((_, i) => `(${columns.map((_, j) => `$${i * columns.length + j + 1}`).join(', ')})`)
-        await target.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${values.join(', ')}`, batch.flat())
+        const values = batch.map((_, i) => {
+          const placeholders = columns.map((_, j) => `$${i * width + j + 1}`)
+          return `(${[...placeholders, column.value(`$${i * width + width}`)].join(', ')})`
+        })
+        await target.query(`INSERT INTO ${table} (${[...columns, column.name].join(', ')}) VALUES ${values.join(', ')}`, batch.flat())
         batch = []
       }
       for (const row of source.prepare(`SELECT * FROM ${table} ORDER BY id`).raw().iterate()) {
-        batch.push(row)
+        const record = Object.fromEntries(columns.map((name, i) => [name, row[i]]))
+        batch.push([...row, recordWords(search, record).join(' ')])
         if (batch.length === BATCH) await flush()
       }
       await flush()
       await target.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), coalesce(max(id), 1)) FROM ${table}`)
     }
     for (const { indexdef } of indexes) await target.query(indexdef)
-    await open()
-    // Written anew without the rows the search words' updates left dead: the tables as a
-    // database that has always kept them would hold them.
-    await target.query('VACUUM FULL ANALYZE')
+    await target.query('VACUUM ANALYZE')
   } finally {
     source.close()
     await target.end()

@@ -58,8 +58,11 @@ export interface SearchIndex {
   apart?: { put: string, remove: string }
   /** The condition "every word of `words` begins a word of the record", its value added to `params`. */
   match (words: string[], params: Parameters): string
-  /** The condition of the records whose words are not kept yet (rows written before the index was). */
-  unindexed: string
+  /**
+   * The condition of the records whose words are not kept yet (rows written before the index was),
+   * among those after an id: `after()` adds it as a parameter and answers its placeholder.
+   */
+  unindexed (after: () => string): string
 }
 
 /** The parameters of one statement, each named as its dialect names the next. */
@@ -263,11 +266,18 @@ export class CollectionCore {
     }
   }
 
-  /** Up to `limit` records whose search words are not kept yet, as [id, words] (rows made before the search index). */
-  unindexed (search: SearchIndex, limit: number): { sql: string, words: (row: Scalar[]) => [number, string] } {
+  /**
+   * The first `limit` records after the id `after` whose search words are not kept yet (rows made
+   * before the search index), as [id, words]. Each batch starts where the last ended, so making
+   * the words of every record reads the table once, not once per batch.
+   */
+  unindexed (search: SearchIndex, after: number, limit: number): Statement & { words: (row: Scalar[]) => [number, string] } {
     const fields = this.resource.search
+    const params = new Parameters(this.dialect)
+    const where = `id > ${params.add(after)} AND ${search.unindexed(() => params.add(after))}`
     return {
-      sql: `SELECT id, ${fields.map(quote).join(', ')} FROM ${this.table} WHERE ${search.unindexed} ORDER BY id LIMIT ${limit}`,
+      sql: `SELECT id, ${fields.map(quote).join(', ')} FROM ${this.table} WHERE ${where} ORDER BY id LIMIT ${limit}`,
+      params: params.values,
       words: row => [Number(row[0]), this.#words(Object.fromEntries(fields.map((f, i) => [f, row[i + 1] as Scalar])))]
     }
   }

@@ -24,11 +24,19 @@ export function migrationsOf (engine: Engine, folder?: string): Migration[] {
   const read = (name: string): string => folder === undefined
     ? shippedFile(`migrations/${engine}/${name}`).toString('utf8')
     : readFileSync(join(folder, engine, name), 'utf8')
-  return names
+  const migrations = names
     .map(name => ({ name, match: MIGRATION_FILE.exec(name) }))
     .filter(m => m.match !== null)
     .map(m => ({ name: m.name, version: Number(m.match?.[1]), sql: read(m.name) }))
     .sort((a, b) => a.version - b.version)
+  // A database records the versions it applied: of two files with one number, the second would
+  // never run where the first had.
+  const twice = migrations.find((m, i) => migrations[i - 1]?.version === m.version)
+  if (twice !== undefined) {
+    const first = migrations.find(m => m.version === twice.version) as Migration
+    throw new Error(`migrations/${engine}: ${first.name} and ${twice.name} have the same number; give the later one the next free number`)
+  }
+  return migrations
 }
 
 /** Of `migrations`, those whose version is not in `applied`. */

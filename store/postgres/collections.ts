@@ -117,14 +117,15 @@ class PostgresCollection implements CollectionStore {
     const search = this.#core.search
     const column = search?.column
     if (search === undefined || column === undefined) return
-    const { sql, words } = this.#core.unindexed(search, INDEXING_BATCH)
     const write = `UPDATE ${this.#core.table} SET ${column.name} = ${column.value('indexed.words')} ` +
       `FROM unnest($1::bigint[], $2::text[]) AS indexed (id, words) WHERE ${this.#core.table}.id = indexed.id`
-    for (;;) {
-      const { rows } = await this.#pool.query<Scalar[]>({ text: sql, values: [], rowMode: 'array' } satisfies pg.QueryArrayConfig)
+    for (let after = 0; ;) {
+      const { sql, params, words } = this.#core.unindexed(search, after, INDEXING_BATCH)
+      const { rows } = await this.#pool.query<Scalar[]>({ text: sql, values: params, rowMode: 'array' } satisfies pg.QueryArrayConfig)
       if (rows.length === 0) return
       const made = rows.map(words)
       await this.#pool.query(write, [made.map(([id]) => id), made.map(([, text]) => text)])
+      after = made.at(-1)?.[0] as number
     }
   }
 

@@ -24,6 +24,6 @@ export const POSTGRES: Dialect = {
   searchIndex: () => ({
     column: { name: 'search', value: placeholder => `array_to_tsvector(string_to_array(${placeholder}::text, ' '))` },
     match: (words, params) => `search @@ ${params.add(words.map(w => `'${w}':*`).join(' & '))}::tsquery`,
-    unindexed: 'search IS NULL'
+    unindexed: () => 'search IS NULL'
   })
 }

@@ -169,15 +169,14 @@ class SqliteCollection implements CollectionStore {
   indexSearchWords (): void {
     const search = this.#core.search
     if (search?.apart === undefined) return
-    const { sql, words } = this.#core.unindexed(search, INDEXING_BATCH)
-    const select = this.store.db.prepare(sql).raw()
     const put = this.store.db.prepare(search.apart.put)
-    const batch = this.store.db.transaction(() => {
-      const rows = select.all() as Scalar[][]
+    const batch = this.store.db.transaction((after: number) => {
+      const { sql, params, words } = this.#core.unindexed(search, after, INDEXING_BATCH)
+      const rows = this.store.db.prepare(sql).raw().all(...params) as Scalar[][]
       for (const row of rows) put.run(...words(row))
-      return rows.length
+      return rows.length === INDEXING_BATCH ? Number(rows.at(-1)?.[0]) : undefined
     })
-    while (batch() === INDEXING_BATCH);
+    for (let after: number | undefined = 0; after !== undefined; after = batch(after));
   }
 
   async presence (id: number): Promise<Presence> {

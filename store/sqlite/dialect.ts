@@ -29,7 +29,9 @@ export const SQLITE: Dialect = {
       apart: { put: `INSERT INTO ${search} (rowid, words) VALUES (?, ?)`, remove: `DELETE FROM ${search} WHERE rowid = ?` },
       match: (words, params) =>
         `id IN (SELECT rowid FROM ${search} WHERE ${search} MATCH ${params.add(words.map(w => `"${w}"*`).join(' '))})`,
-      unindexed: `id NOT IN (SELECT rowid FROM ${search})`
+      // Only the kept ids after `after`: the list of all of them, made again for every batch, would
+      // make the words of a large table in a time that grows with its square.
+      unindexed: after => `id NOT IN (SELECT rowid FROM ${search} WHERE rowid > ${after()})`
     }
   }
 }

@@ -84,3 +84,12 @@ t.test('what only an operator can decide is refused, each change named, for a mi
 function fieldsOf (resource: Resource): ResourceSpec['fields'] {
   return Object.fromEntries(resource.writable.map(name => [name, resource.schemas.create.properties[name] as TSchema]))
 }
+
+t.test('two migrations of one engine with the same number are refused, both named', async t => {
+  const folder = copy(t)
+  cpSync(join(folder, 'sqlite', '080_search_prefixes.sql'), join(folder, 'sqlite', '080_keepers.sql'))
+  t.throws(() => migrationsOf('sqlite', folder), {
+    message: 'migrations/sqlite: 080_keepers.sql and 080_search_prefixes.sql have the same number; give the later one the next free number'
+  })
+  t.ok(migrationsOf('postgres', folder).length > 0, 'the other engine is not concerned')
+})

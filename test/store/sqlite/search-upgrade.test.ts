@@ -1,0 +1,49 @@
+import Database from 'better-sqlite3'
+import t from 'tap'
+import { RESOURCES } from '../../../schemas/index.ts'
+import { Zoos } from '../../../schemas/zoo.ts'
+import type { ListQuery } from '../../../collections/store.ts'
+import { migrationsOf } from '../../../store/migrations.ts'
+import { openDatabase } from '../../../store/sqlite/database.ts'
+import { openSqliteStorage } from '../../../store/sqlite/storage.ts'
+
+/*
+ * A SQLite file made by the version whose search index kept no prefixes (migrations up to 070),
+ * upgraded: 080 makes the search tables anew and empty, and opening the storage makes every
+ * record's words again, in batches, before anything is served.
+ */
+
+const search = (words: string[]): ListQuery => ({
+  filters: [{ field: 'q', op: 'search', value: words }],
+  sort: [{ field: 'id', direction: 'asc' }],
+  limit: 3,
+  offset: 0
+})
+
+t.test('records of a file made before 080 are found by q after the upgrade, past the first batch', async t => {
+  const dir = t.testdir()
+  const before = openDatabase(dir, migrationsOf('sqlite').filter(m => m.version <= 70))
+  const now = new Date().toISOString()
+  const insert = before.prepare('INSERT INTO zoos (name, city, created_at, updated_at) VALUES (?, ?, ?, ?)')
+  const words = before.prepare('INSERT INTO zoos_search (rowid, words) VALUES (?, ?)')
+  before.transaction(() => {
+    // More than one batch of 2,000, with their words as that version kept them.
+    for (let i = 1; i <= 2500; i++) {
+      const { lastInsertRowid } = insert.run(`Zoo ${i}`, i === 2500 ? 'Zürich' : 'Basel', now, now)
+      words.run(lastInsertRowid, `zoo ${i} ${i === 2500 ? 'zurich' : 'basel'}`)
+    }
+  })()
+  before.close()
+
+  const storage = openSqliteStorage(dir, { resources: RESOURCES })
+  t.teardown(() => storage.close())
+  const zoos = storage.collections.collection(Zoos)
+  const zurich = await zoos.list(search(['zur']), { counting: 'exact' })
+  t.same(zurich.items.map(zoo => zoo.name), ['Zoo 2500'], 'the last record, in the second batch')
+  t.equal((await zoos.list(search(['zoo']), { counting: 'exact' })).total, 2500, 'every record, each once')
+  t.equal((await zoos.list(search(['ba', '1']), { counting: 'exact' })).total, 1111, 'Basel, numbers that begin with 1')
+
+  const file = new Database(`${dir}/zoo.db`, { readonly: true })
+  t.teardown(() => file.close())
+  t.match(file.prepare("SELECT sql FROM sqlite_master WHERE name = 'zoos_search'").pluck().get(), /prefix = '1 2 3 4 5 6'/)
+})
