@@ -114,6 +114,16 @@ function searchOf (q: string): Filter {
   return { field: 'q', op: 'search', value: words }
 }
 
+/** The filters of a validated querystring: one per field filter, and `q`. */
+export function parseFilters (resource: Resource, params: Record<string, unknown>): Filter[] {
+  const columns = new Map(resource.columns.map(c => [c.name, c]))
+  const filters = Object.entries(params)
+    .filter(([name, value]) => value !== undefined && !(NOT_FILTERS as readonly string[]).includes(name))
+    .map(([name, value]) => filterOf(columns, name, value))
+  if (params.q !== undefined) filters.push(searchOf(params.q as string))
+  return filters
+}
+
 /**
  * Turns a validated querystring (the resource's `list` schema has checked names, types and
  * ranges) into the store's query, refusing the combinations a schema cannot express.
@@ -127,10 +137,7 @@ export function parseListQuery (resource: Resource, params: Record<string, unkno
 
   const columns = new Map(resource.columns.map(c => [c.name, c]))
   const sort = sortOf(columns, params.sortby as string | undefined, params.order as string | undefined)
-  const filters = Object.entries(params)
-    .filter(([name, value]) => value !== undefined && !(NOT_FILTERS as readonly string[]).includes(name))
-    .map(([name, value]) => filterOf(columns, name, value))
-  if (has('q')) filters.push(searchOf(params.q as string))
+  const filters = parseFilters(resource, params)
   const fields = parseFields(resource, params.fields as string | undefined)
 
   const mode = has('page') || has('per_page') ? 'page' : 'offset'

@@ -35,6 +35,26 @@ export function mustBeLive (resource: Resource, id: number, presence: Presence):
   if (presence === 'deleted') throw new StoreError('gone', `${resource.singular} ${id} was deleted`)
 }
 
+/** A change of every matching record refused for their number (Prefer: max-affected). */
+export function tooManyMatches (resource: Resource, count: number, max: number): StoreError {
+  return new StoreError('invalid', `${count} ${count === 1 ? resource.singular : resource.name} match, more than the ${max} ` +
+    'that Prefer: max-affected allows; nothing was changed')
+}
+
+/**
+ * Thrown by a dry run once its work is done, carrying the result: what undoes a refused write
+ * (the transaction rolled back, nothing kept in memory) undoes it, and the caller answers `result`.
+ */
+export class DryRun<T> extends Error {
+  override name = 'DryRun'
+  readonly result: T
+
+  constructor (result: T) {
+    super('a dry run, undone')
+    this.result = result
+  }
+}
+
 /** `mustBeLive`, asking the collection's store where the id stands. */
 export async function ensureLive (collection: CollectionStore, id: number): Promise<void> {
   mustBeLive(collection.resource, id, await collection.presence(id))

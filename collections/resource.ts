@@ -62,6 +62,8 @@ export interface Resource {
     replace: TObject
     patch: TObject
     list: TObject
+    /** The querystring of a change of many records: the list's filters and q, nothing else. */
+    filters: TObject
     /** The querystring of a one-record read. */
     read: TObject
   }
@@ -127,20 +129,34 @@ function fieldsParameter (columns: Column[]): TSchema {
   })
 }
 
+/** `q`, when the resource has text fields to search. */
+const searchParameter = (search: string[]) => search.length === 0
+  ? {}
+  : {
+      q: Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: `Full-text search of ${search.join(', ')}: records in which every word of q ` +
+          `(up to ${MAX_QUERY_WORDS}) begins a word, ` +
+          'whatever the case and diacritics; a word is a run of letters and digits'
+      })
+    }
+
+const filtersAllowed = (columns: Column[]): string =>
+  `filters <field>, <field>_gt, _gte, _lt, _lte, _ne, _in on the fields ${columns.map(c => c.name).join(', ')} ` +
+  '(a boolean takes _ne and _in only)'
+
+function filterQuerySchema (columns: Column[], search: string[]): TObject {
+  return Type.Partial(Type.Object({ ...searchParameter(search), ...Object.assign({}, ...columns.map(filterParameters)) }), {
+    additionalProperties: false,
+    description: `Allowed: ${search.length === 0 ? '' : 'q and '}${filtersAllowed(columns)}`
+  })
+}
+
 function listQuerySchema (columns: Column[], search: string[]): TObject {
   const names = columns.map(c => c.name).join('|')
   const fieldList = columns.map(c => c.name).join(', ')
-  const q = search.length === 0
-    ? {}
-    : {
-        q: Type.String({
-          minLength: 1,
-          maxLength: 200,
-          description: `Full-text search of ${search.join(', ')}: records in which every word of q ` +
-            `(up to ${MAX_QUERY_WORDS}) begins a word, ` +
-            'whatever the case and diacritics; a word is a run of letters and digits'
-        })
-      }
+  const q = searchParameter(search)
   return Type.Partial(Type.Object({
     limit: Type.Integer({
       minimum: 1,
@@ -173,7 +189,7 @@ function listQuerySchema (columns: Column[], search: string[]): TObject {
   }), {
     additionalProperties: false,
     description: `Allowed: limit and offset, or page and per_page; sortby, order, cursor; fields${search.length === 0 ? '' : '; q'}; ` +
-      `and filters <field>, <field>_gt, _gte, _lt, _lte, _ne, _in on the fields ${fieldList} (a boolean takes _ne and _in only)`
+      `and ${filtersAllowed(columns)}`
   })
 }
 
@@ -291,6 +307,7 @@ export function defineResource (spec: ResourceSpec): Resource {
       replace: Type.Object({ ...readOnlyInput, ...spec.fields }, strict),
       patch: Type.Partial(Type.Object({ ...readOnlyInput, ...spec.fields }), strict),
       list: listQuerySchema(columns, search),
+      filters: filterQuerySchema(columns, search),
       read: Type.Partial(Type.Object({ fields: fieldsParameter(columns) }), strict)
     }
   }

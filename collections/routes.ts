@@ -5,17 +5,17 @@ import { vary } from '../http/cache-control.ts'
 import { HttpError } from '../http/errors.ts'
 import { originOf, recordUrl } from '../http/links.ts'
 import { allowOnly, type Method } from '../http/method-not-allowed.ts'
-import { countPreference } from '../http/prefer.ts'
+import { bulkPreferences, countPreference, returnPreference } from '../http/prefer.ts'
 import { serializerFor } from '../http/serialization.ts'
 import { IdSchema, OptionsSchema, PAGE_SIZE } from '../schemas/common.ts'
 import { accepted, BODY_READ, componentsOf, empty, errors, GUARDED, recordRef, requestHeaders, withHeaders } from '../schemas/responses.ts'
 import { etagOf, ifMatch, noneMatch } from './conditional.ts'
 import { embedded, embeddedProperties, embedParameter, embedsOf, parseEmbeds, type Answered, type Embed } from './embedding.ts'
-import { listLinks, parseFields, parseListQuery } from './list-query.ts'
+import { listLinks, parseFields, parseFilters, parseListQuery } from './list-query.ts'
 import { listEtag } from './revalidation.ts'
 import { ensureLive } from './refusals.ts'
 import { capitalize, type Resource, type ResourceRecord } from './resource.ts'
-import type { CollectionStore, Precondition, Versioned } from './store.ts'
+import type { BulkLimits, CollectionStore, Filter, Precondition, Versioned } from './store.ts'
 
 const MAX_BATCH = 1000
 /** What Fastify sets for a body its route schema serializes, set by hand where a read picks its serializer. */
@@ -105,7 +105,7 @@ export function collectionRoutes (resource: Resource, options: { within?: Resour
       within: nesting === undefined ? '' : ` of one ${nesting.parent.singular}`,
       parentErrors: nesting === undefined ? [] : [404, 410]
     }
-    const collectionAllow = allowOnly(fastify, '/', ['GET', 'POST', 'OPTIONS'])
+    const collectionAllow = allowOnly(fastify, '/', ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'])
     const itemMethods: Method[] = nesting === undefined ? ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] : ['GET', 'DELETE', 'OPTIONS']
     const itemAllow = allowOnly(fastify, '/:id', itemMethods)
     // Every route added from here on needs this collection's scope (the 405s above need none).
@@ -114,8 +114,9 @@ export function collectionRoutes (resource: Resource, options: { within?: Resour
     listRoute(fastify, collection)
     createRoute(fastify, collection)
     readRoute(fastify, collection)
-    if (nesting === undefined) updateRoutes(fastify, collection)
+    if (nesting === undefined) await updateRoutes(fastify, collection)
     deleteRoute(fastify, collection)
+    await bulkRoutes(fastify, collection)
     optionsRoute(fastify, collection, '/', collectionAllow)
     optionsRoute(fastify, collection, '/:id', itemAllow)
   }
@@ -200,8 +201,22 @@ function readShapes (instance: Instance, resource: Resource, embeds: readonly Em
 function answer (request: FastifyRequest, reply: FastifyReply, status: 200 | 201, resource: Resource, { record, version }: Versioned) {
   reply.code(status).header('ETag', etagOf(version))
   if (status === 201) reply.header('Location', recordUrl(request, resource, record.id as number))
-  return reply.send(record)
+  return minimal(request, reply) ? reply.send() : reply.send(record)
 }
+
+/**
+ * Whether a write answers without its body, as `Prefer: return=minimal` asks (RFC 7240 §4.2):
+ * the status, Location and ETag say what a client needs. Says what was applied when asked.
+ */
+function minimal (request: FastifyRequest, reply: FastifyReply): boolean {
+  const asked = returnPreference(request.headers.prefer)
+  if (asked === undefined) return false
+  reply.header('Preference-Applied', `return=${asked}`)
+  return asked === 'minimal'
+}
+
+/** How a write says what Prefer may ask of its answer. */
+const RETURN_PREFERENCE = 'Prefer: return=minimal answers the same status and headers without a body; '
 
 const listQuerystrings = new WeakMap<Resource, Map<string, TObject>>()
 
@@ -301,15 +316,17 @@ function createRoute (fastify: Instance, collection: Collection): void {
       description: `An object creates one ${resource.singular}: 201 with its Location and ETag. ` +
         `An array creates up to ${MAX_BATCH}, all or none: 201 with the array. ` +
         `${nesting === undefined ? '' : `${nesting.field} is taken from the path. `}` +
-        'Idempotency-Key makes a retry safe; Prefer: respond-async queues the write as a background job (202).',
+        `Idempotency-Key makes a retry safe. ${RETURN_PREFERENCE}Prefer: respond-async queues the write as a background job (202).`,
       tags: [resource.name],
       params: collection.CollectionParams,
       querystring: NoQuery,
       headers: requestHeaders('Idempotency-Key', 'Prefer'),
       body: Type.Union([create, Type.Array(create, { minItems: 1, maxItems: MAX_BATCH })]),
       response: {
-        201: withHeaders({ ...created, description: 'Created: the record (with Location and ETag), or the array of records' },
-          'Location', 'ETag', 'Idempotent-Replayed'),
+        201: withHeaders({
+          ...created,
+          description: 'Created: the record (with Location and ETag), or the array of records (none with return=minimal)'
+        }, 'Location', 'ETag', 'Idempotent-Replayed', 'Preference-Applied'),
         ...accepted,
         ...errors(...GUARDED, ...BODY_READ, 409, 422, ...collection.parentErrors)
       }
@@ -321,8 +338,9 @@ function createRoute (fastify: Instance, collection: Collection): void {
     const inputs = (Array.isArray(body) ? body : [body])
       .map(record => nesting === undefined ? record : { ...record, [nesting.field]: parentId as number })
     const versions = await collection.store.create(inputs, Array.isArray(body))
-    if (Array.isArray(body)) return reply.code(201).send(versions.map(c => c.record))
-    return answer(request, reply, 201, resource, versions[0] as Versioned)
+    if (!Array.isArray(body)) return answer(request, reply, 201, resource, versions[0] as Versioned)
+    reply.code(201)
+    return minimal(request, reply) ? reply.send() : reply.send(versions.map(c => c.record))
   })
 }
 
@@ -357,8 +375,17 @@ function readRoute (fastify: Instance, collection: Collection): void {
   })
 }
 
-/** PUT replaces every writable field, PATCH changes some; both answer 201 with the record. */
-function updateRoutes (fastify: Instance, collection: Collection): void {
+/** A JSON Merge Patch (RFC 7386): JSON whose members replace the record's, null clearing one. */
+const MERGE_PATCH = 'application/merge-patch+json'
+
+/**
+ * PUT replaces every writable field, PATCH changes some; both answer 201 with the record. PATCH
+ * also takes a JSON Merge Patch, which for a record of fields with no members of their own says
+ * exactly what a PATCH in JSON says (null clears a nullable field; on a required one it is 422, as
+ * the schema says): the same parser and schema, registered in a scope of its own so that no other
+ * route takes that media type.
+ */
+async function updateRoutes (fastify: Instance, collection: Collection): Promise<void> {
   const { resource, store, RecordSchema } = collection
   const updates = [
     {
@@ -377,38 +404,55 @@ function updateRoutes (fastify: Instance, collection: Collection): void {
       body: resource.schemas.patch,
       write: store.update.bind(store),
       summary: `Change some fields of ${collection.one}`,
-      description: 'The body holds only the fields to change. Idempotency-Key makes a retry safe. ',
+      description: 'The body holds only the fields to change, as JSON or as a JSON Merge Patch (application/merge-patch+json), ' +
+        'where null clears a field that may be empty. Idempotency-Key makes a retry safe. ',
       headers: requestHeaders('If-Match', 'Idempotency-Key', 'Prefer')
     }
   ] as const
   for (const { method, verb, body, write, summary, description, headers } of updates) {
-    const replayed = method === 'PATCH' ? ['Idempotent-Replayed' as const] : []
-    fastify.route({
-      method,
-      url: '/:id',
-      schema: {
-        operationId: `${verb}${capitalize(resource.singular)}`,
-        summary,
-        description: `${description}201 with the complete record and its new ETag. ` +
+    const patch = method === 'PATCH'
+    const replayed = patch ? ['Idempotent-Replayed' as const] : []
+    const register = (scope: Instance): void => {
+      scope.route({
+        method,
+        url: '/:id',
+        config: patch ? { bodyTypes: [MERGE_PATCH] } : {},
+        schema: {
+          operationId: `${verb}${capitalize(resource.singular)}`,
+          summary,
+          description: `${description}201 with the complete record and its new ETag. ${RETURN_PREFERENCE}` +
           'If-Match makes the write conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).',
-        tags: [resource.name],
-        params: collection.ItemParams,
-        querystring: NoQuery,
-        headers,
-        body: input(body),
-        response: {
-          201: withHeaders({ ...RecordSchema, description: 'Changed: the complete record' }, 'ETag', 'Location', ...replayed),
-          ...accepted,
-          ...errors(...GUARDED, ...BODY_READ, 404, 409, 410, 412, 422)
+          tags: [resource.name],
+          params: collection.ItemParams,
+          querystring: NoQuery,
+          headers,
+          body: input(body),
+          ...(patch ? { consumes: ['application/json', MERGE_PATCH] } : {}),
+          response: {
+            201: withHeaders({ ...RecordSchema, description: 'Changed: the complete record (none with return=minimal)' },
+              'ETag', 'Location', 'Preference-Applied', ...replayed),
+            ...accepted,
+            ...errors(...GUARDED, ...BODY_READ, 404, 409, 410, 412, 422)
+          }
+        },
+        preValidation: refuseNullBytes,
+        handler: async (request, reply) => {
+          const precondition = await preconditionOf(collection, request.params, request.headers['if-match'])
+          return answer(request, reply, 201, resource, await write(request.params.id, request.body, precondition))
         }
-      },
-      preValidation: refuseNullBytes,
-      handler: async (request, reply) => {
-        const precondition = await preconditionOf(collection, request.params, request.headers['if-match'])
-        return answer(request, reply, 201, resource, await write(request.params.id, request.body, precondition))
-      }
-    })
+      })
+    }
+    if (patch) await inMergePatchScope(fastify, register)
+    else register(fastify)
   }
+}
+
+/** Registers routes in a scope that also parses a JSON Merge Patch body, as JSON. */
+async function inMergePatchScope (fastify: Instance, register: (scope: Instance) => void): Promise<void> {
+  await fastify.register(async scope => {
+    scope.addContentTypeParser(MERGE_PATCH, { parseAs: 'string' }, scope.getDefaultJsonParser('error', 'error'))
+    register(scope)
+  })
 }
 
 function deleteRoute (fastify: Instance, collection: Collection): void {
@@ -463,4 +507,79 @@ function optionsRoute (fastify: Instance, collection: Collection, url: '/' | '/:
     else await parentOf(collection, params)
     return reply.header('Allow', allow).send({ methods: allow.split(', '), writable: resource.writable, schema: resource.schemas.create })
   })
+}
+
+/** The most records the answer of a change of many records holds (Prefer: return=representation). */
+const MAX_REPRESENTED = 1000
+
+/**
+ * PATCH and DELETE of a collection's path change every record its query's filters match (the list's
+ * filters and q; at least one, so that no request changes a whole collection by omission), in one
+ * transaction, each record under the rules of its own write (references, unique values, 409 for a
+ * record still named): all or none. 200 with how many; Prefer says how many at most
+ * (max-affected), whether to undo it all and answer what it would have done (tx=rollback), and
+ * whether to answer the records (return=representation).
+ */
+async function bulkRoutes (fastify: Instance, collection: Collection): Promise<void> {
+  const { resource, nesting, of, RecordSchema } = collection
+  const answer = withHeaders(Type.Object({
+    affected: Type.Integer({ minimum: 0, description: 'How many records were changed (with tx=rollback: would have been)' }),
+    records: Type.Optional(Type.Array(RecordSchema, {
+      maxItems: MAX_REPRESENTED,
+      description: `With Prefer: return=representation, the first ${MAX_REPRESENTED} of them in id order: ` +
+        'as written, or as they were before a delete'
+    }))
+  }, { additionalProperties: false, description: 'Changed' }), 'Preference-Applied')
+  const description = `Every ${resource.singular}${collection.within} the query's filters match (at least one filter), in one ` +
+    'transaction, each under the rules of its own write: all or none. Prefer: max-affected=N refuses it (422) when more match; ' +
+    `tx=rollback answers what it would do and changes nothing; return=representation adds the records (at most ${MAX_REPRESENTED}).`
+  const change = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    write: (filters: Filter[], limits: BulkLimits) => Promise<ResourceRecord[]>
+  ) => {
+    const parentId = await parentOf(collection, request.params as Params)
+    const filters = parseFilters(resource, request.query as Record<string, unknown>)
+    if (filters.length === 0) {
+      throw new HttpError(400, `Invalid query: a change of many ${resource.name} needs at least one filter; ` +
+        `to change every one, say so with a filter every ${resource.singular} matches, such as id_gte=1`)
+    }
+    if (nesting !== undefined) filters.push({ field: nesting.field, op: 'eq', value: parentId as number })
+    const asked = bulkPreferences(request.headers.prefer)
+    if (asked.applied.length > 0) reply.header('Preference-Applied', asked.applied.join(', '))
+    const records = await write(filters, { max: asked.max, dryRun: asked.dryRun })
+    return reply.send({ affected: records.length, ...(asked.representation ? { records: records.slice(0, MAX_REPRESENTED) } : {}) })
+  }
+  const common = {
+    tags: [resource.name],
+    params: collection.CollectionParams,
+    querystring: resource.schemas.filters,
+    headers: requestHeaders('Idempotency-Key', 'Prefer')
+  }
+  const patch = (scope: Instance): void => {
+    scope.patch('/', {
+      config: { bodyTypes: [MERGE_PATCH] },
+      schema: {
+        ...common,
+        operationId: `update${capitalize(resource.name)}${of}`,
+        summary: `Change some fields of every ${resource.singular}${collection.within} the filters match`,
+        description: `${description} The body holds the fields to change, as JSON or as a JSON Merge Patch.`,
+        body: input(resource.schemas.patch),
+        consumes: ['application/json', MERGE_PATCH],
+        response: { 200: answer, ...accepted, ...errors(...GUARDED, ...BODY_READ, 409, 422, ...collection.parentErrors) }
+      },
+      preValidation: refuseNullBytes
+    }, async (request, reply) => change(request, reply, async (filters, limits) =>
+      (await collection.store.updateWhere(filters, request.body, limits)).map(written => written.record)))
+  }
+  await inMergePatchScope(fastify, patch)
+  fastify.delete('/', {
+    schema: {
+      ...common,
+      operationId: `delete${capitalize(resource.name)}${of}`,
+      summary: `Delete every ${resource.singular}${collection.within} the filters match`,
+      description: `${description} A record that others still name refuses it all (409).`,
+      response: { 200: answer, ...accepted, ...errors(...GUARDED, ...BODY_READ, 409, 422, ...collection.parentErrors) }
+    }
+  }, async (request, reply) => change(request, reply, (filters, limits) => collection.store.deleteWhere(filters, limits)))
 }

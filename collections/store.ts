@@ -75,6 +75,14 @@ export interface Versioned {
 
 export type Presence = 'live' | 'deleted' | 'absent'
 
+/** What bounds a change of every record a set of filters matches. */
+export interface BulkLimits {
+  /** More matches than this refuses the whole change (422 naming the count). */
+  max?: number
+  /** Work it all out, answer it, and write nothing. */
+  dryRun: boolean
+}
+
 export interface CollectionStore {
   readonly resource: Resource
   list (query: ListQuery, options: ListOptions): Promise<Page>
@@ -92,6 +100,13 @@ export interface CollectionStore {
   /** Sets only the fields present in `changes`. */
   update (id: number, changes: ResourceRecord, precondition?: Precondition): Promise<Versioned>
   delete (id: number, precondition?: Precondition): Promise<void>
+  /**
+   * Sets the fields of `changes` in every live record `filters` match (at least one), each as
+   * `update` would, in one transaction: all or none. The records as written, in id order.
+   */
+  updateWhere (filters: Filter[], changes: ResourceRecord, limits: BulkLimits): Promise<Versioned[]>
+  /** Deletes every live record `filters` match, each as `delete` would, all or none: the records as they were, in id order. */
+  deleteWhere (filters: Filter[], limits: BulkLimits): Promise<ResourceRecord[]>
 }
 
 /**

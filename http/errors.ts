@@ -39,13 +39,20 @@ function validationError (request: FastifyRequest, error: FastifyError): HttpErr
   }
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The media types of a body the route takes besides application/json (a PATCH's merge patch). */
+    bodyTypes?: readonly string[]
+  }
+}
+
 /**
  * The 415 of a JSON route, on the API and the local tool server alike: Fastify's own says only
  * "Unsupported Media Type", and a client needs to know what to send.
  */
 export function unsupportedMediaType (request: FastifyRequest): HttpError {
   const received = request.headers['content-type']
-  const message = 'Content-Type must be application/json'
+  const message = `Content-Type must be ${['application/json', ...request.routeOptions.config.bodyTypes ?? []].join(' or ')}`
   return new HttpError(415, received === undefined ? `${message}; the request had none` : `${message}; got ${received}`)
 }
 

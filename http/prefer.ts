@@ -18,10 +18,45 @@ function preferences (header: string | string[] | undefined): Map<string, string
 export const prefersAsync = (header: string | string[] | undefined): boolean => preferences(header).has('respond-async')
 
 /**
+ * What a Prefer header asks a write to answer: `return=minimal` (the status and headers, no body),
+ * `return=representation` (the record, the default), or undefined when it asks neither.
+ */
+export function returnPreference (header: string | string[] | undefined): 'minimal' | 'representation' | undefined {
+  const value = preferences(header).get('return')?.toLowerCase()
+  return value === 'minimal' || value === 'representation' ? value : undefined
+}
+
+/**
  * What a Prefer header asks of a list's count: `count=none` (no count), `count=exact` (the
  * default), or undefined when it asks nothing we do (an unknown value is ignored, RFC 7240 §2).
  */
 export function countPreference (header: string | string[] | undefined): 'exact' | 'none' | undefined {
   const value = preferences(header).get('count')?.toLowerCase()
   return value === 'exact' || value === 'none' ? value : undefined
+}
+
+/** What a Prefer header asks of a change of many records. */
+export interface BulkPreferences {
+  /** `max-affected=N`: refuse the change when more than N records match. */
+  max?: number
+  /** `tx=rollback`: work the change out, answer it, and undo it. */
+  dryRun: boolean
+  /** `return=representation`: answer the changed records too. */
+  representation: boolean
+  /** What of it applies, as Preference-Applied says it; empty when nothing was asked. */
+  applied: string[]
+}
+
+/** The preferences of a change of many records; a value of none of them that we do not know is ignored. */
+export function bulkPreferences (header: string | string[] | undefined): BulkPreferences {
+  const found = preferences(header)
+  const applied: string[] = []
+  const max = found.get('max-affected')
+  const limit = max !== undefined && /^\d{1,15}$/.test(max) ? Number(max) : undefined
+  if (limit !== undefined) applied.push(`max-affected=${limit}`)
+  const tx = found.get('tx')?.toLowerCase()
+  if (tx === 'rollback' || tx === 'commit') applied.push(`tx=${tx}`)
+  const returned = returnPreference(header)
+  if (returned !== undefined) applied.push(`return=${returned}`)
+  return { max: limit, dryRun: tx === 'rollback', representation: returned === 'representation', applied }
 }

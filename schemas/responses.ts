@@ -37,6 +37,9 @@ export const ErrorRef = Type.Ref('Error')
 export const JobRef = Type.Ref('Job')
 export const recordRef = (resource: Resource) => Type.Ref(componentName(resource))
 
+/** One preference a route applies (RFC 7240 §3). */
+const PREFERENCE = '(respond-async|count=(exact|none)|return=(minimal|representation)|max-affected=[0-9]+|tx=(commit|rollback))'
+
 const HEADERS = {
   Allow: Type.String({ description: 'The methods this path serves' }),
   ETag: Type.String({
@@ -55,8 +58,10 @@ const HEADERS = {
       'Idempotency-Key'
   }),
   'Preference-Applied': Type.String({
-    enum: ['respond-async', 'count=exact', 'count=none'],
-    description: 'What of Prefer was applied: the write was queued, or the list counted (or not) as asked'
+    pattern: `^${PREFERENCE}(, ${PREFERENCE})*$`,
+    description: 'What of Prefer was applied, comma-separated: the write was queued (respond-async), the list counted or not ' +
+      '(count), the write answered without its body or with it (return), a change of many records capped (max-affected) ' +
+      'or undone (tx=rollback)'
   }),
   'Retry-After': Type.Integer({ minimum: 0, description: 'Seconds to wait before asking again' }),
   'WWW-Authenticate': Type.String({
@@ -78,8 +83,10 @@ const REQUEST_HEADERS = {
       'body gets the first answer again (keys live 24 hours)'
   }),
   Prefer: Type.String({
-    description: 'On a write, respond-async: queue it as a background job and answer 202 at once. On a list, count=none: ' +
-      'answer without X-Total-Count and the last link, sparing the count (count=exact, the default, counts)'
+    description: 'On a write, respond-async: queue it as a background job and answer 202 at once; return=minimal: answer ' +
+      'without the body. On a list, count=none: answer without X-Total-Count and the last link, sparing the count ' +
+      '(count=exact, the default, counts). On a change of many records, max-affected=N: refuse it when more match; ' +
+      'tx=rollback: answer what it would do and change nothing; return=representation: answer the records too'
   })
 }
 
@@ -135,7 +142,7 @@ export const ERRORS: Record<number, { description: string, headers?: Header[] }>
   410: { description: 'The record existed and was deleted' },
   412: { description: 'If-Match does not name the current ETag: the record changed since it was read' },
   413: { description: 'The body is larger than the server accepts' },
-  415: { description: 'The body is not application/json' },
+  415: { description: 'The body is not application/json (nor, on PATCH of a record, application/merge-patch+json)' },
   422: {
     description: 'Well-formed JSON that fails validation (errors lists each field; nothing is written), or an Idempotency-Key ' +
       'already used with another request'

@@ -1,4 +1,4 @@
-import { mustBeLive, StoreError } from '../collections/refusals.ts'
+import { DryRun, mustBeLive, StoreError, tooManyMatches } from '../collections/refusals.ts'
 import type { Column, Resource, ResourceRecord } from '../collections/resource.ts'
 import type { FieldError } from '../schemas/common.ts'
 import type { KindName, Scalar, Value } from '../collections/kinds.ts'
@@ -88,6 +88,7 @@ export interface Statement {
 /** A statement a write asks its engine to run, and what it wants back. */
 export type Ask =
   | Statement & { want: 'row' }
+  | Statement & { want: 'rows' }
   | Statement & { want: 'exists' }
   | Statement & { want: 'run' }
 
@@ -102,12 +103,36 @@ function * row (sql: string, params: unknown[]): Generator<Ask, Scalar[] | undef
   return (yield { sql, params, want: 'row' }) as Scalar[] | undefined
 }
 
+/** Every row of a statement, each its values in the order of the select list. */
+function * rows (sql: string, params: unknown[]): Generator<Ask, Scalar[][], unknown> {
+  return (yield { sql, params, want: 'rows' }) as Scalar[][]
+}
+
 function * exists (sql: string, params: unknown[]): Generator<Ask, boolean, unknown> {
   return (yield { sql, params, want: 'exists' }) as boolean
 }
 
 function * run (sql: string, params: unknown[]): Generator<Ask, void, unknown> {
   yield { sql, params, want: 'run' }
+}
+
+/** A sequence run to its end and then undone: its result travels in a DryRun, which undoes the transaction as any refusal does. */
+export function * undone<T> (sequence: Sequence<T>): Sequence<T> {
+  const { result } = yield * sequence
+  throw new DryRun(result)
+}
+
+/** `sequence`, undone at its end when `dryRun`. */
+export const maybeUndone = <T>(sequence: Sequence<T>, dryRun: boolean): Sequence<T> => dryRun ? undone(sequence) : sequence
+
+/** The result of a write, or of its dry run (`undone`). */
+export async function resultOf<T> (write: Promise<T>): Promise<T> {
+  try {
+    return await write
+  } catch (err) {
+    if (err instanceof DryRun) return err.result as T
+    throw err
+  }
 }
 
 /** Runs a sequence to its end, each statement answered at once. */
@@ -356,6 +381,39 @@ export class CollectionCore {
       yield * run(apart.put, [id, words])
     }
     return { result: written, changes: [{ before: current.record, after: written.record }] }
+  }
+
+  /**
+   * Sets `values` in every live record `filters` match, each as `writing` does, all or none: more
+   * than `max` matches refuses them all. The matches are locked first, in id order.
+   */
+  * writingWhere (filters: Filter[], values: ResourceRecord, max: number | undefined, now: string): Sequence<Versioned[]> {
+    const written: Versioned[] = []
+    const changes: Change[] = []
+    for (const id of yield * this.#matching(filters, max)) {
+      const step = yield * this.writing(id, values, undefined, now)
+      written.push(step.result)
+      changes.push(...step.changes)
+    }
+    return { result: written, changes }
+  }
+
+  /** Deletes every live record `filters` match, each as `deleting` does, all or none: the records as they were. */
+  * deletingWhere (filters: Filter[], max: number | undefined, now: string): Sequence<ResourceRecord[]> {
+    const changes: Change[] = []
+    for (const id of yield * this.#matching(filters, max)) changes.push(...(yield * this.deleting(id, undefined, now)).changes)
+    return { result: changes.map(change => change.before as ResourceRecord), changes }
+  }
+
+  /** The ids of the live records `filters` (at least one) match, in id order, locked for the write; more than `max` is refused. */
+  * #matching (filters: Filter[], max: number | undefined): Generator<Ask, number[], unknown> {
+    if (filters.length === 0) throw new Error('a change of many records needs a filter')
+    const params = new Parameters(this.dialect)
+    const where = filters.map(filter => this.condition(filter, params)).join(' AND ')
+    const ids = (yield * rows(`SELECT id FROM ${this.table} WHERE ${where} ORDER BY id${this.dialect.forUpdate}`, params.values))
+      .map(row => Number(row[0]))
+    if (max !== undefined && ids.length > max) throw tooManyMatches(this.resource, ids.length, max)
+    return ids
   }
 
   /** Deletes a live record that no other record names, once `precondition` accepts it; its id is kept as a tombstone. */

@@ -51,7 +51,7 @@ t.test('HEAD is checked as GET; unknown paths and 405s need an Error body only',
   t.equal(head.statusCode, 200)
   t.equal((await call(app, 'GET', '/api/v1/giraffes')).statusCode, 404)
   t.equal((await call(app, 'GET', '/elsewhere')).statusCode, 404, 'outside API_PREFIX')
-  t.equal((await call(app, 'DELETE', '/api/v1/zoos')).statusCode, 405)
+  t.equal((await call(app, 'PUT', '/api/v1/zoos')).statusCode, 405)
   t.equal((await call(app, 'GET', '/api/documentation/json')).statusCode, 200)
   t.same(violations, [])
 })

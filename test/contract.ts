@@ -113,6 +113,8 @@ export class ContractCheck {
       if (answer.body !== '') problems.push(`${what}: a body where the document has none`)
       return problems
     }
+    // Prefer: return=minimal leaves the documented body out, and the answer says so.
+    if (answer.body === '' && answer.headers['preference-applied'] === 'return=minimal') return problems
     const mediaType = answer.headers['content-type']?.split(';')[0]?.trim()
     const media = mediaType === undefined ? undefined : response.content[mediaType]
     if (media === undefined) {

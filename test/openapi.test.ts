@@ -26,6 +26,7 @@ interface Operation {
   tags?: string[]
   security?: Record<string, string[]>[]
   parameters?: { name: string, in: string }[]
+  requestBody?: { content: Record<string, unknown> }
   responses: Record<string, { headers?: Record<string, unknown>, content?: unknown }>
 }
 type Document = OpenApiDocument & {
@@ -169,18 +170,22 @@ t.test('the headers of every answer and the query parameters of collection reads
   const { paths } = (await call(app, 'GET', '/documentation/json')).json() as Document
   const headers = (path: string, method: string, status: string) => Object.keys(paths[path]?.[method]?.responses[status]?.headers ?? {})
   t.same(headers('/v1/zoos', 'get', '200'), ['ETag', 'Link', 'X-Total-Count', 'Preference-Applied'])
-  t.same(headers('/v1/zoos', 'post', '201'), ['Location', 'ETag', 'Idempotent-Replayed'])
+  t.same(headers('/v1/zoos', 'post', '201'), ['Location', 'ETag', 'Idempotent-Replayed', 'Preference-Applied'])
   t.same(headers('/v1/zoos', 'post', '202'), ['Location', 'Preference-Applied', 'Idempotent-Replayed'])
   t.same(headers('/v1/zoos/{id}', 'get', '200'), ['ETag'])
   t.same(headers('/v1/zoos/{id}', 'get', '304'), ['ETag'])
-  t.same(headers('/v1/zoos/{id}', 'patch', '201'), ['ETag', 'Location', 'Idempotent-Replayed'])
-  t.same(headers('/v1/zoos/{id}', 'put', '201'), ['ETag', 'Location'])
+  t.same(headers('/v1/zoos/{id}', 'patch', '201'), ['ETag', 'Location', 'Preference-Applied', 'Idempotent-Replayed'])
+  t.same(headers('/v1/zoos/{id}', 'put', '201'), ['ETag', 'Location', 'Preference-Applied'])
   t.same(headers('/v1/zoos/{id}', 'delete', '202'), ['Location', 'Preference-Applied', 'Idempotent-Replayed'])
   t.same(headers('/v1/zoos', 'options', '200'), ['Allow'])
   t.same(headers('/v1/zoos', 'get', '401'), ['WWW-Authenticate'])
   t.same(headers('/v1/zoos', 'get', '429'), ['Retry-After'])
   t.equal(paths['/v1/zoos/{id}']?.delete?.responses['204']?.content, undefined, 'no body')
   t.equal(paths['/v1/zoos/{id}']?.get?.responses['304']?.content, undefined, 'no body')
+  const bodyTypes = (path: string, method: string) => Object.keys(paths[path]?.[method]?.requestBody?.content ?? {})
+  t.same(bodyTypes('/v1/zoos/{id}', 'patch'), ['application/json', 'application/merge-patch+json'])
+  t.same(bodyTypes('/v1/zoos/{id}', 'put'), ['application/json'])
+  t.same(bodyTypes('/v1/zoos', 'post'), ['application/json'])
 
   const parameters = (path: string, method: string, where: string) =>
     (paths[path]?.[method]?.parameters ?? []).filter(p => p.in === where).map(p => p.name)

@@ -2,9 +2,9 @@ import type pg from 'pg'
 import type { Scalar } from '../../collections/kinds.ts'
 import type { Resource, ResourceRecord } from '../../collections/resource.ts'
 import type {
-  Children, CollectionStore, ListOptions, ListQuery, Page, Precondition, Presence, Store, Versioned
+  BulkLimits, Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Precondition, Presence, Store, Versioned
 } from '../../collections/store.ts'
-import { CollectionCore, invalid, runAwaiting, stillReferenced, type Ask, type Sequence } from '../collections.ts'
+import { CollectionCore, invalid, maybeUndone, resultOf, runAwaiting, stillReferenced, type Ask, type Sequence } from '../collections.ts'
 import { prepared, transaction, type Client, type Pool } from './database.ts'
 import { POSTGRES } from './dialect.ts'
 import { PostgresListQueries } from './list.ts'
@@ -156,6 +156,15 @@ class PostgresCollection implements CollectionStore {
     return this.#commit(now => this.#core.deleting(id, precondition, now), id)
   }
 
+  async updateWhere (filters: Filter[], changes: ResourceRecord, { max, dryRun }: BulkLimits): Promise<Versioned[]> {
+    const values = this.#core.changed(changes)
+    return resultOf(this.#commit(now => maybeUndone(this.#core.writingWhere(filters, values, max, now), dryRun)))
+  }
+
+  async deleteWhere (filters: Filter[], { max, dryRun }: BulkLimits): Promise<ResourceRecord[]> {
+    return resultOf(this.#commit(now => maybeUndone(this.#core.deletingWhere(filters, max, now), dryRun)))
+  }
+
   /**
    * A write's sequence in one transaction, each statement awaited. The checks of the sequence run
    * before the constraints would refuse: the constraints only catch a write of another instance
@@ -185,6 +194,7 @@ class PostgresCollection implements CollectionStore {
     const { rows, rowCount } = await client.query<Scalar[]>(asArrays(ask.sql, ask.params))
     switch (ask.want) {
       case 'row': return rows[0]
+      case 'rows': return rows
       case 'exists': return rowCount !== 0
       case 'run': return undefined
     }

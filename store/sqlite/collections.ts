@@ -3,9 +3,9 @@ import type Database from 'better-sqlite3'
 import { compareAsciiCaseInsensitive, KINDS, type Comparator, type Scalar } from '../../collections/kinds.ts'
 import type { Resource, ResourceRecord } from '../../collections/resource.ts'
 import type {
-  Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Precondition, Presence, Store, Versioned
+  BulkLimits, Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Precondition, Presence, Store, Versioned
 } from '../../collections/store.ts'
-import { CollectionCore, runNow, type Ask, type Sequence } from '../collections.ts'
+import { CollectionCore, maybeUndone, resultOf, runNow, type Ask, type Sequence } from '../collections.ts'
 import type { SqliteDatabase } from './database.ts'
 import { SQLITE } from './dialect.ts'
 import { GroupCommit } from './group-commit.ts'
@@ -202,6 +202,15 @@ class SqliteCollection implements CollectionStore {
     return this.#commit(now => this.#core.deleting(id, precondition, now))
   }
 
+  updateWhere (filters: Filter[], changes: ResourceRecord, { max, dryRun }: BulkLimits): Promise<Versioned[]> {
+    const values = this.#core.changed(changes)
+    return resultOf(this.#commit(now => maybeUndone(this.#core.writingWhere(filters, values, max, now), dryRun)))
+  }
+
+  deleteWhere (filters: Filter[], { max, dryRun }: BulkLimits): Promise<ResourceRecord[]> {
+    return resultOf(this.#commit(now => maybeUndone(this.#core.deletingWhere(filters, max, now), dryRun)))
+  }
+
   /**
    * Runs a write's sequence inside a group commit's transaction, each statement at once; the kept
    * totals change with the commit, not before: a write undone leaves them as they were.
@@ -221,6 +230,7 @@ class SqliteCollection implements CollectionStore {
     const statement = this.store.statement(ask.sql)
     switch (ask.want) {
       case 'row': return statement.raw().get(...ask.params)
+      case 'rows': return statement.raw().all(...ask.params)
       case 'exists': return statement.get(...ask.params) !== undefined
       case 'run': return statement.run(...ask.params)
     }

@@ -199,8 +199,8 @@ const optionalHeaders: fc.Arbitrary<Record<string, string>> = fc.array(fc.oneof(
     },
     {
       weight: 2,
-      arbitrary: fc.constantFrom('return=minimal', 'handling=strict', '"respond-async"', 'x="respond-async,", y', 'respond-async;', ';',
-        'respond-asyncx')
+      arbitrary: fc.constantFrom('return=minimal', 'return=representation', 'RETURN=Minimal', 'return=minimal, respond-async', 'return',
+        'handling=strict', '"respond-async"', 'x="respond-async,", y', 'respond-async;', ';', 'respond-asyncx')
     },
     { weight: 1, arbitrary: headerText }
   )),

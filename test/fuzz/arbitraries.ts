@@ -67,7 +67,8 @@ export const accept = fc.oneof(
 /** Content-Type values other than plain `application/json`. */
 export const oddContentType = fc.oneof(
   fc.constantFrom('application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json;', 'application/json; charset=latin1',
-    'application/json, text/plain', 'application/merge-patch+json', 'application/problem+json', 'application/jsonx', 'json',
+    'application/json, text/plain', 'application/merge-patch+json',
+    'application/merge-patch+json; charset=utf-8', 'application/problem+json', 'application/jsonx', 'json',
     'application/x-www-form-urlencoded', 'text/plain', 'text/json', 'multipart/form-data; boundary=x', 'application/octet-stream', '',
     ';', '*/*'),
   headerText

@@ -32,7 +32,7 @@ t.test('an OPTIONS request that is not a preflight describes the collection', as
   const app = await build(t, { CORS_ORIGINS: '*' })
   const res = await call(app, 'OPTIONS', '/v1/zoos', undefined, { origin: 'https://app.example.com' })
   t.equal(res.statusCode, 200)
-  t.equal(res.headers.allow, 'GET, HEAD, POST, OPTIONS')
+  t.equal(res.headers.allow, 'GET, HEAD, POST, PATCH, DELETE, OPTIONS')
   t.same(res.json().writable, ['name', 'city', 'country', 'opened_on'])
   const any = await app.inject({ method: 'OPTIONS', url: '/v1/animals', headers: preflight('https://anywhere.example', 'DELETE') })
   t.equal(any.statusCode, 204)

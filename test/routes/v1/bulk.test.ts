@@ -1,0 +1,182 @@
+import type { FastifyInstance } from 'fastify'
+import t from 'tap'
+import { bearerWith, build, call, create, snapshot } from '../../helper.ts'
+
+/*
+ * Changes of every record a query's filters match: PATCH and DELETE of a collection's path (and of
+ * a nested one), through inject() on the engine of the pass, every answer checked against the
+ * OpenAPI document.
+ */
+
+const MERGE_PATCH = { 'content-type': 'application/merge-patch+json' }
+
+/** Five zoos: three in Berlin (one of them "Tierpark"), one in Munich, one in Zürich. */
+async function zoos (app: FastifyInstance) {
+  const made = []
+  for (const [name, city] of [['Zoo Berlin', 'Berlin'], ['Tierpark', 'Berlin'], ['Aquarium', 'Berlin'], ['Hellabrunn', 'Munich'],
+    ['Zoo Zürich', 'Zürich']] as const) made.push(await create(app, 'zoos', { name, city }))
+  return made
+}
+
+const cities = async (app: FastifyInstance) =>
+  ((await call(app, 'GET', '/v1/zoos?sortby=id')).json() as { country?: string, city: string }[]).map(z => `${z.city}:${z.country ?? '-'}`)
+
+t.test('PATCH of a collection sets the fields of every record the filters match, all in one answer', async t => {
+  const app = await build(t)
+  const [berlin] = await zoos(app)
+  const res = await call(app, 'PATCH', '/v1/zoos?city=Berlin', { country: 'DE' })
+  t.equal(res.statusCode, 200)
+  t.same(res.json(), { affected: 3 })
+  t.equal(res.headers['preference-applied'], undefined)
+  t.same(await cities(app), ['Berlin:DE', 'Berlin:DE', 'Berlin:DE', 'Munich:-', 'Zürich:-'])
+  const read = await call(app, 'GET', `/v1/zoos/${berlin?.id}`)
+  t.equal(read.headers.etag, '"2"', 'each record is written as a PATCH of it would be: a new version')
+  t.not(read.json().updated_at, berlin?.updated_at)
+
+  const merged = await call(app, 'PATCH', '/v1/zoos?q=zoo', { opened_on: '1844-08-01' }, MERGE_PATCH)
+  t.same(merged.json(), { affected: 2 }, 'a merge patch, and q as a filter')
+  const none = await call(app, 'PATCH', '/v1/zoos?city=Paris', { country: 'FR' })
+  t.same([none.statusCode, none.json()], [200, { affected: 0 }], 'nothing matches: nothing changes')
+})
+
+t.test('a change of many records needs a filter, takes only the list\'s filters and refuses bad values', async t => {
+  const app = await build(t)
+  await zoos(app)
+  const before = await snapshot(app)
+  for (const [method, url, status] of [
+    ['PATCH', '/v1/zoos', 400], ['DELETE', '/v1/zoos', 400], ['PATCH', '/v1/zoos?limit=5', 400], ['DELETE', '/v1/zoos?sortby=name', 400],
+    ['PATCH', '/v1/zoos?keeper=Ada', 400], ['DELETE', '/v1/zoos?id_gte=x', 400], ['PATCH', '/v1/zoos?q=', 400]
+  ] as const) {
+    const res = await call(app, method, url, method === 'PATCH' ? { country: 'DE' } : undefined)
+    t.equal(res.statusCode, status, `${method} ${url}`)
+    t.match(res.json(), { error: String })
+  }
+  const invalid = await call(app, 'PATCH', '/v1/zoos?city=Berlin', { country: 'Germany' })
+  t.equal(invalid.statusCode, 422)
+  t.match(invalid.json(), { errors: [{ field: 'country' }] })
+  const required = await call(app, 'PATCH', '/v1/zoos?city=Berlin', { name: null }, MERGE_PATCH)
+  t.equal(required.statusCode, 422, 'null on a required field')
+  const notObject = await call(app, 'PATCH', '/v1/zoos?city=Berlin', [{ country: 'DE' }])
+  t.equal(notObject.statusCode, 400)
+  t.same(await snapshot(app), before, 'nothing was written')
+  const noFilter = await call(app, 'DELETE', '/v1/zoos')
+  t.match(noFilter.json().error, /at least one filter/)
+})
+
+t.test('Prefer: max-affected refuses more matches than it allows, naming their number; nothing changes', async t => {
+  const app = await build(t)
+  await zoos(app)
+  const before = await snapshot(app)
+  const refused = await call(app, 'PATCH', '/v1/zoos?city=Berlin', { country: 'DE' }, { prefer: 'max-affected=2' })
+  t.equal(refused.statusCode, 422)
+  t.match(refused.json().error, /^3 zoos match, more than the 2 that Prefer: max-affected allows/)
+  const deleting = await call(app, 'DELETE', '/v1/zoos?city=Berlin', undefined, { prefer: 'max-affected=0' })
+  t.equal(deleting.statusCode, 422)
+  t.same(await snapshot(app), before)
+
+  const allowed = await call(app, 'PATCH', '/v1/zoos?city=Berlin', { country: 'DE' }, { prefer: 'max-affected=3' })
+  t.same([allowed.statusCode, allowed.json(), allowed.headers['preference-applied']], [200, { affected: 3 }, 'max-affected=3'])
+  const ignored = await call(app, 'PATCH', '/v1/zoos?city=Munich', { country: 'DE' }, { prefer: 'max-affected=many' })
+  t.same([ignored.statusCode, ignored.headers['preference-applied']], [200, undefined], 'a value that is no number is ignored')
+})
+
+t.test('Prefer: tx=rollback answers what the change would do and changes nothing', async t => {
+  const app = await build(t)
+  await zoos(app)
+  const before = await snapshot(app)
+  const patch = await call(app, 'PATCH', '/v1/zoos?city=Berlin', { country: 'DE' }, { prefer: 'tx=rollback, return=representation' })
+  t.equal(patch.statusCode, 200)
+  t.equal(patch.headers['preference-applied'], 'tx=rollback, return=representation')
+  t.equal(patch.json().affected, 3)
+  t.same(patch.json().records.map((z: { country: string }) => z.country), ['DE', 'DE', 'DE'], 'the records as they would be')
+  const remove = await call(app, 'DELETE', '/v1/zoos?city_in=Munich,Zürich', undefined, { prefer: 'tx=rollback' })
+  t.same(remove.json(), { affected: 2 })
+  const refused = await call(app, 'PATCH', '/v1/zoos?city=Berlin', { country: 'DE' }, { prefer: 'tx=rollback, max-affected=1' })
+  t.equal(refused.statusCode, 422, 'a dry run is refused as the change would be')
+  t.same(await snapshot(app), before, 'nothing was written')
+  const committed = await call(app, 'PATCH', '/v1/zoos?city=Munich', { country: 'DE' }, { prefer: 'tx=commit' })
+  t.same([committed.json(), committed.headers['preference-applied']], [{ affected: 1 }, 'tx=commit'])
+  t.same(await cities(app), ['Berlin:-', 'Berlin:-', 'Berlin:-', 'Munich:DE', 'Zürich:-'])
+})
+
+t.test('Prefer: return=representation answers the records as written, or as they were before a delete', async t => {
+  const app = await build(t)
+  const made = await zoos(app)
+  const patch = await call(app, 'PATCH', '/v1/zoos?city=Berlin&name_ne=Tierpark', { country: 'DE' }, { prefer: 'return=representation' })
+  t.same(patch.json().records.map((z: { id: number }) => z.id), [made[0]?.id, made[2]?.id], 'in id order')
+  t.match(patch.json().records[0], { name: 'Zoo Berlin', country: 'DE' })
+  const remove = await call(app, 'DELETE', '/v1/zoos?city=Zürich', undefined, { prefer: 'return=representation' })
+  t.same(remove.json(), { affected: 1, records: [made[4]] })
+  t.equal((await call(app, 'GET', `/v1/zoos/${made[4]?.id}`)).statusCode, 410, 'a deleted id stays dead')
+  const minimal = await call(app, 'PATCH', '/v1/zoos?city=Munich', { country: 'DE' }, { prefer: 'return=minimal' })
+  t.same([minimal.json(), minimal.headers['preference-applied']], [{ affected: 1 }, 'return=minimal'])
+})
+
+t.test('each record keeps the rules of its own write: references, unique values, records still named', async t => {
+  const app = await build(t)
+  const [berlin, tierpark] = await zoos(app)
+  const keeper = { name: 'Ada', role: 'keeper', zoo_id: berlin?.id }
+  await create(app, 'employees', { ...keeper, email: 'ada@zoo.test' })
+  await create(app, 'employees', { ...keeper, name: 'Bob', email: 'bob@zoo.test' })
+  await create(app, 'animals', { name: 'Knut', species: 'polar bear', animal_type_id: 1, zoo_id: tierpark?.id })
+  const before = await snapshot(app)
+
+  const unique = await call(app, 'PATCH', '/v1/employees?role=keeper', { email: 'keepers@zoo.test' })
+  t.equal(unique.statusCode, 422, 'two records cannot take one unique value')
+  t.match(unique.json(), { errors: [{ field: 'email', code: 'unique' }] })
+  const reference = await call(app, 'PATCH', '/v1/employees?role=keeper', { zoo_id: 999 })
+  t.equal(reference.statusCode, 422)
+  t.match(reference.json(), { errors: [{ field: 'zoo_id', code: 'not_found' }] })
+  const named = await call(app, 'DELETE', '/v1/zoos?city=Berlin')
+  t.equal(named.statusCode, 409, 'a zoo that still has animals or employees')
+  t.match(named.json().error, /still has/)
+  t.same(await snapshot(app), before, 'nothing was written')
+
+  const one = await call(app, 'PATCH', '/v1/employees?name=Bob', { email: 'ADA2@zoo.test' })
+  t.same(one.json(), { affected: 1 }, 'one record may take a value no other has')
+  const moved = await call(app, 'PATCH', `/v1/employees?zoo_id=${berlin?.id}`, { zoo_id: null })
+  t.same(moved.json(), { affected: 2 })
+  const emptied = await call(app, 'DELETE', `/v1/zoos?city=Berlin&id_ne=${tierpark?.id}`)
+  t.same(emptied.json(), { affected: 2 }, 'zoos nobody names any more')
+})
+
+t.test('nested: only the records of that parent, which must be live', async t => {
+  const app = await build(t)
+  const [berlin, tierpark] = await zoos(app)
+  for (const [name, zoo] of [['Knut', tierpark], ['Bao Bao', berlin], ['Fatou', berlin]] as const) {
+    await create(app, 'animals', { name, species: 'bear', animal_type_id: 1, zoo_id: zoo?.id })
+  }
+  const res = await call(app, 'PATCH', `/v1/zoos/${berlin?.id}/animals?species=bear`, { species: 'panda' })
+  t.same(res.json(), { affected: 2 })
+  const species = ((await call(app, 'GET', '/v1/animals?sortby=id')).json() as { species: string }[]).map(a => a.species)
+  t.same(species, ['bear', 'panda', 'panda'])
+  const removed = await call(app, 'DELETE', `/v1/zoos/${tierpark?.id}/animals?id_gte=1`, undefined, { prefer: 'return=representation' })
+  t.match(removed.json(), { affected: 1, records: [{ name: 'Knut' }] })
+  t.equal((await call(app, 'PATCH', '/v1/zoos/999/animals?id_gte=1', { species: 'x' })).statusCode, 404)
+  await call(app, 'DELETE', `/v1/zoos/${tierpark?.id}`)
+  t.equal((await call(app, 'DELETE', `/v1/zoos/${tierpark?.id}/animals?id_gte=1`)).statusCode, 410)
+})
+
+t.test('a change of many records needs the collection\'s write scope; Allow names the methods', async t => {
+  const app = await build(t)
+  await zoos(app)
+  const reader = await bearerWith(app, 'zoos:read')
+  const res = await call(app, 'PATCH', '/v1/zoos?city=Berlin', { country: 'DE' }, { authorization: reader })
+  t.equal(res.statusCode, 403)
+  t.match(res.headers['www-authenticate'], /scope="zoos:write"/)
+  const put = await call(app, 'PUT', '/v1/zoos?city=Berlin', { name: 'x', city: 'y' })
+  t.equal(put.statusCode, 405)
+  t.equal(put.headers.allow, 'GET, HEAD, POST, PATCH, DELETE, OPTIONS')
+})
+
+t.test('an Idempotency-Key retry of a change of many records replays its first answer', async t => {
+  const app = await build(t)
+  await zoos(app)
+  const headers = { 'idempotency-key': 'bulk-1' }
+  const first = await call(app, 'PATCH', '/v1/zoos?city=Berlin', { opened_on: '2000-01-01' }, headers)
+  await create(app, 'zoos', { name: 'Späti-Zoo', city: 'Berlin' })
+  const again = await call(app, 'PATCH', '/v1/zoos?city=Berlin', { opened_on: '2000-01-01' }, headers)
+  t.same([again.statusCode, again.json(), again.headers['idempotent-replayed']], [200, first.json(), 'true'])
+  const other = await call(app, 'PATCH', '/v1/zoos?city=Munich', { opened_on: '2000-01-01' }, headers)
+  t.equal(other.statusCode, 422, 'the same key with another request')
+})
