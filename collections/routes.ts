@@ -9,6 +9,7 @@ import { bulkPreferences, countPreference, returnPreference } from '../http/pref
 import { serializerFor } from '../http/serialization.ts'
 import { IdSchema, OptionsSchema, PAGE_SIZE } from '../schemas/common.ts'
 import { accepted, BODY_READ, componentsOf, empty, errors, GUARDED, recordRef, requestHeaders, withHeaders } from '../schemas/responses.ts'
+import { changesRoute } from './changes.ts'
 import { etagOf, ifMatch, noneMatch } from './conditional.ts'
 import { embedded, embeddedProperties, embedParameter, embedsOf, parseEmbeds, type Answered, type Embed } from './embedding.ts'
 import { listLinks, parseFields, parseFilters, parseListQuery } from './list-query.ts'
@@ -59,21 +60,59 @@ type Instance = Parameters<FastifyPluginAsyncTypebox>[0]
 const input = (schema: TObject) => Type.Unsafe<ResourceRecord>(schema)
 
 /**
- * The preValidation of every write: text holding U+0000, which PostgreSQL's text cannot store
- * (SQLite would), is refused on either engine with a 422 naming each field; before validation,
- * so that such a write is never queued as a job.
+ * Text holding U+0000, which PostgreSQL's text cannot store (SQLite would), is refused on either
+ * engine with a 422 naming each field.
  */
-async function refuseNullBytes (request: FastifyRequest): Promise<void> {
-  const records = Array.isArray(request.body) ? request.body as unknown[] : [request.body]
+export function refuseNullBytesIn (body: unknown): void {
+  const records = Array.isArray(body) ? body as unknown[] : [body]
   const errors = records.flatMap((record, i) => record === null || typeof record !== 'object'
     ? []
     : Object.entries(record)
       .filter(([, value]) => typeof value === 'string' && value.includes('\u0000'))
       .map(([name]) => {
-        const field = Array.isArray(request.body) ? `${i}.${name}` : name
+        const field = Array.isArray(body) ? `${i}.${name}` : name
         return { field, code: 'pattern', message: `${field} must not contain a null byte` }
       }))
   if (errors.length > 0) throw new HttpError(422, `Validation failed: ${errors.map(e => e.message).join('; ')}`, { errors })
+}
+
+/** The preValidation of every write: `refuseNullBytesIn`, before validation, so that such a write is never queued as a job. */
+async function refuseNullBytes (request: FastifyRequest): Promise<void> {
+  refuseNullBytesIn(request.body)
+}
+
+const createBodies = new WeakMap<Resource, Map<string, TSchema>>()
+
+/**
+ * The body of a POST to a collection: one record, or an array of up to MAX_BATCH created all or
+ * none; without the parent's field when nested (the path names the parent). One object for the
+ * same resource and field, which the validator compiles once.
+ */
+export function createBodyOf (resource: Resource, parentField: string | undefined): TSchema {
+  let ofResource = createBodies.get(resource)
+  if (ofResource === undefined) createBodies.set(resource, ofResource = new Map())
+  const key = parentField ?? ''
+  let schema = ofResource.get(key)
+  if (schema === undefined) {
+    const create = parentField === undefined
+      ? resource.schemas.create
+      : Type.Omit(resource.schemas.create, [parentField], { additionalProperties: false })
+    schema = Type.Union([create, Type.Array(create, { minItems: 1, maxItems: MAX_BATCH })])
+    ofResource.set(key, schema)
+  }
+  return schema
+}
+
+/** A nested path's record must belong to the parent the path names (404 otherwise), then pass If-Match. */
+export function belongingTo (
+  resource: Resource, nesting: { parent: Resource, field: string }, parentId: number, matches: Precondition | undefined
+): Precondition {
+  return current => {
+    if (current.record[nesting.field] !== parentId) {
+      throw new HttpError(404, `${resource.singular} ${current.record.id} is not in ${nesting.parent.singular} ${parentId}`)
+    }
+    matches?.(current)
+  }
 }
 
 /**
@@ -105,9 +144,15 @@ export function collectionRoutes (resource: Resource, options: { within?: Resour
       within: nesting === undefined ? '' : ` of one ${nesting.parent.singular}`,
       parentErrors: nesting === undefined ? [] : [404, 410]
     }
+    fastify.mounts.push({
+      segments: fastify.prefix.slice(fastify.config.apiPrefix.length).split('/').slice(1),
+      resource,
+      nesting: nesting === undefined ? undefined : { parent: nesting.parent, field: nesting.field }
+    })
     const collectionAllow = allowOnly(fastify, '/', ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'])
     const itemMethods: Method[] = nesting === undefined ? ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] : ['GET', 'DELETE', 'OPTIONS']
     const itemAllow = allowOnly(fastify, '/:id', itemMethods)
+    if (nesting === undefined) allowOnly(fastify, '/changes', ['GET'])
     // Every route added from here on needs this collection's scope (the 405s above need none).
     fastify.addHook('onRoute', route => { route.config = { ...route.config, collection: resource.name } })
 
@@ -117,6 +162,7 @@ export function collectionRoutes (resource: Resource, options: { within?: Resour
     if (nesting === undefined) await updateRoutes(fastify, collection)
     deleteRoute(fastify, collection)
     await bulkRoutes(fastify, collection)
+    if (nesting === undefined) changesRoute(fastify, resource)
     optionsRoute(fastify, collection, '/', collectionAllow)
     optionsRoute(fastify, collection, '/:id', itemAllow)
   }
@@ -136,20 +182,14 @@ async function parentOf ({ nesting }: Collection, params: Params): Promise<numbe
   return parentId
 }
 
-/** In a nested collection, the record must belong to the parent of the path. */
-function mustBelong ({ nesting, resource }: Collection, parentId: number | undefined, { record }: Versioned): void {
-  if (nesting !== undefined && record[nesting.field] !== parentId) {
-    throw new HttpError(404, `${resource.singular} ${record.id} is not in ${nesting.parent.singular} ${parentId}`)
-  }
-}
-
 /** The live record a path names: 404 if it never existed (or is not in the parent), 410 if deleted. */
 async function read (collection: Collection, params: Params): Promise<Versioned> {
+  const { nesting, resource } = collection
   const parentId = await parentOf(collection, params)
   const id = params.id as number
   const found = await collection.store.get(id)
   if (found === undefined) await ensureLive(collection.store, id)
-  mustBelong(collection, parentId, found as Versioned)
+  if (nesting !== undefined) belongingTo(resource, nesting, parentId as number, undefined)(found as Versioned)
   return found as Versioned
 }
 
@@ -157,13 +197,10 @@ async function read (collection: Collection, params: Params): Promise<Versioned>
 async function preconditionOf (
   collection: Collection, params: Params, ifMatchHeader: string | undefined
 ): Promise<Precondition | undefined> {
-  const matches = ifMatch(ifMatchHeader, `${collection.resource.singular} ${params.id}`)
-  if (collection.nesting === undefined) return matches
-  const parentId = await parentOf(collection, params)
-  return current => {
-    mustBelong(collection, parentId, current)
-    matches?.(current)
-  }
+  const { nesting, resource } = collection
+  const matches = ifMatch(ifMatchHeader, `${resource.singular} ${params.id}`)
+  if (nesting === undefined) return matches
+  return belongingTo(resource, nesting, await parentOf(collection, params) as number, matches)
 }
 
 /** A record with only `fields` (in their order), or as it is when they are undefined. */
@@ -305,9 +342,6 @@ function listRoute (fastify: Instance, collection: Collection): void {
 
 function createRoute (fastify: Instance, collection: Collection): void {
   const { resource, nesting, of, RecordSchema } = collection
-  const create = input(nesting === undefined
-    ? resource.schemas.create
-    : Type.Omit(resource.schemas.create, [nesting.field], { additionalProperties: false }))
   const created = Type.Union([RecordSchema, Type.Array(RecordSchema)])
   fastify.post('/', {
     schema: {
@@ -321,7 +355,7 @@ function createRoute (fastify: Instance, collection: Collection): void {
       params: collection.CollectionParams,
       querystring: NoQuery,
       headers: requestHeaders('Idempotency-Key', 'Prefer'),
-      body: Type.Union([create, Type.Array(create, { minItems: 1, maxItems: MAX_BATCH })]),
+      body: Type.Unsafe<ResourceRecord | ResourceRecord[]>(createBodyOf(resource, nesting?.field)),
       response: {
         201: withHeaders({
           ...created,

@@ -13,6 +13,80 @@ export interface Store {
    * collection is as it was. Read before what it vouches for (a list's ETag, collections/revalidation.ts).
    */
   changes (collections: readonly string[]): Promise<string[]>
+  /** Every committed change of a record, in order: what the change feed reads. */
+  readonly feed: ChangeLog
+  /**
+   * Runs writes in one transaction, all or none: `next` is asked for each once the one before it
+   * is done, with the results so far, until it answers undefined. What refuses one of them, the
+   * store or `next` itself, undoes them all and is thrown as a BatchRefusal naming it.
+   */
+  batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined): Promise<BatchResult[]>
+}
+
+/** A write of a batch, on one collection; `parent`, a record that must be live when it runs (a nested path's). */
+export type BatchWrite = { collection: string, parent?: { collection: string, id: number } } & (
+  | { op: 'create', inputs: ResourceRecord[], many: boolean }
+  | { op: 'replace' | 'update', id: number, values: ResourceRecord, precondition?: Precondition }
+  | { op: 'delete', id: number, precondition?: Precondition }
+  | { op: 'updateWhere', filters: Filter[], values: ResourceRecord }
+  | { op: 'deleteWhere', filters: Filter[] }
+)
+
+/** What a write of a batch did: the records created, the record written, nothing (a delete), or the records a filter changed. */
+export type BatchResult = Versioned[] | Versioned | undefined | { records: ResourceRecord[] }
+
+/** An operation of a batch refused, which refused the whole batch. */
+export class BatchRefusal extends Error {
+  override name = 'BatchRefusal'
+  /** Its index in the batch. */
+  readonly index: number
+  readonly reason: unknown
+
+  constructor (index: number, reason: unknown) {
+    super(`operation ${index} refused: ${reason instanceof Error ? reason.message : String(reason)}`)
+    this.index = index
+    this.reason = reason
+  }
+}
+
+export type FeedEvent = 'created' | 'updated' | 'deleted'
+
+/** One committed change of a record, as the change feed keeps it. */
+export interface ChangeEntry {
+  /**
+   * Where it stands in the feed: a decimal number (text: it may pass 2^53) that grows in the order
+   * changes become final, and is never handed out twice.
+   */
+  position: string
+  collection: string
+  id: number
+  event: FeedEvent
+  /** The record as the change left it; null once deleted. */
+  record: ResourceRecord | null
+  at: string
+}
+
+/**
+ * The change feed's storage. Each write records its changes in its own transaction, so a change
+ * is in the feed exactly when its write committed. A change is read only once it is final: no
+ * change can appear later at a position before it.
+ */
+export interface ChangeLog {
+  /** The final changes after `position` (of `collection`, or of all), in order, at most `limit`. */
+  after (position: string, collection: string | undefined, limit: number): Promise<ChangeEntry[]>
+  /** The position of the last final change ('0' when none ever was): where a feed of what comes next starts. */
+  head (): Promise<string>
+  /** The last position pruned from a collection's feed ('0' when none was): resuming before it would miss changes. */
+  pruned (collection: string): Promise<string>
+  /** Forgets the changes recorded before `before` (RFC 3339), remembering the last position pruned; how many. */
+  prune (before: string): Promise<number>
+  /** Calls `listener` after each commit of this process that recorded changes; returns what stops it. */
+  onCommit (listener: () => void): () => void
+}
+
+/** Compares two feed positions: negative, zero or positive as `a` comes before, at or after `b`. */
+export function comparePositions (a: string, b: string): number {
+  return a.length === b.length ? (a < b ? -1 : a > b ? 1 : 0) : a.length - b.length
 }
 
 export interface Filter {

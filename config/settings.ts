@@ -189,6 +189,43 @@ const REQUESTS = {
   }
 } satisfies Record<string, AnySetting>
 
+/** Batches and the change feed: how much one batch may do, and how changes are kept and streamed. */
+const WRITES = {
+  batchMaxOperations: {
+    env: 'BATCH_MAX_OPERATIONS',
+    description: 'operations one `POST /v1/batch` may hold; a larger batch is answered 422',
+    default: '100',
+    parse: integer(1, 1000, 'operations')
+  },
+  changesRetention: {
+    env: 'CHANGES_RETENTION',
+    description: 'seconds a change stays in the change feed (`/v1/<collection>/changes`); resuming from a position older than ' +
+      'that is answered 410',
+    default: '604800',
+    parse: integer(60, 315360000, 'seconds')
+  },
+  changesHeartbeat: {
+    env: 'CHANGES_HEARTBEAT',
+    description: 'seconds between the comments that keep an idle change stream open; the stream\'s access token is checked again ' +
+      'at each, and a revoked one ends the stream',
+    default: '15',
+    parse: integer(1, 300, 'seconds')
+  },
+  changesPollInterval: {
+    env: 'CHANGES_POLL_INTERVAL',
+    description: 'milliseconds between two looks for changes written by another process (another instance on DATABASE_URL), ' +
+      'while a change stream is open; the writes of this process are streamed as they commit',
+    default: '50',
+    parse: integer(5, 60000, 'milliseconds')
+  },
+  changesStreamsPerClient: {
+    env: 'CHANGES_STREAMS_PER_CLIENT',
+    description: 'change streams one client may hold open on one instance; one more is answered 429',
+    default: '10',
+    parse: integer(1, 10000, 'streams')
+  }
+} satisfies Record<string, AnySetting>
+
 /** Tokens and clients: the built-in authorization server and an external issuer. */
 const TOKENS = {
   accessTokenTtl: {
@@ -329,6 +366,7 @@ export const SETTING_GROUPS: readonly { title: string, settings: Record<string, 
   { title: 'Listening and TLS', settings: LISTENING },
   { title: 'Storage', settings: STORAGE },
   { title: 'Requests and their limits', settings: REQUESTS },
+  { title: 'Batches and the change feed', settings: WRITES },
   { title: 'Tokens and clients', settings: TOKENS },
   { title: 'Sign-in through a provider', settings: SIGN_IN },
   { title: 'The local tool server', settings: LOCAL },
@@ -336,7 +374,7 @@ export const SETTING_GROUPS: readonly { title: string, settings: Record<string, 
 ]
 
 /** Every setting of the service, with its default. */
-export const SETTINGS = { ...LISTENING, ...STORAGE, ...REQUESTS, ...TOKENS, ...SIGN_IN, ...LOCAL, ...PROCESS }
+export const SETTINGS = { ...LISTENING, ...STORAGE, ...REQUESTS, ...WRITES, ...TOKENS, ...SIGN_IN, ...LOCAL, ...PROCESS }
 
 type Settings = typeof SETTINGS
 type Parsed = { readonly [K in keyof Settings]: ReturnType<Settings[K]['parse']> }

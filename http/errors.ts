@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify'
 import type { ErrorBody } from '../schemas/common.ts'
 import { StoreError } from '../collections/refusals.ts'
 import { fieldErrors } from './validation.ts'
@@ -23,20 +23,35 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * The refusal of a request part that failed its schema: a body that is not even the right kind of
+ * JSON value (400), a body with faulty fields (422, each listed), a query parameter or header (400).
+ */
+export function validationRefusal (part: 'body' | 'querystring' | 'headers', errors: FastifySchemaValidationError[]): HttpError {
+  const fields = fieldErrors(errors, part)
+  if (part !== 'body') return new HttpError(400, `Invalid query: ${fields.map(f => f.message).join('; ')}`, { errors: fields })
+  // Not even the right kind of JSON value: there are no fields to list.
+  const whole = fields.find(f => f.field === '' && f.code === 'type')
+  if (whole !== undefined) return new HttpError(400, whole.message)
+  return new HttpError(422, `Validation failed: ${fields.map(f => f.message).join('; ')}`, { errors: fields })
+}
+
+/** A path that names nothing: an identifier in it is no positive integer, or nothing is served there. */
+export const nothingAt = (path: string, why = ''): HttpError => new HttpError(404, `Nothing at ${path}${why}`)
+
 function validationError (request: FastifyRequest, error: FastifyError): HttpError {
-  const fields = fieldErrors(error.validation ?? [], error.validationContext)
-  switch (error.validationContext) {
-    case 'body': {
-      // Not even the right kind of JSON value: there are no fields to list.
-      const whole = fields.find(f => f.field === '' && f.code === 'type')
-      if (whole !== undefined) return new HttpError(400, whole.message)
-      return new HttpError(422, `Validation failed: ${fields.map(f => f.message).join('; ')}`, { errors: fields })
-    }
-    case 'params':
-      return new HttpError(404, `Nothing at ${request.url.split('?')[0] ?? ''}: identifiers are positive integers`)
-    default:
-      return new HttpError(400, `Invalid query: ${fields.map(f => f.message).join('; ')}`, { errors: fields })
+  const part = error.validationContext
+  if (part === 'params') return nothingAt(request.url.split('?')[0] ?? '', ': identifiers are positive integers')
+  return validationRefusal(part === 'body' ? 'body' : part === 'headers' ? 'headers' : 'querystring', error.validation ?? [])
+}
+
+/** What an error answers when it is a refusal (an HttpError, or what the store refused); undefined for a fault. */
+export function refusalOf (error: unknown): HttpError | undefined {
+  if (error instanceof HttpError) return error
+  if (error instanceof StoreError) {
+    return new HttpError(error.status, error.message, error.errors.length > 0 ? { errors: error.errors } : {})
   }
+  return undefined
 }
 
 declare module 'fastify' {
@@ -61,22 +76,22 @@ const tooLarge = (request: FastifyRequest): HttpError =>
 
 /** Renders every failure as `{"error": ...}` with its status; a 500 shows no stack and no SQL. */
 export function errorHandler (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  let failure: HttpError
-  if (error instanceof HttpError) failure = error
-  else if (error instanceof StoreError) {
-    failure = new HttpError(error.status, error.message, error.errors.length > 0 ? { errors: error.errors } : {})
-  } else if (error.validation !== undefined) failure = validationError(request, error)
-  else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') failure = unsupportedMediaType(request)
-  else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') failure = tooLarge(request)
-  else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-    failure = new HttpError(error.statusCode, error.message)
-  } else {
-    request.log.error({ err: error }, 'request failed')
-    failure = new HttpError(500, 'Internal server error', { request_id: String(request.id) })
-  }
+  const failure = failureOf(error, request)
   return reply.code(failure.statusCode).headers(failure.headers).send({ error: failure.message, ...failure.extra })
 }
 
+function failureOf (error: FastifyError, request: FastifyRequest): HttpError {
+  const refusal = refusalOf(error)
+  if (refusal !== undefined) return refusal
+  if (error.validation !== undefined) return validationError(request, error)
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return unsupportedMediaType(request)
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return tooLarge(request)
+  const status = error.statusCode
+  if (status !== undefined && status >= 400 && status < 500) return new HttpError(status, error.message)
+  request.log.error({ err: error }, 'request failed')
+  return new HttpError(500, 'Internal server error', { request_id: String(request.id) })
+}
+
 export function notFoundHandler (request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return reply.code(404).send({ error: `Nothing at ${request.url.split('?')[0] ?? ''}` })
+  return reply.code(404).send({ error: nothingAt(request.url.split('?')[0] ?? '').message })
 }

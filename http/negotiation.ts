@@ -7,6 +7,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route also answers a person's browser with an HTML page (http/pages.ts). */
     page?: true
+    /** The route also answers a stream of Server-Sent Events (a change feed). */
+    stream?: true
   }
 }
 
@@ -19,7 +21,8 @@ declare module 'fastify' {
 export function negotiate (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const accept = request.headers.accept
   const page = request.routeOptions.config.page === true && isNavigation(request)
-  const types = page ? ['application/json', 'text/html'] : ['application/json']
+  const stream = request.routeOptions.config.stream === true
+  const types = ['application/json', ...(page ? ['text/html'] : []), ...(stream ? ['text/event-stream'] : [])]
   if (accept !== undefined && request.accepts().type(types) === false && !isDocumentation(request)) {
     throw new HttpError(406, `This API answers only ${types.join(' or ')}; Accept was "${accept}"`)
   }

@@ -20,7 +20,8 @@ const REPLAYED_HEADERS = ['content-type', 'if-match']
 export function respondAsync (queue: JobQueue) {
   return function respondAsync (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
     const principal = request.principal
-    if (!WRITES.has(request.method) || request.routeOptions.config.collection === undefined ||
+    const { config } = request.routeOptions
+    if (!WRITES.has(request.method) || (config.collection === undefined && config.write !== true) ||
       principal === null || !prefersAsync(request.headers.prefer)) return done()
     const headers = Object.fromEntries(REPLAYED_HEADERS.flatMap(name => {
       const value = request.headers[name]

@@ -27,7 +27,8 @@ export const ErrorSchema = Type.Object({
   errors: Type.Optional(Type.Array(FieldErrorSchema)),
   message: Type.Optional(Type.String()),
   documentation_url: Type.Optional(Type.String({ format: 'uri' })),
-  request_id: Type.Optional(Type.String())
+  request_id: Type.Optional(Type.String()),
+  operation: Type.Optional(Type.Integer({ minimum: 0, description: 'In the answer of a batch: the index of the operation refused' }))
 }, { additionalProperties: false })
 export type ErrorBody = Static<typeof ErrorSchema>
 

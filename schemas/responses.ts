@@ -108,7 +108,7 @@ export function requestHeaders (...names: (keyof typeof REQUEST_HEADERS)[]) {
 }
 
 /** A response schema with headers, where @fastify/swagger looks for them. */
-export const withHeaders = <T extends TSchema>(schema: T, ...names: Header[]): T =>
+export const withHeaders = <T extends object>(schema: T, ...names: Header[]): T =>
   names.length === 0 ? schema : { ...schema, headers: Object.fromEntries(names.map(name => [name, HEADERS[name]])) }
 
 /** An answer without a body. */
@@ -134,20 +134,25 @@ export const ERRORS: Record<number, { description: string, headers?: Header[] }>
     headers: ['WWW-Authenticate']
   },
   404: { description: 'No such record or path, or a nested record of another parent' },
+  405: { description: 'The path does not serve the method (in a batch: an operation\'s); Allow lists those it does', headers: ['Allow'] },
   406: { description: 'Accept rules out application/json' },
   409: {
     description: 'A record that records of another collection still name (nothing is deleted), or a request with the same ' +
       'Idempotency-Key still in progress'
   },
-  410: { description: 'The record existed and was deleted' },
+  410: { description: 'The record existed and was deleted; or the change feed no longer keeps the changes after a position' },
   412: { description: 'If-Match does not name the current ETag: the record changed since it was read' },
   413: { description: 'The body is larger than the server accepts' },
   415: { description: 'The body is not application/json (nor, on PATCH of a record, application/merge-patch+json)' },
   422: {
-    description: 'Well-formed JSON that fails validation (errors lists each field; nothing is written), or an Idempotency-Key ' +
-      'already used with another request'
+    description: 'Well-formed JSON that fails validation (errors lists each field; nothing is written), more matches than ' +
+      'Prefer: max-affected allows, or an Idempotency-Key already used with another request'
   },
-  429: { description: 'Too many requests from this address, or too many jobs of the caller waiting to run', headers: ['Retry-After'] },
+  429: {
+    description: 'Too many requests from this address, too many jobs of the caller waiting to run, or too many change streams ' +
+      'of the client open',
+    headers: ['Retry-After']
+  },
   500: { description: 'Server fault, logged under request_id' },
   502: { description: 'The sign-in provider could not be reached, or answered what cannot be used' },
   503: {

@@ -2,7 +2,7 @@ import { DryRun, mustBeLive, StoreError, tooManyMatches } from '../collections/r
 import type { Column, Resource, ResourceRecord } from '../collections/resource.ts'
 import type { FieldError } from '../schemas/common.ts'
 import type { KindName, Scalar, Value } from '../collections/kinds.ts'
-import type { Children, Filter, Precondition, Versioned } from '../collections/store.ts'
+import type { BatchResult, BatchWrite, Children, FeedEvent, Filter, Precondition, Versioned } from '../collections/store.ts'
 import { recordWords } from '../collections/search.ts'
 import { quote, storable } from './text.ts'
 
@@ -95,6 +95,32 @@ export type Ask =
 /** What a write did to the collection, once it commits: the record before and after (undefined: none). */
 export interface Change { before: ResourceRecord | undefined, after: ResourceRecord | undefined }
 
+/**
+ * The most changes one transaction may record in the feed: a position keeps a change's rank in its
+ * transaction below a million (migrations/postgres/090_changes.sql).
+ */
+export const MAX_FEED_CHANGES = 999_999
+
+/** A change as the feed's statement binds it: collection, record id, event, the record as JSON (null once deleted). */
+export type FeedRow = [string, number, FeedEvent, string | null]
+
+/** The feed rows of one collection's changes, in the order they were made. */
+export function feedRows (collection: string, changes: readonly Change[]): FeedRow[] {
+  return changes.map(({ before, after }) => {
+    const record = after ?? before as ResourceRecord
+    const event: FeedEvent = before === undefined ? 'created' : after === undefined ? 'deleted' : 'updated'
+    return [collection, record.id as number, event, after === undefined ? null : JSON.stringify(after)]
+  })
+}
+
+/** Refuses a transaction that would record more changes than the feed can rank. */
+export function mustFitFeed (rows: number): void {
+  if (rows > MAX_FEED_CHANGES) {
+    throw new StoreError('invalid', `one write may change at most ${MAX_FEED_CHANGES} records; this one would change ${rows}: ` +
+      'narrow the filters')
+  }
+}
+
 /** A write's sequence: its statements in turn, then its result and its changes. */
 export type Sequence<T> = Generator<Ask, { result: T, changes: Change[] }, unknown>
 
@@ -136,19 +162,46 @@ export async function resultOf<T> (write: Promise<T>): Promise<T> {
 }
 
 /** Runs a sequence to its end, each statement answered at once. */
-export function runNow<T> (sequence: Sequence<T>, answer: (ask: Ask) => unknown): { result: T, changes: Change[] } {
+export function runNow<R> (sequence: Generator<Ask, R, unknown>, answer: (ask: Ask) => unknown): R {
   let step = sequence.next()
   while (step.done !== true) step = sequence.next(answer(step.value))
   return step.value
 }
 
 /** Runs a sequence to its end, awaiting each answer. */
-export async function runAwaiting<T> (
-  sequence: Sequence<T>, answer: (ask: Ask) => Promise<unknown>
-): Promise<{ result: T, changes: Change[] }> {
+export async function runAwaiting<R> (sequence: Generator<Ask, R, unknown>, answer: (ask: Ask) => Promise<unknown>): Promise<R> {
   let step = sequence.next()
   while (step.done !== true) step = sequence.next(await answer(step.value))
   return step.value
+}
+
+/** The changes a batch made to one collection, in the order its writes ran. */
+export interface Touched { collection: string, changes: Change[] }
+
+/** Where a running batch stands: the index of the write running (or refused). */
+export interface BatchPosition { index: number, write: BatchWrite | undefined }
+
+/**
+ * The writes of a batch as one sequence, for one transaction: each asked of `next` once the one
+ * before it is done, and run as a write of its own collection would be.
+ */
+export function * batching (
+  core: (collection: string) => CollectionCore,
+  next: (done: readonly BatchResult[]) => BatchWrite | undefined,
+  now: string,
+  position: BatchPosition
+): Generator<Ask, { result: BatchResult[], touched: Touched[] }, unknown> {
+  const result: BatchResult[] = []
+  const touched: Touched[] = []
+  for (;;) {
+    position.index = result.length
+    const write = position.write = next(result)
+    if (write === undefined) return { result, touched }
+    if (write.parent !== undefined) yield * core(write.parent.collection).ensuringLive(write.parent.id)
+    const step = yield * core(write.collection).running(write, now)
+    result.push(step.result)
+    touched.push({ collection: write.collection, changes: step.changes })
+  }
 }
 
 export function invalid (errors: FieldError[]): StoreError {
@@ -414,6 +467,30 @@ export class CollectionCore {
       .map(row => Number(row[0]))
     if (max !== undefined && ids.length > max) throw tooManyMatches(this.resource, ids.length, max)
     return ids
+  }
+
+  /** One write of a batch, as the call of this collection's store that it stands for would run it. */
+  * running (write: BatchWrite, now: string): Sequence<BatchResult> {
+    switch (write.op) {
+      case 'create': return yield * this.creating(write.inputs, write.many, now)
+      case 'replace': return yield * this.writing(write.id, this.replaced(write.values), write.precondition, now)
+      case 'update': return yield * this.writing(write.id, this.changed(write.values), write.precondition, now)
+      case 'delete': return { result: undefined, changes: (yield * this.deleting(write.id, write.precondition, now)).changes }
+      case 'updateWhere': {
+        const { result, changes } = yield * this.writingWhere(write.filters, this.changed(write.values), undefined, now)
+        return { result: { records: result.map(written => written.record) }, changes }
+      }
+      case 'deleteWhere': {
+        const { result, changes } = yield * this.deletingWhere(write.filters, undefined, now)
+        return { result: { records: result }, changes }
+      }
+    }
+  }
+
+  /** Refuses an id that names no live record now, in the write's transaction: 404, or 410 once deleted. */
+  * ensuringLive (id: number): Generator<Ask, void, unknown> {
+    if (yield * exists(`${this.live}${this.dialect.forKeyShare}`, [id])) return
+    mustBeLive(this.resource, id, (yield * exists(this.tombstone, [this.resource.name, id])) ? 'deleted' : 'absent')
   }
 
   /** Deletes a live record that no other record names, once `precondition` accepts it; its id is kept as a tombstone. */

@@ -27,7 +27,7 @@ function canonical (value: unknown): string {
 const keyed = (request: FastifyRequest): boolean =>
   request.headers['idempotency-key'] !== undefined &&
   (request.method === 'POST' || request.method === 'PATCH') &&
-  request.routeOptions.config.collection !== undefined
+  (request.routeOptions.config.collection !== undefined || request.routeOptions.config.write === true)
 
 /**
  * Idempotency-Key on POST and PATCH: a retry with the same key and request gets the

@@ -1,12 +1,17 @@
 import type pg from 'pg'
 import type { Scalar } from '../../collections/kinds.ts'
 import type { Resource, ResourceRecord } from '../../collections/resource.ts'
-import type {
-  BulkLimits, Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Precondition, Presence, Store, Versioned
+import {
+  BatchRefusal, type BatchResult, type BatchWrite, type BulkLimits, type Children, type CollectionStore, type Filter, type ListOptions,
+  type ListQuery, type Page, type Precondition, type Presence, type Store, type Versioned
 } from '../../collections/store.ts'
-import { CollectionCore, invalid, maybeUndone, resultOf, runAwaiting, stillReferenced, type Ask, type Sequence } from '../collections.ts'
+import {
+  batching, CollectionCore, feedRows, invalid, maybeUndone, resultOf, runAwaiting, stillReferenced, type Ask, type BatchPosition,
+  type Sequence
+} from '../collections.ts'
 import { prepared, transaction, type Client, type Pool } from './database.ts'
 import { POSTGRES } from './dialect.ts'
+import { PostgresChangeLog } from './feed.ts'
 import { PostgresListQueries } from './list.ts'
 import { changesOf, PostgresTotals } from './totals.ts'
 
@@ -28,16 +33,42 @@ export class PostgresStore implements Store {
 
   readonly pool: Pool
   readonly resources: Resource[]
+  readonly feed: PostgresChangeLog
 
   constructor (pool: Pool, resources: Resource[]) {
     this.pool = pool
     this.resources = resources
+    this.feed = new PostgresChangeLog(pool)
     for (const resource of resources) this.#collections.set(resource.name, new PostgresCollection(this, resource))
   }
 
   collection (resource: Resource): CollectionStore {
     const collection = this.#collections.get(resource.name)
     if (collection === undefined) throw new Error(`no collection ${resource.name}`)
+    return collection
+  }
+
+  async batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined): Promise<BatchResult[]> {
+    const position: BatchPosition = { index: 0, write: undefined }
+    try {
+      const { result, touched } = await transaction(this.pool, async client => {
+        const now = new Date().toISOString()
+        const done = await runAwaiting(batching(name => this.#named(name).core, next, now, position), ask => answerOn(client, ask))
+        await this.feed.record(client, done.touched.flatMap(({ collection, changes }) => feedRows(collection, changes)), now)
+        return done
+      })
+      if (touched.some(({ changes }) => changes.length > 0)) this.feed.committed()
+      return result
+    } catch (err) {
+      const write = position.write
+      const deleting = write?.op === 'delete' ? write.id : undefined
+      throw new BatchRefusal(position.index, write === undefined ? err : refusalOf(this.#named(write.collection).resource, err, deleting))
+    }
+  }
+
+  #named (name: string): PostgresCollection {
+    const collection = this.#collections.get(name)
+    if (collection === undefined) throw new Error(`no collection ${name}`)
     return collection
   }
 
@@ -60,7 +91,7 @@ export class PostgresStore implements Store {
 const asArrays = (sql: string, params: unknown[]): pg.QueryArrayConfig => ({ ...prepared(sql, params), rowMode: 'array' })
 
 class PostgresCollection implements CollectionStore {
-  readonly #core: CollectionCore
+  readonly core: CollectionCore
   readonly #queries: PostgresListQueries
   readonly #pool: Pool
   readonly #totals: PostgresTotals
@@ -72,9 +103,9 @@ class PostgresCollection implements CollectionStore {
     this.store = store
     this.resource = resource
     this.#pool = store.pool
-    this.#core = new CollectionCore(resource, store.resources, POSTGRES)
+    this.core = new CollectionCore(resource, store.resources, POSTGRES)
     this.#totals = new PostgresTotals(resource.name)
-    this.#queries = new PostgresListQueries(this.#core)
+    this.#queries = new PostgresListQueries(this.core)
   }
 
   async list (query: ListQuery, { counting, changes }: ListOptions): Promise<Page> {
@@ -85,28 +116,28 @@ class PostgresCollection implements CollectionStore {
     if (total === 0 || (total !== undefined && query.after === undefined && query.offset >= total)) return { items: [], total }
     const page = this.#queries.page(query)
     const found = await this.#pool.query<Scalar[]>({ text: page.sql, values: page.params, rowMode: 'array' } satisfies pg.QueryArrayConfig)
-    return { items: found.rows.map(row => this.#core.record(row)), total }
+    return { items: found.rows.map(row => this.core.record(row)), total }
   }
 
   async get (id: number): Promise<Versioned | undefined> {
-    const { rows } = await this.#pool.query<Scalar[]>(asArrays(this.#core.read, [id]))
-    return rows[0] === undefined ? undefined : this.#core.versioned(rows[0])
+    const { rows } = await this.#pool.query<Scalar[]>(asArrays(this.core.read, [id]))
+    return rows[0] === undefined ? undefined : this.core.versioned(rows[0])
   }
 
   async getMany (ids: readonly number[]): Promise<ResourceRecord[]> {
     if (ids.length === 0) return []
-    const { sql, params } = this.#core.byIds(ids)
+    const { sql, params } = this.core.byIds(ids)
     const { rows } = await this.#pool.query<Scalar[]>(asArrays(sql, params))
-    return rows.map(row => this.#core.record(row))
+    return rows.map(row => this.core.record(row))
   }
 
   async children (field: string, parents: readonly number[], limit: number): Promise<Children> {
     if (parents.length === 0) return { items: new Map(), totals: new Map() }
-    const { sql, params } = this.#core.children(field, parents, limit)
+    const { sql, params } = this.core.children(field, parents, limit)
     const { rows } = await this.#pool.query<Scalar[]>({ text: sql, values: params, rowMode: 'array' } satisfies pg.QueryArrayConfig)
-    const { items, totals, full } = this.#core.grouped(field, parents, rows, limit)
+    const { items, totals, full } = this.core.grouped(field, parents, rows, limit)
     if (full.length > 0) {
-      const counts = this.#core.childCounts(field, full)
+      const counts = this.core.childCounts(field, full)
       const { rows: counted } = await this.#pool.query<[string, string]>(asArrays(counts.sql, counts.params))
       for (const [parent, count] of counted) totals.set(Number(parent), Number(count))
     }
@@ -114,13 +145,13 @@ class PostgresCollection implements CollectionStore {
   }
 
   async indexSearchWords (): Promise<void> {
-    const search = this.#core.search
+    const search = this.core.search
     const column = search?.column
     if (search === undefined || column === undefined) return
-    const write = `UPDATE ${this.#core.table} SET ${column.name} = ${column.value('indexed.words')} ` +
-      `FROM unnest($1::bigint[], $2::text[]) AS indexed (id, words) WHERE ${this.#core.table}.id = indexed.id`
+    const write = `UPDATE ${this.core.table} SET ${column.name} = ${column.value('indexed.words')} ` +
+      `FROM unnest($1::bigint[], $2::text[]) AS indexed (id, words) WHERE ${this.core.table}.id = indexed.id`
     for (let after = 0; ;) {
-      const { sql, params, words } = this.#core.unindexed(search, after, INDEXING_BATCH)
+      const { sql, params, words } = this.core.unindexed(search, after, INDEXING_BATCH)
       const { rows } = await this.#pool.query<Scalar[]>({ text: sql, values: params, rowMode: 'array' } satisfies pg.QueryArrayConfig)
       if (rows.length === 0) return
       const made = rows.map(words)
@@ -132,71 +163,88 @@ class PostgresCollection implements CollectionStore {
   async presence (id: number): Promise<Presence> {
     // One round trip for both questions.
     const { rows } = await this.#pool.query<{ live: boolean, deleted: boolean }>(prepared(
-      `SELECT EXISTS (SELECT 1 FROM ${this.#core.table} WHERE id = $1) AS live, ` +
+      `SELECT EXISTS (SELECT 1 FROM ${this.core.table} WHERE id = $1) AS live, ` +
       'EXISTS (SELECT 1 FROM tombstones WHERE collection = $2 AND id = $1) AS deleted', [id, this.resource.name]))
     const { live, deleted } = rows[0] as { live: boolean, deleted: boolean }
     return live ? 'live' : deleted ? 'deleted' : 'absent'
   }
 
   async create (inputs: ResourceRecord[], batch: boolean): Promise<Versioned[]> {
-    return this.#commit(now => this.#core.creating(inputs, batch, now))
+    return this.#commit(now => this.core.creating(inputs, batch, now))
   }
 
   async replace (id: number, input: ResourceRecord, precondition?: Precondition): Promise<Versioned> {
-    const values = this.#core.replaced(input)
-    return this.#commit(now => this.#core.writing(id, values, precondition, now))
+    const values = this.core.replaced(input)
+    return this.#commit(now => this.core.writing(id, values, precondition, now))
   }
 
   async update (id: number, changes: ResourceRecord, precondition?: Precondition): Promise<Versioned> {
-    const values = this.#core.changed(changes)
-    return this.#commit(now => this.#core.writing(id, values, precondition, now))
+    const values = this.core.changed(changes)
+    return this.#commit(now => this.core.writing(id, values, precondition, now))
   }
 
   async delete (id: number, precondition?: Precondition): Promise<void> {
-    return this.#commit(now => this.#core.deleting(id, precondition, now), id)
+    return this.#commit(now => this.core.deleting(id, precondition, now), id)
   }
 
   async updateWhere (filters: Filter[], changes: ResourceRecord, { max, dryRun }: BulkLimits): Promise<Versioned[]> {
-    const values = this.#core.changed(changes)
-    return resultOf(this.#commit(now => maybeUndone(this.#core.writingWhere(filters, values, max, now), dryRun)))
+    const values = this.core.changed(changes)
+    return resultOf(this.#commit(now => maybeUndone(this.core.writingWhere(filters, values, max, now), dryRun)))
   }
 
   async deleteWhere (filters: Filter[], { max, dryRun }: BulkLimits): Promise<ResourceRecord[]> {
-    return resultOf(this.#commit(now => maybeUndone(this.#core.deletingWhere(filters, max, now), dryRun)))
+    return resultOf(this.#commit(now => maybeUndone(this.core.deletingWhere(filters, max, now), dryRun)))
   }
 
   /**
-   * A write's sequence in one transaction, each statement awaited. The checks of the sequence run
+   * A write's sequence in one transaction, each statement awaited, its changes recorded in the
+   * feed before the commit. The checks of the sequence run
    * before the constraints would refuse: the constraints only catch a write of another instance
    * between check and write, and say it the same way. `deleting` is the id of the record a
    * delete removes.
    */
   async #commit<T> (sequence: (now: string) => Sequence<T>, deleting?: number): Promise<T> {
     try {
-      return await transaction(this.#pool, async client =>
-        (await runAwaiting(sequence(new Date().toISOString()), ask => this.#answer(client, ask))).result)
+      const { result, changes } = await transaction(this.#pool, async client => {
+        const now = new Date().toISOString()
+        const done = await runAwaiting(sequence(now), ask => answerOn(client, ask))
+        await this.store.feed.record(client, feedRows(this.resource.name, done.changes), now)
+        return done
+      })
+      if (changes.length > 0) this.store.feed.committed()
+      return result
     } catch (err) {
-      const { code, constraint } = err as pg.DatabaseError
-      if (code === UNIQUE_VIOLATION) {
-        const field = this.resource.unique.find(f => constraint?.includes(f)) ?? 'id'
-        throw invalid([{ field, code: 'unique', message: `${field} is already used by another ${this.resource.singular}` }])
-      }
-      if (code === FOREIGN_KEY_VIOLATION) {
-        if (deleting !== undefined) throw stillReferenced(this.resource, deleting, 'other records')
-        const field = Object.keys(this.resource.references).find(f => constraint?.includes(f)) ?? 'id'
-        throw invalid([{ field, code: 'not_found', message: `${field} names no existing record of ${this.resource.references[field]}` }])
-      }
-      throw err
+      throw refusalOf(this.resource, err, deleting)
     }
   }
+}
 
-  async #answer (client: Client, ask: Ask): Promise<unknown> {
-    const { rows, rowCount } = await client.query<Scalar[]>(asArrays(ask.sql, ask.params))
-    switch (ask.want) {
-      case 'row': return rows[0]
-      case 'rows': return rows
-      case 'exists': return rowCount !== 0
-      case 'run': return undefined
-    }
+/** Runs one statement of a write on the connection of its transaction, as the write asks. */
+async function answerOn (client: Client, ask: Ask): Promise<unknown> {
+  const { rows, rowCount } = await client.query<Scalar[]>(asArrays(ask.sql, ask.params))
+  switch (ask.want) {
+    case 'row': return rows[0]
+    case 'rows': return rows
+    case 'exists': return rowCount !== 0
+    case 'run': return undefined
   }
+}
+
+/**
+ * A write's failure as the refusal it stands for: a constraint that refused it (a write of another
+ * instance slipped in between check and write) says what the checks would have said. `deleting`
+ * is the id of the record a delete removes.
+ */
+function refusalOf (resource: Resource, err: unknown, deleting?: number): unknown {
+  const { code, constraint } = err as pg.DatabaseError
+  if (code === UNIQUE_VIOLATION) {
+    const field = resource.unique.find(f => constraint?.includes(f)) ?? 'id'
+    return invalid([{ field, code: 'unique', message: `${field} is already used by another ${resource.singular}` }])
+  }
+  if (code === FOREIGN_KEY_VIOLATION) {
+    if (deleting !== undefined) return stillReferenced(resource, deleting, 'other records')
+    const field = Object.keys(resource.references).find(f => constraint?.includes(f)) ?? 'id'
+    return invalid([{ field, code: 'not_found', message: `${field} names no existing record of ${resource.references[field]}` }])
+  }
+  return err
 }

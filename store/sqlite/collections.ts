@@ -2,12 +2,16 @@ import { randomBytes } from 'node:crypto'
 import type Database from 'better-sqlite3'
 import { compareAsciiCaseInsensitive, KINDS, type Comparator, type Scalar } from '../../collections/kinds.ts'
 import type { Resource, ResourceRecord } from '../../collections/resource.ts'
-import type {
-  BulkLimits, Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Precondition, Presence, Store, Versioned
+import {
+  BatchRefusal, type BatchResult, type BatchWrite, type BulkLimits, type Children, type CollectionStore, type Filter, type ListOptions,
+  type ListQuery, type Page, type Precondition, type Presence, type Store, type Versioned
 } from '../../collections/store.ts'
-import { CollectionCore, maybeUndone, resultOf, runNow, type Ask, type Sequence } from '../collections.ts'
+import {
+  batching, CollectionCore, feedRows, maybeUndone, resultOf, runNow, type Ask, type BatchPosition, type Change, type Sequence
+} from '../collections.ts'
 import type { SqliteDatabase } from './database.ts'
 import { SQLITE } from './dialect.ts'
+import { SqliteChangeLog } from './feed.ts'
 import { GroupCommit } from './group-commit.ts'
 import { ListQueries, readIndexes } from './list.ts'
 import { checkTables } from './schema.ts'
@@ -30,6 +34,7 @@ export class SqliteStore implements Store {
   readonly #epoch = randomBytes(9).toString('base64url')
   /** Every collection write goes through it: see store/sqlite/group-commit.ts. */
   readonly writes: GroupCommit
+  readonly feed: SqliteChangeLog
 
   readonly db: SqliteDatabase
   readonly resources: Resource[]
@@ -39,6 +44,7 @@ export class SqliteStore implements Store {
     this.resources = resources
     checkTables(db, resources)
     this.writes = new GroupCommit(db)
+    this.feed = new SqliteChangeLog(db)
     this.#dataVersion = db.prepare('PRAGMA data_version').pluck()
     this.#seenVersion = this.#dataVersion.get() as number
     for (const resource of resources) this.#collections.set(resource.name, new SqliteCollection(this, resource))
@@ -54,6 +60,34 @@ export class SqliteStore implements Store {
   async changes (collections: readonly string[]): Promise<string[]> {
     this.checkForeignWrites()
     return collections.map(name => `${this.#epoch}.${this.#named(name).changes}`)
+  }
+
+  batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined): Promise<BatchResult[]> {
+    return this.writes.submit(onCommit => {
+      const now = new Date().toISOString()
+      const position: BatchPosition = { index: 0, write: undefined }
+      try {
+        const { result, touched } = runNow(batching(name => this.#named(name).core, next, now, position), ask => this.answer(ask))
+        this.feed.record(touched.flatMap(({ collection, changes }) => feedRows(collection, changes)), now)
+        onCommit(() => {
+          for (const { collection, changes } of touched) this.#named(collection).committed(changes)
+        })
+        return result
+      } catch (err) {
+        throw new BatchRefusal(position.index, err)
+      }
+    })
+  }
+
+  /** Runs one statement of a write in the open transaction, as the write asks. */
+  answer (ask: Ask): unknown {
+    const statement = this.statement(ask.sql)
+    switch (ask.want) {
+      case 'row': return statement.raw().get(...ask.params)
+      case 'rows': return statement.raw().all(...ask.params)
+      case 'exists': return statement.get(...ask.params) !== undefined
+      case 'run': return statement.run(...ask.params)
+    }
   }
 
   #named (name: string): SqliteCollection {
@@ -101,7 +135,7 @@ export class SqliteStore implements Store {
 }
 
 class SqliteCollection implements CollectionStore {
-  readonly #core: CollectionCore
+  readonly core: CollectionCore
   readonly #queries: ListQueries
   /** The reads of one record, whose text never changes, prepared once. */
   readonly #read: Database.Statement
@@ -117,12 +151,12 @@ class SqliteCollection implements CollectionStore {
   constructor (store: SqliteStore, resource: Resource) {
     this.store = store
     this.resource = resource
-    this.#core = new CollectionCore(resource, store.resources, SQLITE)
-    this.#read = store.db.prepare(this.#core.read).raw()
-    this.#live = store.db.prepare(this.#core.live)
-    this.#tombstone = store.db.prepare(this.#core.tombstone)
+    this.core = new CollectionCore(resource, store.resources, SQLITE)
+    this.#read = store.db.prepare(this.core.read).raw()
+    this.#live = store.db.prepare(this.core.live)
+    this.#tombstone = store.db.prepare(this.core.tombstone)
     const { indexes, collations } = readIndexes(store.db, resource.name)
-    this.#queries = new ListQueries(this.#core, indexes)
+    this.#queries = new ListQueries(this.core, indexes)
     this.totals = new Totals(field => comparatorOf(resource, field, collations), resource.search)
   }
 
@@ -137,28 +171,28 @@ class SqliteCollection implements CollectionStore {
       const wanted = query.limit - items.length
       if (wanted <= 0) break
       const rows = this.store.statement(sql).raw().all(...params, wanted, query.offset) as Scalar[][]
-      for (const row of rows) items.push(this.#core.record(row))
+      for (const row of rows) items.push(this.core.record(row))
     }
     return { items, total }
   }
 
   async get (id: number): Promise<Versioned | undefined> {
     const row = this.#read.get(id) as Scalar[] | undefined
-    return row === undefined ? undefined : this.#core.versioned(row)
+    return row === undefined ? undefined : this.core.versioned(row)
   }
 
   async getMany (ids: readonly number[]): Promise<ResourceRecord[]> {
     if (ids.length === 0) return []
-    const { sql, params } = this.#core.byIds(ids)
-    return (this.store.statement(sql).raw().all(...params) as Scalar[][]).map(row => this.#core.record(row))
+    const { sql, params } = this.core.byIds(ids)
+    return (this.store.statement(sql).raw().all(...params) as Scalar[][]).map(row => this.core.record(row))
   }
 
   async children (field: string, parents: readonly number[], limit: number): Promise<Children> {
     if (parents.length === 0) return { items: new Map(), totals: new Map() }
-    const { sql, params } = this.#core.children(field, parents, limit)
-    const { items, totals, full } = this.#core.grouped(field, parents, this.store.statement(sql).raw().all(...params) as Scalar[][], limit)
+    const { sql, params } = this.core.children(field, parents, limit)
+    const { items, totals, full } = this.core.grouped(field, parents, this.store.statement(sql).raw().all(...params) as Scalar[][], limit)
     if (full.length > 0) {
-      const counts = this.#core.childCounts(field, full)
+      const counts = this.core.childCounts(field, full)
       for (const [parent, count] of this.store.statement(counts.sql).raw().all(...counts.params) as [number, number][]) {
         totals.set(parent, count)
       }
@@ -167,11 +201,11 @@ class SqliteCollection implements CollectionStore {
   }
 
   indexSearchWords (): void {
-    const search = this.#core.search
+    const search = this.core.search
     if (search?.apart === undefined) return
     const put = this.store.db.prepare(search.apart.put)
     const batch = this.store.db.transaction((after: number) => {
-      const { sql, params, words } = this.#core.unindexed(search, after, INDEXING_BATCH)
+      const { sql, params, words } = this.core.unindexed(search, after, INDEXING_BATCH)
       const rows = this.store.db.prepare(sql).raw().all(...params) as Scalar[][]
       for (const row of rows) put.run(...words(row))
       return rows.length === INDEXING_BATCH ? Number(rows.at(-1)?.[0]) : undefined
@@ -185,55 +219,52 @@ class SqliteCollection implements CollectionStore {
   }
 
   create (inputs: ResourceRecord[], batch: boolean): Promise<Versioned[]> {
-    return this.#commit(now => this.#core.creating(inputs, batch, now))
+    return this.#commit(now => this.core.creating(inputs, batch, now))
   }
 
   replace (id: number, input: ResourceRecord, precondition?: Precondition): Promise<Versioned> {
-    const values = this.#core.replaced(input)
-    return this.#commit(now => this.#core.writing(id, values, precondition, now))
+    const values = this.core.replaced(input)
+    return this.#commit(now => this.core.writing(id, values, precondition, now))
   }
 
   update (id: number, changes: ResourceRecord, precondition?: Precondition): Promise<Versioned> {
-    const values = this.#core.changed(changes)
-    return this.#commit(now => this.#core.writing(id, values, precondition, now))
+    const values = this.core.changed(changes)
+    return this.#commit(now => this.core.writing(id, values, precondition, now))
   }
 
   delete (id: number, precondition?: Precondition): Promise<void> {
-    return this.#commit(now => this.#core.deleting(id, precondition, now))
+    return this.#commit(now => this.core.deleting(id, precondition, now))
   }
 
   updateWhere (filters: Filter[], changes: ResourceRecord, { max, dryRun }: BulkLimits): Promise<Versioned[]> {
-    const values = this.#core.changed(changes)
-    return resultOf(this.#commit(now => maybeUndone(this.#core.writingWhere(filters, values, max, now), dryRun)))
+    const values = this.core.changed(changes)
+    return resultOf(this.#commit(now => maybeUndone(this.core.writingWhere(filters, values, max, now), dryRun)))
   }
 
   deleteWhere (filters: Filter[], { max, dryRun }: BulkLimits): Promise<ResourceRecord[]> {
-    return resultOf(this.#commit(now => maybeUndone(this.#core.deletingWhere(filters, max, now), dryRun)))
+    return resultOf(this.#commit(now => maybeUndone(this.core.deletingWhere(filters, max, now), dryRun)))
   }
 
   /**
-   * Runs a write's sequence inside a group commit's transaction, each statement at once; the kept
-   * totals change with the commit, not before: a write undone leaves them as they were.
+   * Runs a write's sequence inside a group commit's transaction, each statement at once, and
+   * records its changes in the feed in the same transaction; the kept totals change with the
+   * commit, not before: a write undone leaves them as they were.
    */
   #commit<T> (sequence: (now: string) => Sequence<T>): Promise<T> {
     return this.store.writes.submit(onCommit => {
-      const { result, changes } = runNow(sequence(new Date().toISOString()), ask => this.#answer(ask))
-      onCommit(() => {
-        for (const { before, after } of changes) this.totals.apply(before, after)
-        this.changes++
-      })
+      const now = new Date().toISOString()
+      const { result, changes } = runNow(sequence(now), ask => this.store.answer(ask))
+      this.store.feed.record(feedRows(this.resource.name, changes), now)
+      onCommit(() => this.committed(changes))
       return result
     })
   }
 
-  #answer (ask: Ask): unknown {
-    const statement = this.store.statement(ask.sql)
-    switch (ask.want) {
-      case 'row': return statement.raw().get(...ask.params)
-      case 'rows': return statement.raw().all(...ask.params)
-      case 'exists': return statement.get(...ask.params) !== undefined
-      case 'run': return statement.run(...ask.params)
-    }
+  /** Once a write's transaction has committed: its changes kept in the totals and told to the feed. */
+  committed (changes: readonly Change[]): void {
+    for (const { before, after } of changes) this.totals.apply(before, after)
+    this.changes++
+    if (changes.length > 0) this.store.feed.committed()
   }
 
   #count (filters: Filter[]): number {

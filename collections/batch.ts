@@ -1,0 +1,274 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type, type TSchema } from '@sinclair/typebox'
+import type { FastifyRequest } from 'fastify'
+import { scopeFor } from '../auth/scopes.ts'
+import { HttpError, nothingAt, refusalOf, validationRefusal } from '../http/errors.ts'
+import { recordUrl } from '../http/links.ts'
+import { validatorCompiler } from '../http/validation.ts'
+import { accepted, errors, GUARDED, requestHeaders, withHeaders } from '../schemas/responses.ts'
+import { etagOf, ifMatch } from './conditional.ts'
+import { parseFilters } from './list-query.ts'
+import type { Resource, ResourceRecord } from './resource.ts'
+import { belongingTo, createBodyOf, refuseNullBytesIn } from './routes.ts'
+import { BatchRefusal, type BatchResult, type BatchWrite, type Versioned } from './store.ts'
+
+type Instance = Parameters<FastifyPluginAsyncTypebox>[0]
+
+/** A collection as the URL tree serves it: what an operation's path may name. */
+export interface Mount {
+  /** The path segments of the collection under API_PREFIX: `v1`, `zoos`, `:zoo_id`, `animals`. */
+  segments: string[]
+  resource: Resource
+  /** When nested: the parent, and the field (also the path parameter) that names it. */
+  nesting: { parent: Resource, field: string } | undefined
+}
+
+const METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const
+type Method = typeof METHODS[number]
+
+const OperationSchema = Type.Object({
+  method: Type.String({ enum: [...METHODS] }),
+  path: Type.String({
+    minLength: 1,
+    maxLength: 2048,
+    pattern: '^/',
+    description: 'A collection or record path under the API, nested ones included, with a query for a change of many records; ' +
+      'a segment {<index>.<field>} takes a field of an earlier operation\'s answer: /v1/zoos/{0.id}/animals'
+  }),
+  body: Type.Optional(Type.Unknown({
+    description: 'The body the operation would carry alone; a value {"$ref": "<index>.<field>"} takes a field of an earlier ' +
+      'operation\'s answer: {"zoo_id": {"$ref": "0.id"}}'
+  })),
+  headers: Type.Optional(Type.Record(Type.String({ pattern: '^[Ii][Ff]-[Mm][Aa][Tt][Cc][Hh]$' }), Type.String(), {
+    additionalProperties: false,
+    description: 'If-Match, the only header an operation takes'
+  }))
+}, { additionalProperties: false })
+
+type Operation = { method: Method, path: string, body?: unknown, headers?: Record<string, string> }
+
+const ResultSchema = Type.Object({
+  status: Type.Integer({ description: 'The status the operation would have answered alone' }),
+  headers: Type.Object({
+    location: Type.Optional(Type.String({ format: 'uri' })),
+    etag: Type.Optional(Type.String())
+  }, { additionalProperties: false }),
+  body: Type.Optional(Type.Unknown({ description: 'The body it would have answered alone: a record, records, or {"affected"}' }))
+}, { additionalProperties: false })
+
+const NoQuery = Type.Object({}, { additionalProperties: false })
+const REF = /^(\d+)\.(.+)$/
+
+/** One operation, checked and made ready: the write the store runs, and how to answer what it did. */
+interface Planned {
+  write: BatchWrite
+  answer: (result: BatchResult) => { status: number, headers: { location?: string, etag?: string }, body?: unknown }
+}
+
+/**
+ * `POST /v1/batch`: writes of any collections that succeed or fail together. Each operation is
+ * checked as it would be alone (its path, scope, query, body, If-Match, then what the store
+ * refuses), in order, inside the batch's one transaction, so that a later operation sees what an
+ * earlier one wrote and may use its answer (`$ref`, `{<index>.<field>}`). The first refusal undoes
+ * them all and is answered with its own status and the operation's index.
+ */
+export function batchRoute (fastify: Instance): void {
+  const { mounts } = fastify
+  const storage = fastify.storage.collections
+  const apiPrefix = fastify.config.apiPrefix
+  const max = fastify.config.batchMaxOperations
+
+  fastify.post('/', {
+    config: { write: true },
+    schema: {
+      operationId: 'runBatch',
+      summary: 'Run several writes in one transaction: all or none',
+      description: `Up to ${max} operations (BATCH_MAX_OPERATIONS), each POST, PUT, PATCH or DELETE of a collection or record ` +
+        'path, checked as it would be alone (scope, body, If-Match, references, 404, 409, 410, 412, 422) and run in order in ' +
+        'one transaction. A later operation may use an earlier one\'s answer: {"$ref": "<index>.<field>"} as a value in its ' +
+        'body, {<index>.<field>} as a segment of its path. 200 with every answer in order, or the first refusal\'s status with ' +
+        'its error and the index of the operation, and nothing written. Idempotency-Key applies to the batch as a whole.',
+      tags: ['batch'],
+      querystring: NoQuery,
+      headers: requestHeaders('Idempotency-Key', 'Prefer'),
+      body: Type.Object({ operations: Type.Array(OperationSchema, { minItems: 1, maxItems: max }) }, { additionalProperties: false }),
+      response: {
+        200: withHeaders(Type.Object({ results: Type.Array(ResultSchema) }, {
+          additionalProperties: false,
+          description: 'Every operation done, in one transaction: their answers, in order'
+        }), 'Idempotent-Replayed'),
+        ...accepted,
+        ...errors(...GUARDED, 400, 404, 405, 409, 410, 412, 413, 415, 422)
+      }
+    }
+  }, async (request, reply) => {
+    const operations = request.body.operations as Operation[]
+    const planned: Planned[] = []
+    /** The answers so far, as a client would read them: what a `$ref` names. */
+    const bodies: unknown[] = []
+    try {
+      const results = await storage.batch(done => {
+        const index = done.length
+        if (index > 0) bodies[index - 1] = (planned[index - 1] as Planned).answer(done[index - 1]).body
+        const operation = operations[index]
+        if (operation === undefined) return undefined
+        planned[index] = plan(request, mounts, apiPrefix, resolved(operation, bodies, index))
+        return (planned[index] as Planned).write
+      })
+      return reply.send({ results: results.map((result, i) => (planned[i] as Planned).answer(result)) })
+    } catch (err) {
+      if (!(err instanceof BatchRefusal)) throw err
+      const refusal = refusalOf(err.reason)
+      if (refusal === undefined) throw err.reason
+      throw new HttpError(refusal.statusCode, `Operation ${err.index}: ${refusal.message}`,
+        { ...refusal.extra, operation: err.index }, refusal.headers)
+    }
+  })
+}
+
+/** The operation with every `$ref` of its body and every `{<index>.<field>}` of its path replaced by what it names. */
+function resolved (operation: Operation, bodies: readonly unknown[], index: number): Operation {
+  const named = (ref: string): unknown => {
+    const match = REF.exec(ref)
+    const from = match === null ? NaN : Number(match[1])
+    if (!(from < index)) throw new HttpError(400, `"${ref}" names no earlier operation: write <index>.<field> with an index below ${index}`)
+    let value: unknown = bodies[from]
+    for (const member of (match?.[2] as string).split('.')) {
+      value = value !== null && typeof value === 'object' && Object.hasOwn(value, member)
+        ? (value as Record<string, unknown>)[member]
+        : undefined
+    }
+    if (value === undefined) throw new HttpError(422, `"${ref}" names nothing in the answer of operation ${from}`)
+    return value
+  }
+  const replace = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(replace)
+    if (value === null || typeof value !== 'object') return value
+    const members = Object.entries(value)
+    if (members.length === 1 && members[0]?.[0] === '$ref' && typeof members[0][1] === 'string') return named(members[0][1])
+    return Object.fromEntries(members.map(([name, member]) => [name, replace(member)]))
+  }
+  const path = operation.path.replace(/\{([^}]*)\}/g, (_, ref: string) => {
+    const value = named(ref)
+    if (typeof value !== 'string' && typeof value !== 'number') {
+      throw new HttpError(422, `"{${ref}}" in a path must name a number or a text`)
+    }
+    return encodeURIComponent(String(value))
+  })
+  return { ...operation, path, ...(operation.body === undefined ? {} : { body: replace(operation.body) }) }
+}
+
+/** What an operation's path names: a mounted collection, its parent's id when nested, and a record's id when it names one. */
+function target (mounts: readonly Mount[], apiPrefix: string, path: string) {
+  const within = apiPrefix !== '' && path.startsWith(`${apiPrefix}/`) ? path.slice(apiPrefix.length) : path
+  const segments = within.replace(/\/$/, '').split('/').slice(1).map(segment => {
+    try {
+      return decodeURIComponent(segment)
+    } catch {
+      throw nothingAt(path)
+    }
+  })
+  for (const mount of mounts) {
+    const rest = segments.length - mount.segments.length
+    if (rest !== 0 && rest !== 1) continue
+    const params: number[] = []
+    const matches = mount.segments.every((segment, i) => {
+      if (!segment.startsWith(':')) return segment === segments[i]
+      params.push(idOf(path, segments[i] as string))
+      return true
+    })
+    if (!matches) continue
+    return { mount, parentId: params[0], id: rest === 1 ? idOf(path, segments.at(-1) as string) : undefined }
+  }
+  throw nothingAt(path)
+}
+
+/** A path segment that stands for an id: a positive integer, else the path names nothing. */
+function idOf (path: string, segment: string): number {
+  const id = /^\d{1,16}$/.test(segment) ? Number(segment) : 0
+  if (id < 1 || id > Number.MAX_SAFE_INTEGER) throw nothingAt(path, ': identifiers are positive integers')
+  return id
+}
+
+/** A request part checked against its schema, as the route's own validation would: the validator compiled once per schema. */
+function checked (part: 'body' | 'querystring', schema: TSchema, value: unknown): unknown {
+  const validate = validatorCompiler({ schema, method: 'POST', url: '', httpPart: part })
+  if (validate(value) !== true) throw validationRefusal(part, (validate as { errors?: [] }).errors ?? [])
+  return value
+}
+
+/** A query string as Fastify reads one: a repeated name gives an array. */
+function queryOf (search: string): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {}
+  for (const [name, value] of new URLSearchParams(search)) {
+    const held = query[name]
+    query[name] = held === undefined ? value : Array.isArray(held) ? [...held, value] : [held, value]
+  }
+  return query
+}
+
+/** One operation checked as its route would check it alone, and made into the write the store runs. */
+function plan (request: FastifyRequest, mounts: readonly Mount[], apiPrefix: string, operation: Operation): Planned {
+  const [path = '', search] = operation.path.split(/\?(.*)/s)
+  const { mount, parentId, id } = target(mounts, apiPrefix, path)
+  const { resource, nesting } = mount
+  const method = operation.method
+  const served: Method[] = id === undefined ? ['POST', 'PATCH', 'DELETE'] : nesting === undefined ? ['PUT', 'PATCH', 'DELETE'] : ['DELETE']
+  if (!served.includes(method)) {
+    const allow = id === undefined ? 'GET, HEAD, POST, PATCH, DELETE, OPTIONS' : `GET, HEAD, ${served.join(', ')}, OPTIONS`
+    throw new HttpError(405, `${method} is not allowed at ${path}; allowed: ${allow}`, {}, { Allow: allow })
+  }
+  request.server.requireScope(request, scopeFor(resource.name, method))
+  const bulk = id === undefined && method !== 'POST'
+  const query = checked('querystring', bulk ? resource.schemas.filters : NoQuery, queryOf(search ?? '')) as Record<string, unknown>
+  const takesBody = method !== 'DELETE'
+  if (takesBody !== (operation.body !== undefined)) {
+    throw new HttpError(400, takesBody ? `${method} ${path} takes a body` : `DELETE ${path} takes no body`)
+  }
+  if (takesBody) refuseNullBytesIn(operation.body)
+  const schema = method === 'POST'
+    ? createBodyOf(resource, nesting?.field)
+    : method === 'PUT' ? resource.schemas.replace : resource.schemas.patch
+  const body = takesBody ? checked('body', schema, operation.body) : undefined
+  const parent = nesting === undefined ? undefined : { collection: nesting.parent.name, id: parentId as number }
+  const base = { collection: resource.name, ...(parent === undefined ? {} : { parent }) }
+  const record = (versioned: Versioned, status: number) => ({
+    status,
+    headers: { location: recordUrl(request, resource, versioned.record.id as number), etag: etagOf(versioned.version) },
+    body: versioned.record
+  })
+
+  if (id !== undefined) {
+    const matches = ifMatch(ifMatchOf(operation), `${resource.singular} ${id}`)
+    const precondition = nesting === undefined ? matches : belongingTo(resource, nesting, parentId as number, matches)
+    if (method === 'DELETE') return { write: { ...base, op: 'delete', id, precondition }, answer: () => ({ status: 204, headers: {} }) }
+    const values = body as ResourceRecord
+    return {
+      write: { ...base, op: method === 'PUT' ? 'replace' : 'update', id, values, precondition },
+      answer: result => record(result as Versioned, 201)
+    }
+  }
+  if (method === 'POST') {
+    const many = Array.isArray(operation.body)
+    const inputs = (many ? body as ResourceRecord[] : [body as ResourceRecord])
+      .map(input => nesting === undefined ? input : { ...input, [nesting.field]: parentId as number })
+    return {
+      write: { ...base, op: 'create', inputs, many },
+      answer: result => many
+        ? { status: 201, headers: {}, body: (result as Versioned[]).map(created => created.record) }
+        : record((result as Versioned[])[0] as Versioned, 201)
+    }
+  }
+  const filters = parseFilters(resource, query)
+  if (filters.length === 0) throw new HttpError(400, `Invalid query: a change of many ${resource.name} needs at least one filter`)
+  if (nesting !== undefined) filters.push({ field: nesting.field, op: 'eq', value: parentId as number })
+  const affected = (result: BatchResult) =>
+    ({ status: 200, headers: {}, body: { affected: (result as { records: unknown[] }).records.length } })
+  return method === 'PATCH'
+    ? { write: { ...base, op: 'updateWhere', filters, values: body as ResourceRecord }, answer: affected }
+    : { write: { ...base, op: 'deleteWhere', filters }, answer: affected }
+}
+
+/** The If-Match of an operation, whatever the case of its name. */
+const ifMatchOf = (operation: Operation): string | undefined =>
+  Object.entries(operation.headers ?? {}).find(([name]) => name.toLowerCase() === 'if-match')?.[1]

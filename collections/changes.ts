@@ -1,0 +1,168 @@
+import { PassThrough } from 'node:stream'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import type { FastifyRequest } from 'fastify'
+import { vary } from '../http/cache-control.ts'
+import { HttpError } from '../http/errors.ts'
+import { originOf } from '../http/links.ts'
+import { serializerFor } from '../http/serialization.ts'
+import { IdSchema, TimestampSchema } from '../schemas/common.ts'
+import { componentsOf, errors, GUARDED, recordRef, withHeaders } from '../schemas/responses.ts'
+import { capitalize, type Resource } from './resource.ts'
+import { comparePositions, type ChangeEntry, type ChangeLog } from './store.ts'
+
+type Instance = Parameters<FastifyPluginAsyncTypebox>[0]
+
+/** The largest position a database can hold (PostgreSQL's bigint). */
+const LAST_POSITION = 9223372036854775807n
+const POSITION = '^(0|[1-9][0-9]{0,18})$'
+const STREAM = 'text/event-stream'
+/** Bytes a stream may hold unsent before its reader is deemed gone: it ends, and the client resumes from its last event. */
+const MAX_UNSENT = 1 << 20
+/** How long a client told its stream limit is asked to wait before trying again. */
+const RETRY_AFTER_SECONDS = 5
+
+const PositionSchema = Type.String({
+  pattern: POSITION,
+  description: 'A position in the feed: a decimal number that grows in the order changes become final. 0 is the beginning'
+})
+
+/**
+ * `GET /v1/<collection>/changes`: every committed change of the collection's records, in order,
+ * as Server-Sent Events (Accept: text/event-stream) that follow each change as it commits, or as
+ * one page of JSON for a client that polls. Resumes after a position (Last-Event-ID or `after`);
+ * a position older than the feed keeps is 410, one it has not reached 400.
+ */
+export function changesRoute (fastify: Instance, resource: Resource): void {
+  const log = fastify.storage.collections.feed
+  const record = Type.Union([recordRef(resource), Type.Null()], { description: 'The record as the change left it; null once deleted' })
+  const event = Type.String({ enum: ['created', 'updated', 'deleted'] })
+  const Change = Type.Object({ position: PositionSchema, event, id: IdSchema, record, at: TimestampSchema },
+    { additionalProperties: false })
+  const frameData = serializerFor(componentsOf(fastify.collections.resources),
+    Type.Object({ id: IdSchema, record, at: TimestampSchema }, { additionalProperties: false }))
+  /** Each change's event, written once however many streams send it. */
+  const frames = new WeakMap<ChangeEntry, string>()
+  const frame = (change: ChangeEntry): string => {
+    let text = frames.get(change)
+    if (text === undefined) {
+      const data = frameData({ id: change.id, record: change.record, at: change.at })
+      text = `id: ${change.position}\nevent: ${change.event}\ndata: ${data}\n\n`
+      frames.set(change, text)
+    }
+    return text
+  }
+  const heartbeat = fastify.config.changesHeartbeat * 1000
+  const cap = fastify.config.changesStreamsPerClient
+  const { hub, streams, ends } = fastify.changeFeed
+
+  fastify.get('/changes', {
+    config: { stream: true },
+    schema: {
+      operationId: `follow${capitalize(resource.name)}Changes`,
+      summary: `The changes of the ${resource.name}, as they commit`,
+      description: `Every committed change of the ${resource.name}, in commit order, each once. ` +
+        'With Accept: text/event-stream, Server-Sent Events: event created, updated or deleted, id the position, data ' +
+        '{"id","record","at"}, following each change as it commits, with a comment every CHANGES_HEARTBEAT seconds; without a ' +
+        'position, from the next change on. Otherwise one JSON page of changes and a Link to the next. Last-Event-ID (or after) ' +
+        'resumes after a position: 410 when the feed no longer keeps what followed it. A stream ends when its access token ' +
+        'expires or is revoked; a client holds at most CHANGES_STREAMS_PER_CLIENT at once (429).',
+      tags: [resource.name],
+      querystring: Type.Object({
+        after: Type.Optional(PositionSchema),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Changes in a JSON page' }))
+      }, { additionalProperties: false }),
+      headers: Type.Object({
+        'Last-Event-ID': Type.Optional(Type.String({ description: 'The id of the last event received: the stream resumes after it' }))
+      }),
+      response: {
+        200: withHeaders({
+          description: 'The changes: a stream of events, or a JSON page',
+          content: {
+            'application/json': { schema: Type.Array(Change) },
+            [STREAM]: { schema: Type.String({ description: 'Server-Sent Events' }) }
+          }
+        }, 'Link'),
+        ...errors(...GUARDED, 400, 410)
+      }
+    }
+  }, async (request, reply) => {
+    const streaming = request.accepts().type(['application/json', STREAM]) === STREAM
+    vary(reply, 'Accept')
+    const lastEventId = streaming ? request.headers['last-event-id'] : undefined
+    if (lastEventId !== undefined && !new RegExp(POSITION).test(lastEventId)) {
+      throw new HttpError(400, 'Last-Event-ID must be a position of the feed, a decimal number such as 42')
+    }
+    const asked = lastEventId ?? request.query.after
+    const start = asked === undefined
+      ? await (streaming ? log.head() : log.pruned(resource.name))
+      : await kept(log, resource, asked)
+    if (!streaming) {
+      const limit = request.query.limit ?? 100
+      const page = await log.after(start, resource.name, limit)
+      const next = page.at(-1)?.position ?? start
+      const url = `${originOf(request)}${request.url.split('?')[0] ?? ''}?after=${next}&limit=${limit}`
+      return reply.header('Link', `<${url}>; rel="next"`).send(page)
+    }
+
+    const principal = request.principal
+    if (principal === null) throw new Error('a change stream without a principal')
+    const client = JSON.stringify([principal.issuer, principal.clientId])
+    const open = streams.get(client) ?? 0
+    if (open >= cap) {
+      throw new HttpError(429, `This client has ${open} change streams open, the most it may: close one first`, {},
+        { 'Retry-After': String(RETRY_AFTER_SECONDS) })
+    }
+    streams.set(client, open + 1)
+    const stream = new PassThrough()
+    const token = bearerOf(request)
+    let ended = false
+    const end = (why: string): void => {
+      if (ended) return
+      ended = true
+      subscription.close()
+      clearInterval(beat)
+      clearTimeout(expiry)
+      ends.delete(stopping)
+      const left = (streams.get(client) ?? 1) - 1
+      if (left === 0) streams.delete(client)
+      else streams.set(client, left)
+      stream.end(`: ${why}\n\n`)
+    }
+    const stopping = (): void => end('the server is stopping')
+    const subscription = hub.subscribe(resource.name, start, changes => {
+      for (const change of changes) stream.write(frame(change))
+      if (stream.writableLength > MAX_UNSENT) end('too far behind: resume with Last-Event-ID')
+    })
+    // The token is checked again at each heartbeat: a revoked one ends the stream within one.
+    const beat = setInterval(() => {
+      stream.write(': heartbeat\n\n')
+      Promise.resolve().then(() => fastify.oauth.tokens.check(token)).catch(() => end('the access token no longer holds'))
+    }, heartbeat)
+    const expiry = setTimeout(() => end('the access token has expired'), Math.max(0, principal.expiresAt - Date.now()))
+    ends.add(stopping)
+    reply.raw.on('close', () => end('closed'))
+    stream.write(`: changes of ${resource.name} after position ${start}\n\n`)
+    // A stream is sent as it is, not serialized: the schema of this answer is the JSON page's.
+    return reply.type(`${STREAM}; charset=utf-8`).header('Cache-Control', 'no-cache').send(stream as unknown as string)
+  })
+}
+
+/** The position a client resumes after, once the feed is known to hold every change after it. */
+async function kept (log: ChangeLog, resource: Resource, position: string): Promise<string> {
+  const head = await log.head()
+  if (BigInt(position) > LAST_POSITION || comparePositions(position, head) > 0) {
+    throw new HttpError(400, `Position ${position} is ahead of the feed, whose last position is ${head}`)
+  }
+  const pruned = await log.pruned(resource.name)
+  if (comparePositions(position, pruned) < 0) {
+    throw new HttpError(410, `The changes of the ${resource.name} after position ${position} are no longer kept ` +
+      `(the feed keeps those after ${pruned}): read the collection again, then follow the feed from its head`)
+  }
+  return position
+}
+
+/** The access token a guarded request carried (the guard has read it already). */
+function bearerOf (request: FastifyRequest): string {
+  return String(request.headers.authorization).replace(/^Bearer +/i, '').trim()
+}
