@@ -4,6 +4,7 @@ import { decodeProtectedHeader } from 'jose'
 import t, { type Test } from 'tap'
 import { basic, BOOTSTRAP, ENGINE, freshSchema } from './helper.ts'
 import { lineOf, send, spawnTs, type SocketResponse } from './local/helper.ts'
+import { openStream } from './sse.ts'
 
 /*
  * Two instances of the service as separate processes, behind a (pretend) load balancer, on one
@@ -167,4 +168,39 @@ t.test('a key rotated with the CLI signs at once on every instance', POSTGRES_PA
       }
     }
   }
+})
+
+t.test('a write on one instance reaches a change stream of the other, every change once, in one order', POSTGRES_PASS, async t => {
+  const env = await sharedEnvironment(t, { RATE_LIMIT: '0' })
+  const client = randomAddress()
+  const [a, b] = await Promise.all([start(t, env, client), start(t, env, client)]) as [Instance, Instance]
+  const auth = { authorization: `Bearer ${await token(a)}` }
+  const follow = (instance: Instance) => openStream(t, `http://127.0.0.1:${instance.port}/v1/zoos/changes?after=0`, {
+    ...auth, host: 'zoo.example.com', 'x-forwarded-proto': 'https', 'x-forwarded-for': client
+  })
+  const [onA, onB] = await Promise.all([follow(a), follow(b)])
+  t.same([onA.status, onB.status], [200, 200])
+
+  // Writes on both at once, singly and in batches: their transactions commit side by side.
+  const names = Array.from({ length: 30 }, (_, i) => `Zoo ${i}`)
+  const written = await Promise.all(names.map(async (name, i) => {
+    const instance = i % 2 === 0 ? a : b
+    if (i % 5 !== 4) return (await instance.request('POST', '/v1/zoos', auth, { name, city: 'Side' })).json().id as number
+    const res = await instance.request('POST', '/v1/batch', auth, {
+      operations: [
+        { method: 'POST', path: '/v1/zoos', body: { name, city: 'Side' } },
+        { method: 'PATCH', path: '/v1/zoos/{0.id}', body: { country: 'DE' } }
+      ]
+    })
+    return res.json().results[0].body.id as number
+  }))
+  const expected = written.length + names.filter((_, i) => i % 5 === 4).length
+  await Promise.all([onA, onB].map(stream => stream.until(() => stream.events.length >= expected, `${expected} events`)))
+  t.same(onA.events.map(e => e.id), onB.events.map(e => e.id), 'both streams: the same changes in the same order')
+  t.same([...new Set(onA.events.filter(e => e.event === 'created').map(e => e.data.id))].sort((x, y) => x - y),
+    [...written].sort((x, y) => x - y), 'every write once')
+  const positions = onA.events.map(e => BigInt(e.id))
+  t.ok(positions.every((p, i) => i === 0 || p > (positions[i - 1] as bigint)), 'positions grow')
+  const page = (await b.request('GET', '/v1/zoos/changes?limit=1000', auth)).json() as { position: string }[]
+  t.same(page.map(c => c.position), onA.events.map(e => e.id), 'a page read on either instance agrees')
 })
