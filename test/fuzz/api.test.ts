@@ -185,6 +185,11 @@ const etags = fc.oneof(
   headerText
 )
 
+/** What Prefer may ask of a change of many records, in forms right and wrong. */
+const BULK_PREFERENCES = fc.constantFrom('max-affected=0', 'max-affected=1', 'max-affected=100', 'tx=rollback', 'tx=commit', 'TX=ROLLBACK',
+  'return=representation', 'tx=rollback, return=representation', 'max-affected=1, tx=rollback', 'max-affected=-1', 'max-affected=1.5',
+  'max-affected=99999999999999999999', 'max-affected', 'tx=maybe', 'tx=rollback;x=1')
+
 /** The request headers that change what a route does, each sometimes, in odd forms. */
 const optionalHeaders: fc.Arbitrary<Record<string, string>> = fc.array(fc.oneof(
   fc.tuple(fc.constant('accept'), accept),
@@ -202,6 +207,7 @@ const optionalHeaders: fc.Arbitrary<Record<string, string>> = fc.array(fc.oneof(
       arbitrary: fc.constantFrom('return=minimal', 'return=representation', 'RETURN=Minimal', 'return=minimal, respond-async', 'return',
         'handling=strict', '"respond-async"', 'x="respond-async,", y', 'respond-async;', ';', 'respond-asyncx')
     },
+    { weight: 2, arbitrary: BULK_PREFERENCES },
     { weight: 1, arbitrary: headerText }
   )),
   fc.tuple(fc.constantFrom('x-request-id', 'origin', 'x-forwarded-proto', 'x-forwarded-host', 'host', 'content-length'), headerText)
@@ -520,9 +526,113 @@ function boundedWrites (world: World): fc.Arbitrary<Fuzzed> {
   }))
 }
 
+/** A value that names a field of an earlier operation's answer in a batch, or tries to. */
+const REFERENCES = fc.constantFrom({ $ref: '0.id' }, { $ref: '1.id' }, { $ref: '0.0.id' }, { $ref: '0.name' }, { $ref: '9.id' },
+  { $ref: '-1.id' }, { $ref: 'x' }, { $ref: '' }, { $ref: 5 }, { $ref: '0.id', x: 1 }, { $ref: '0.__proto__' }, { $ref: '0.constructor' },
+  { $ref: '0.affected' })
+
+/**
+ * Changes of many records (PATCH and DELETE with filters and Prefer), batches of operations of
+ * every kind (with $refs in bodies and {i.field} in paths), and the change feed's JSON pages.
+ */
+function writePowerRequests (world: World): fc.Arbitrary<Fuzzed> {
+  const resource = fc.constantFrom(...RESOURCES)
+  // A filter that matches few records, so that the world keeps most of its own; or any list query.
+  const filter = (r: Resource) => fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...world.ids[r.name] as number[]).map(id => `?id=${id}`) },
+    { weight: 1, arbitrary: fc.constantFrom('?id_gte=1', '?id_in=1,2', '?q=a', '?id=1&limit=1', '') },
+    { weight: 2, arbitrary: listQuery(r, world) }
+  )
+  const collectionPaths = (r: Resource): string[] => [`/v1/${r.name}`, ...Object.entries(r.references)
+    .flatMap(([, parent]) => (world.live[parent] as number[]).slice(0, 1).map(id => `/v1/${parent}/${id}/${r.name}`))]
+  const patch = (r: Resource) => recordBody(r, world).map(body => ({ payload: JSON.stringify(body), type: 'application/json' }))
+  const bulk = resource.chain(r => fc.record({
+    method: fc.constantFrom('PATCH', 'DELETE'),
+    path: fc.constantFrom(...collectionPaths(r)),
+    query: filter(r),
+    body: fc.oneof(patch(r), fc.constant<Content>({}), content(jsonPayload(fc.jsonValue({ maxDepth: 2 })), 'application/merge-patch+json')),
+    prefer: fc.option(BULK_PREFERENCES, { nil: undefined })
+  })).map(r => toRequest(r.method, r.path + r.query, world.bearer, r.prefer === undefined ? {} : { prefer: r.prefer }, r.body))
+
+  const withRefs = (body: Record<string, unknown>) => fc.tuple(fc.nat({ max: 3 }), REFERENCES)
+    .map(([dice, ref]) => dice === 0 ? { ...body, [Object.keys(body)[0] ?? 'id']: ref } : body)
+  const operation = resource.chain(r => fc.record({
+    method: fc.oneof({ weight: 6, arbitrary: fc.constantFrom('POST', 'PUT', 'PATCH', 'DELETE') }, { weight: 1, arbitrary: method }),
+    path: fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...collectionPaths(r)) },
+      { weight: 4, arbitrary: pathId(world.ids[r.name] as number[]).map(id => `/v1/${r.name}/${id}`) },
+      { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...collectionPaths(r)), filter(r)).map(([path, query]) => path + query) },
+      {
+        weight: 2,
+        arbitrary: fc.constantFrom(`/v1/${r.name}/{0.id}`, '/v1/zoos/{0.id}/animals', '/v1/zoos/{0.id}/animals/{1.id}', '/v1/zoos/{1.name}',
+          '/v1/zoos/{}', '/v1/zoos/{0.id', '/v1/zoos/{9.id}', '/v1/zoos/{0.0.id}', '/api/v1/zoos', 'v1/zoos', '/v1/batch', '/v1/jobs/1')
+      },
+      { weight: 1, arbitrary: nastyText.map(text => `/v1/${encode(text)}`) }
+    ),
+    body: fc.oneof(
+      { weight: 4, arbitrary: recordBody(r, world).chain(withRefs) },
+      { weight: 1, arbitrary: fc.array(recordBody(r, world).chain(withRefs), { minLength: 1, maxLength: 2 }) },
+      { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) }
+    ),
+    headers: fc.oneof(
+      { weight: 4, arbitrary: fc.record({ 'If-Match': etags }) },
+      { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('if-match', 'IF-MATCH', 'Prefer', ''), headerText) }
+    )
+  }, { requiredKeys: ['method', 'path'] }))
+  const operations = fc.array(operation, { minLength: 1, maxLength: 4 }).map(list => ({ operations: list }))
+  // Batches as a client writes them, valid but for what the world makes of them: a record of the
+  // first collection, then writes that use it ($ref and {0.id}).
+  const root = RESOURCES[0] as Resource
+  const valid = (r: Resource, fields = r.columns.filter(c => !c.readOnly)) =>
+    fc.record(Object.fromEntries(fields.map(c => [c.name, validValue(r, c, world)])))
+  const uses = fc.oneof(
+    valid(root).map(body => ({ method: 'PATCH', path: `/v1/${root.name}/{0.id}`, body })),
+    valid(root).map(body => ({ method: 'PUT', path: `/v1/${root.name}/{0.id}`, body, headers: { 'If-Match': '"1"' } })),
+    fc.constant({ method: 'DELETE', path: `/v1/${root.name}/{0.id}` }),
+    fc.constant({ method: 'PATCH', path: `/v1/${root.name}?id_lt=0`, body: {} }),
+    ...RESOURCES.flatMap(child => Object.entries(child.references).filter(([, parent]) => parent === root.name).map(([field]) =>
+      valid(child).map(body => ({ method: 'POST', path: `/v1/${child.name}`, body: { ...body, [field]: { $ref: '0.id' } } }))))
+  )
+  const wellFormed = fc.tuple(valid(root), fc.array(uses, { maxLength: 3 }))
+    .map(([first, rest]) => ({ operations: [{ method: 'POST', path: `/v1/${root.name}`, body: first }, ...rest] }))
+  const batch = fc.oneof(
+    { weight: 5, arbitrary: operations },
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+    { weight: 1, arbitrary: fc.constantFrom({ operations: [] }, { operations: {} }, { operations: [null] }, {}) }
+  )
+  // Most sent as a client would, so that they reach the operations; the rest in every odd form.
+  const batches = fc.record({
+    body: fc.oneof(
+      { weight: 3, arbitrary: operations.map((b): Content => ({ payload: JSON.stringify(b), type: 'application/json' })) },
+      { weight: 3, arbitrary: wellFormed.map((b): Content => ({ payload: JSON.stringify(b), type: 'application/json' })) },
+      { weight: 1, arbitrary: content(jsonPayload(batch)) }
+    ),
+    headers: fc.oneof({ weight: 3, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: optionalHeaders }),
+    authorization: fc.oneof({ weight: 3, arbitrary: fc.constant(world.bearer) }, { weight: 1, arbitrary: world.authorization })
+  }).map(r => toRequest('POST', '/v1/batch', r.authorization, r.headers, r.body))
+
+  // JSON pages only: inject() waits for the end of an answer, and a stream of events has none.
+  const position = fc.oneof(fc.constantFrom('0', '1', '2', '01', '-1', '1.5', 'x', '99999999999999999999', '9223372036854775807',
+    '9223372036854775808', ''), nastyText.map(encode))
+  const changes = fc.record({
+    collection: fc.constantFrom(...RESOURCES.map(r => r.name), 'giraffes'),
+    query: fc.array(fc.tuple(fc.constantFrom('after', 'limit', 'cursor', 'q'),
+      fc.oneof(position, fc.integer({ min: -2, max: 1002 }).map(String))), { maxLength: 3 })
+      .map(pairs => pairs.length === 0 ? '' : `?${pairs.map(([n, v]) => `${n}=${v}`).join('&')}`),
+    lastEventId: fc.option(position, { nil: undefined }),
+    accept: fc.constantFrom('application/json', '*/*', 'text/html', undefined),
+    authorization: world.authorization
+  }).map(r => toRequest('GET', `/v1/${r.collection}/changes${r.query}`, r.authorization, {
+    ...(r.lastEventId === undefined ? {} : { 'last-event-id': r.lastEventId }),
+    ...(r.accept === undefined ? {} : { accept: r.accept })
+  }, {}))
+  return fc.oneof({ weight: 2, arbitrary: bulk }, { weight: 3, arbitrary: batches }, { weight: 1, arbitrary: changes })
+}
+
 /** Every request the fuzzer sends through inject(). */
 const requests = (world: World): fc.Arbitrary<Fuzzed> => fc.oneof(
   ...RESOURCES.map(resource => ({ weight: 4, arbitrary: collectionRequests(resource, world) })),
+  { weight: 4, arbitrary: writePowerRequests(world) },
   { weight: 3, arbitrary: otherRequests(world) },
   { weight: 2, arbitrary: oauthRequests(world) },
   { weight: 3, arbitrary: boundedWrites(world) }
