@@ -2,10 +2,12 @@
 // request ({ method, path, body }), called once per request so that ids and bodies are random per
 // request. A case a target cannot express has a reason instead, printed as "n/a".
 
+import { WRITE_POWER_CASES } from './write-power.js'
+
 export const CASES = [
   'get-one', 'list-zoos', 'list-animals', 'list-employees', 'list-nested', 'list-range',
   'cursor-deep', 'offset-deep', 'list-fields', 'list-embed-zoo', 'list-embed-animals', 'list-q-one', 'list-q-two',
-  'list-304', 'post-one', 'patch-one', 'mixed'
+  'list-304', 'post-one', 'patch-one', 'mixed', ...WRITE_POWER_CASES
 ]
 
 /**
@@ -20,7 +22,7 @@ export const READ_POWER = {
   'list-q-two': { plain: 'list-zoos', p99: 3 },
   'list-304': { plain: 'list-zoos', rate: 2 }
 }
-const SERVICE_ONLY = 'a feature of the service only'
+export const SERVICE_ONLY = 'a feature of the service only'
 
 /** The cases `mixed` draws its reads (90%) and writes (10%) from. */
 export const MIXED_READS = ['get-one', 'list-zoos', 'list-animals', 'list-employees', 'list-nested', 'list-range']

@@ -1,6 +1,7 @@
 // The printed summary of one TLS mode: a table with one row per case, the read-power cases against
 // the service's own plain pages, then what went wrong.
 import { READ_POWER } from './cases.js'
+import { WRITE_POWER_CASES, WRITE_POWER_TARGETS } from './write-power.js'
 
 const rate = r => r >= 100 ? r.toFixed(0) : r >= 10 ? r.toFixed(1) : r.toFixed(2)
 export const ms = v => v === null || v === undefined ? '-' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)
@@ -45,7 +46,7 @@ export function printTable (mode, title, targets, opts) {
   if (targets.service) header.push('service req/s', 'p50 ms', 'p99 ms')
   for (const n of others) header.push(`${n} req/s`, `${n} p99 ms`)
   if (targets.service) for (const n of others) header.push(`service/${n}`)
-  const rows = opts.cases.map(caseName => {
+  const rows = opts.cases.filter(caseName => !WRITE_POWER_CASES.includes(caseName)).map(caseName => {
     const row = [caseName]
     const service = cell('service', caseName)
     if (service) row.push(service.text, ms(service.figures?.p50), ms(service.figures?.p99))
@@ -67,13 +68,15 @@ export function printTable (mode, title, targets, opts) {
   console.log(`${title}: ${opts.rows} rows per collection, ${opts.connections} connections, ${opts.duration} s measured per case`)
   console.log(table(header, rows))
   printReadPower(targets.service, opts)
+  printWritePower(targets.service, opts)
 
   const notes = []
   for (const [name, target] of Object.entries(targets)) {
     if (target.failed) notes.push(`${name}: ${target.failed.split('\n')[0]}`)
     if (target.cursor?.note) notes.push(`${name} cursor-deep: ${target.cursor.note}`)
     for (const [caseName, f] of Object.entries(target.cases)) {
-      if (f.na !== undefined) continue
+      if (f.failed !== undefined) notes.push(`!! FAILING ${name} ${caseName}: ${f.failed}`)
+      if (f.na !== undefined || f.statuses === undefined) continue
       const errors = describeErrors(f)
       if (errors !== '') {
         const probe = f.probe?.body !== undefined
@@ -134,4 +137,30 @@ function printReadPower (service, opts) {
   if (rows.length === 0) return
   console.log('\nread power, the service against its own plain page:')
   console.log(table(['case', 'plain page', 'req/s ratio', 'p99 ratio', 'target', ''], rows, 2))
+}
+
+/** The write-power cases of the service (write-power.js): each against its own other way, and its target. */
+function printWritePower (service, opts) {
+  const rows = []
+  for (const caseName of opts.cases) {
+    const f = service?.cases[caseName]?.writePower
+    if (!WRITE_POWER_CASES.includes(caseName) || f === undefined) continue
+    const target = WRITE_POWER_TARGETS[caseName]
+    if (caseName === 'batch-100') {
+      rows.push([caseName, `${rate(f.batched)} records/s in batches of 100`, `${rate(f.single)} by single POSTs`, `${f.ratio.toFixed(2)}x`,
+        `>= ${target.ratio}x`, f.ratio >= target.ratio ? 'met' : 'missed'])
+    } else if (caseName === 'bulk-patch') {
+      rows.push([caseName, `${f.records} records: median ${ms(f.median)} ms, max ${ms(f.max)} ms`, '', '', `<= ${target.ms} ms`,
+        f.max <= target.ms ? 'met' : 'missed'])
+    } else {
+      const missing = f.missing > 0 ? `, ${f.missing} events missing` : ''
+      rows.push([`${caseName} delay`, `${f.subscribers} streams, ${rate(f.paced)} writes/s: p50 ${ms(f.p50)} ms, p99 ${ms(f.p99)} ms${missing}`,
+        '', '', `p99 <= ${target.p99} ms`, f.p99 <= target.p99 && f.missing === 0 ? 'met' : 'missed'])
+      rows.push([`${caseName} writes`, `${rate(f.withStreams)} writes/s with ${f.subscribers} streams`, `${rate(f.without)} without`,
+        `${f.ratio.toFixed(2)}x`, `>= ${target.ratio}x`, f.ratio >= target.ratio ? 'met' : 'missed'])
+    }
+  }
+  if (rows.length === 0) return
+  console.log('\nwrite power, the service against its own other way:')
+  console.log(table(['case', 'measured', 'against', 'ratio', 'target', ''], rows, 3))
 }

@@ -17,12 +17,13 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { CASES, casesFor } from './cases.js'
+import { CASES, casesFor, SERVICE_ONLY } from './cases.js'
 import { MODES, numberFlag } from './flags.js'
 import { describeErrors, ms, percentile, printTable } from './report.js'
 import { seed } from './seed.js'
 import { copyDatabase, dropDatabase, seedPostgres } from './seed-postgres.js'
 import { TARGETS, authorize, certificate, killAll, residentMemory, send, start, stop, tail } from './targets.js'
+import { WRITE_POWER_CASES, writePower } from './write-power.js'
 
 const HERE = fileURLToPath(new URL('.', import.meta.url))
 
@@ -302,6 +303,21 @@ async function runTarget (name, mode, ctx) {
     }
     const cases = casesFor(target, data)
     for (const caseName of opts.cases) {
+      if (WRITE_POWER_CASES.includes(caseName)) {
+        if (name !== 'service') {
+          result.cases[caseName] = { na: SERVICE_ONLY }
+          continue
+        }
+        try {
+          result.cases[caseName] = { writePower: await writePower(target, caseName, opts) }
+          console.log(`  ${name.padEnd(7)} ${caseName.padEnd(18)} ${JSON.stringify(result.cases[caseName].writePower, (k, v) =>
+            typeof v === 'number' ? Number(v.toFixed(2)) : v)}`)
+        } catch (err) {
+          result.cases[caseName] = { failed: err.message }
+          console.log(`  ${name}: ${caseName}: ${err.message}`)
+        }
+        continue
+      }
       const make = cases[caseName]
       if (typeof make === 'string' || (caseName === 'cursor-deep' && target.cursorPath === undefined && name !== 'A')) {
         result.cases[caseName] = { na: typeof make === 'string' ? make : 'no cursor' }

@@ -91,6 +91,12 @@ export type Ask =
   | Statement & { want: 'rows' }
   | Statement & { want: 'exists' }
   | Statement & { want: 'run' }
+  /**
+   * Nothing waits for it: it may run at any point before the transaction commits, and before any
+   * later `rows` of the same transaction (SQLite runs the search index's upkeep last:
+   * store/sqlite/collections.ts says why).
+   */
+  | Statement & { want: 'later' }
 
 /** What a write did to the collection, once it commits: the record before and after (undefined: none). */
 export interface Change { before: ResourceRecord | undefined, after: ResourceRecord | undefined }
@@ -140,6 +146,10 @@ function * exists (sql: string, params: unknown[]): Generator<Ask, boolean, unkn
 
 function * run (sql: string, params: unknown[]): Generator<Ask, void, unknown> {
   yield { sql, params, want: 'run' }
+}
+
+function * later (sql: string, params: unknown[]): Generator<Ask, void, unknown> {
+  yield { sql, params, want: 'later' }
 }
 
 /** A sequence run to its end and then undone: its result travels in a DryRun, which undoes the transaction as any refusal does. */
@@ -404,7 +414,7 @@ export class CollectionCore {
       const words = this.#words(input)
       if (this.search?.column !== undefined) values.push(words)
       const record = this.versioned((yield * row(this.insert, values)) as Scalar[])
-      if (this.search?.apart !== undefined) yield * run(this.search.apart.put, [record.record.id, words])
+      if (this.search?.apart !== undefined) yield * later(this.search.apart.put, [record.record.id, words])
       created.push(record)
     }
     if (errors.length > 0) throw invalid(errors)
@@ -422,16 +432,18 @@ export class CollectionCore {
     const assignments = [
       ...fields.map((f, i) => `${quote(f)} = ${p(i + 1)}`), `updated_at = ${p(fields.length + 1)}`, 'version = version + 1'
     ]
-    const words = this.#words({ ...current.record, ...values })
-    const column = this.search?.column
+    // A write that sets no text field leaves the record's words as they are.
+    const search = fields.some(f => this.resource.search.includes(f)) ? this.search : undefined
+    const words = search === undefined ? '' : this.#words({ ...current.record, ...values })
+    const column = search?.column
     if (column !== undefined) assignments.push(`${quote(column.name)} = ${column.value(p(params.push(words)))}`)
     const sql = `UPDATE ${this.table} SET ${assignments.join(', ')} WHERE id = ${p(params.push(id))} ` +
       `RETURNING ${this.columns.map(c => quote(c.name)).join(', ')}, version`
     const written = this.versioned((yield * row(sql, params)) as Scalar[])
-    const apart = this.search?.apart
+    const apart = search?.apart
     if (apart !== undefined) {
-      yield * run(apart.remove, [id])
-      yield * run(apart.put, [id, words])
+      yield * later(apart.remove, [id])
+      yield * later(apart.put, [id, words])
     }
     return { result: written, changes: [{ before: current.record, after: written.record }] }
   }
@@ -500,7 +512,7 @@ export class CollectionCore {
       if (yield * exists(ref.exists, [id])) throw stillReferenced(this.resource, id, ref.name)
     }
     yield * run(this.delete, [id])
-    if (this.search?.apart !== undefined) yield * run(this.search.apart.remove, [id])
+    if (this.search?.apart !== undefined) yield * later(this.search.apart.remove, [id])
     yield * run(this.bury, [this.resource.name, id, now])
     return { result: undefined, changes: [{ before: current.record, after: undefined }] }
   }

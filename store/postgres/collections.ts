@@ -226,7 +226,7 @@ async function answerOn (client: Client, ask: Ask): Promise<unknown> {
     case 'row': return rows[0]
     case 'rows': return rows
     case 'exists': return rowCount !== 0
-    case 'run': return undefined
+    case 'run': case 'later': return undefined
   }
 }
 

@@ -124,3 +124,31 @@ t.test('records written without search words get theirs when the storage opens',
   t.same(names(found), ['Written by SQL', 'Another one'])
   t.same(names(await call(app, 'GET', '/v1/zoos?q=kept')), ['Through the API'])
 })
+
+t.test('a write\'s words are found by a later operation of its batch, and stay when another write of its group is refused', async t => {
+  const app = await build(t)
+  const batch = await call(app, 'POST', '/v1/batch', {
+    operations: [
+      { method: 'POST', path: '/v1/zoos', body: { name: 'Alpenzoo', city: 'Innsbruck' } },
+      { method: 'PATCH', path: '/v1/zoos?q=alpenzoo', body: { country: 'AT' } },
+      { method: 'PATCH', path: '/v1/zoos/{0.id}', body: { name: 'Alpine Zoo' } },
+      { method: 'PATCH', path: '/v1/zoos?q=alpine+innsbruck', body: { opened_on: '1962-06-22' } }
+    ]
+  })
+  t.same(batch.json().results.map((r: { body: unknown }) => r.body).filter((b: unknown) => 'affected' in (b as object)),
+    [{ affected: 1 }, { affected: 1 }])
+  t.same(names(await call(app, 'GET', '/v1/zoos?q=alpine')), ['Alpine Zoo'])
+  t.same(names(await call(app, 'GET', '/v1/zoos?q=alpenzoo')), [], 'the old words are gone')
+
+  // Sent together, these share one transaction on SQLite (its group commit): the refused change
+  // reads the search index after the others wrote to it, then is undone alone.
+  const answers = await Promise.all([
+    call(app, 'POST', '/v1/zoos', { name: 'Bärenpark', city: 'Bern' }),
+    call(app, 'PATCH', '/v1/zoos?q=alpine', { country: 'CH' }, { prefer: 'max-affected=0' }),
+    call(app, 'POST', '/v1/zoos', { name: 'Dählhölzli', city: 'Bern' }),
+    call(app, 'PATCH', '/v1/zoos?q=b%C3%A4renpark', { country: 'CH' })
+  ])
+  t.same(answers.map(a => a.statusCode), [201, 422, 201, 200])
+  t.same(names(await call(app, 'GET', '/v1/zoos?q=bern&sortby=name')), ['Bärenpark', 'Dählhölzli'])
+  t.same(names(await call(app, 'GET', '/v1/zoos?q=alpine')), ['Alpine Zoo'])
+})

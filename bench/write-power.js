@@ -1,0 +1,241 @@
+// The write-power cases (docs/writes.md, docs/change-feed.md), of the service alone: each measures
+// the service against itself in the same run, one way of doing a thing against another.
+//
+// - batch-100: records created per second by batches of 100 creates (POST /v1/batch), one after
+//   the other on one connection, against 100 single POSTs one after the other on one connection.
+// - bulk-patch: the time of PATCH /v1/zoos?id_gte=..&id_lt=.. changing 10,000 zoos (a quarter of
+//   the rows when there are fewer than 40,000), three times, on three ranges.
+// - feed: 50 streams of /v1/zoos/changes open while zoos are created at 500 a second: the delay
+//   from each write's 201 arriving to its event arriving at each stream; and the most writes a
+//   second (post-one at full load) with the 50 streams open, against the same load without them.
+import { Agent as HttpAgent, request as httpRequest } from 'node:http'
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import autocannon from 'autocannon'
+import { percentile } from './report.js'
+
+export const WRITE_POWER_CASES = ['batch-100', 'bulk-patch', 'feed']
+
+/** What each case should reach: a least ratio of records a second, a most number of milliseconds, a p99 delay and a ratio of writes. */
+export const WRITE_POWER_TARGETS = {
+  'batch-100': { ratio: 10 },
+  'bulk-patch': { ms: 1000 },
+  feed: { p99: 100, ratio: 0.8 }
+}
+
+const BATCH = 100
+const BULK = 10_000
+const SUBSCRIBERS = 50
+const WRITES_PER_SECOND = 500
+
+/** A client of the target with keep-alive connections, as a program that writes would have. */
+function client (target, sockets = 1) {
+  const agent = target.https
+    ? new HttpsAgent({ keepAlive: true, maxSockets: sockets, ca: target.ca })
+    : new HttpAgent({ keepAlive: true, maxSockets: sockets })
+  const request = target.https ? httpsRequest : httpRequest
+  const send = (method, path, body) => new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body)
+    const req = request({
+      host: '127.0.0.1',
+      port: target.port,
+      method,
+      path,
+      agent,
+      headers: { ...target.headers, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) }
+    }, res => {
+      const chunks = []
+      res.on('data', chunk => chunks.push(chunk))
+      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end(payload)
+  })
+  return { send, close: () => agent.destroy() }
+}
+
+let serial = 0
+const zoo = () => ({ name: `bench write ${++serial} ${Math.random().toString(36).slice(2, 8)}`, city: 'Benchville' })
+
+function expect (answer, status, what) {
+  if (answer.status !== status) throw new Error(`${what}: ${answer.status} ${answer.body.slice(0, 300)}`)
+  return answer
+}
+
+/** Records a second made by `write` (which makes `per` records) called one after the other for `seconds`, after as long a warm-up. */
+async function recordsPerSecond (write, per, seconds) {
+  for (const until = performance.now() + seconds * 500; performance.now() < until;) await write()
+  let records = 0
+  const started = performance.now()
+  while (performance.now() - started < seconds * 1000) {
+    await write()
+    records += per
+  }
+  return records / ((performance.now() - started) / 1000)
+}
+
+async function batch100 (target, { duration }) {
+  const http = client(target)
+  try {
+    const single = await recordsPerSecond(async () => { expect(await http.send('POST', '/v1/zoos', zoo()), 201, 'POST /v1/zoos') }, 1,
+      duration)
+    const batched = await recordsPerSecond(async () => {
+      const operations = Array.from({ length: BATCH }, () => ({ method: 'POST', path: '/v1/zoos', body: zoo() }))
+      expect(await http.send('POST', '/v1/batch', { operations }), 200, 'POST /v1/batch')
+    }, BATCH, duration)
+    return { single, batched, ratio: batched / single }
+  } finally {
+    http.close()
+  }
+}
+
+async function bulkPatch (target, { rows }) {
+  const http = client(target)
+  const size = rows >= 4 * BULK ? BULK : Math.max(1, Math.floor(rows / 4))
+  try {
+    const times = []
+    for (let round = 0; round < 3; round++) {
+      const from = 1 + round * size
+      const started = performance.now()
+      const answer = expect(await http.send('PATCH', `/v1/zoos?id_gte=${from}&id_lt=${from + size}`, { city: `Bulk ${round}` }), 200,
+        'PATCH /v1/zoos?id_gte=..&id_lt=..')
+      times.push(performance.now() - started)
+      const { affected } = JSON.parse(answer.body)
+      if (affected !== size) throw new Error(`PATCH of ${size} zoos changed ${affected}`)
+    }
+    return { records: size, times, median: [...times].sort((a, b) => a - b)[1], max: Math.max(...times) }
+  } finally {
+    http.close()
+  }
+}
+
+/** A stream of the zoos' changes, noting when each created zoo's event arrives, by its name. */
+async function subscribe (target, arrivals) {
+  const request = target.https ? httpsRequest : httpRequest
+  return new Promise((resolve, reject) => {
+    const req = request({
+      host: '127.0.0.1',
+      port: target.port,
+      path: '/v1/zoos/changes',
+      agent: false,
+      ca: target.ca,
+      headers: { ...target.headers, accept: 'text/event-stream' }
+    }, res => {
+      if (res.statusCode !== 200) {
+        reject(new Error(`GET /v1/zoos/changes: ${res.statusCode}`))
+        res.resume()
+        return
+      }
+      let events = 0
+      res.setEncoding('utf8')
+      res.on('data', text => {
+        const now = performance.now()
+        // Only the names are read: JSON.parse of 25,000 events a second would load the bench's own CPU.
+        for (let at = text.indexOf('"name":"'); at !== -1; at = text.indexOf('"name":"', at + 8)) {
+          const name = text.slice(at + 8, text.indexOf('"', at + 8))
+          events++
+          const seen = arrivals.get(name)
+          if (seen === undefined) arrivals.set(name, [now])
+          else seen.push(now)
+        }
+      })
+      resolve({ close: () => req.destroy(), events: () => events })
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+/** The most writes a second at `connections`, with post-one's load for `seconds` (after a one-second warm-up). */
+async function writeThroughput (target, { connections, duration }) {
+  const started = performance.now()
+  let ok = 0
+  const measureFrom = started + 1000
+  const instance = autocannon({
+    url: `${target.https ? 'https' : 'http'}://127.0.0.1:${target.port}`,
+    connections,
+    duration: 1 + duration,
+    sampleInt: 100,
+    tlsOptions: target.https ? { ca: target.ca } : undefined,
+    requests: [{
+      setupRequest: request => ({
+        ...request,
+        method: 'POST',
+        path: '/v1/zoos',
+        headers: { ...target.headers, 'content-type': 'application/json' },
+        body: JSON.stringify(zoo())
+      })
+    }]
+  })
+  instance.on('response', (c, status) => { if (performance.now() >= measureFrom && status === 201) ok++ })
+  await instance
+  return ok / ((performance.now() - measureFrom) / 1000)
+}
+
+async function feed (target, opts) {
+  const without = await writeThroughput(target, opts)
+  const arrivals = new Map()
+  const streams = []
+  try {
+    for (let i = 0; i < SUBSCRIBERS; i++) streams.push(await subscribe(target, arrivals))
+    const withStreams = await writeThroughput(target, opts)
+    arrivals.clear()
+
+    // Paced writes: one every 2 ms on up to 20 connections, each write's 201 noted when it arrives.
+    const http = client(target, 20)
+    const acknowledged = new Map()
+    const pending = []
+    const interval = 1000 / WRITES_PER_SECOND
+    const started = performance.now()
+    for (let n = 0; performance.now() - started < opts.duration * 1000; n++) {
+      const due = started + n * interval
+      const wait = due - performance.now()
+      if (wait > 1) await new Promise(resolve => setTimeout(resolve, wait))
+      const body = zoo()
+      pending.push(http.send('POST', '/v1/zoos', body).then(answer => {
+        expect(answer, 201, 'POST /v1/zoos')
+        acknowledged.set(body.name, performance.now())
+      }))
+    }
+    await Promise.all(pending)
+    const paced = acknowledged.size / ((performance.now() - started) / 1000)
+    // Every stream must have every event: wait for the last ones (at most 10 s).
+    for (const until = performance.now() + 10_000; performance.now() < until;) {
+      if ([...acknowledged.keys()].every(name => (arrivals.get(name)?.length ?? 0) >= SUBSCRIBERS)) break
+      await new Promise(resolve => setTimeout(resolve, 50))
+    }
+    http.close()
+    const delays = []
+    let missing = 0
+    for (const [name, at] of acknowledged) {
+      const seen = arrivals.get(name) ?? []
+      missing += SUBSCRIBERS - seen.length
+      for (const when of seen) delays.push(when - at)
+    }
+    delays.sort((a, b) => a - b)
+    return {
+      subscribers: SUBSCRIBERS,
+      paced,
+      writes: acknowledged.size,
+      missing,
+      p50: percentile(delays, 0.5),
+      p99: percentile(delays, 0.99),
+      max: delays.at(-1) ?? null,
+      without,
+      withStreams,
+      ratio: withStreams / without
+    }
+  } finally {
+    for (const stream of streams) stream.close()
+  }
+}
+
+/** One write-power case against the service. */
+export async function writePower (target, caseName, opts) {
+  switch (caseName) {
+    case 'batch-100': return batch100(target, opts)
+    case 'bulk-patch': return bulkPatch(target, opts)
+    case 'feed': return feed(target, opts)
+    default: throw new Error(`unknown write-power case ${caseName}`)
+  }
+}
