@@ -56,6 +56,12 @@ export interface SearchIndex {
   column?: { name: string, value (placeholder: string): string }
   /** The statements that keep a table apart: `put` [id, words] after an insert (an update removes first), `remove` [id]. */
   apart?: { put: string, remove: string }
+  /**
+   * With a column: how a statement sets the words of many records at once, each its own. `from`
+   * lists the given [id, words] pairs (two array parameters), `on` joins them to the table,
+   * `value` makes the column's value of a pair's words.
+   */
+  given?: { from (ids: string, words: string): string, on: string, value: string }
   /** The condition "every word of `words` begins a word of the record", its value added to `params`. */
   match (words: string[], params: Parameters): string
   /**
@@ -117,6 +123,16 @@ export function feedRows (collection: string, changes: readonly Change[]): FeedR
     const event: FeedEvent = before === undefined ? 'created' : after === undefined ? 'deleted' : 'updated'
     return [collection, record.id as number, event, after === undefined ? null : JSON.stringify(after)]
   })
+}
+
+/** Records one statement of a change of many records handles: its ids are as many parameters. */
+const BULK_CHUNK = 1000
+
+/** `items` in runs of BULK_CHUNK. */
+function chunks<T> (items: readonly T[]): T[][] {
+  const runs: T[][] = []
+  for (let i = 0; i < items.length; i += BULK_CHUNK) runs.push(items.slice(i, i + BULK_CHUNK))
+  return runs
 }
 
 /** Refuses a transaction that would record more changes than the feed can rank. */
@@ -219,8 +235,9 @@ export function invalid (errors: FieldError[]): StoreError {
 }
 
 /** The refusal of deleting a record that others still name. */
-export const stillReferenced = (resource: Resource, id: number, what: string): StoreError =>
-  new StoreError('conflict', `${resource.singular} ${id} still has ${what}; delete or move them first`)
+export const stillReferenced = (resource: Resource, id: number | undefined, what: string): StoreError =>
+  new StoreError('conflict', `${id === undefined ? `a ${resource.singular}` : `${resource.singular} ${id}`} still has ${what}; ` +
+    'delete or move them first')
 
 /**
  * The SQL and write sequences of one collection's table, for one dialect. Every statement's text
@@ -240,7 +257,7 @@ export class CollectionCore {
   readonly delete: string
   readonly bury: string
   /** Collections with a field that references this one: deleting a referenced record is refused. */
-  readonly referencedBy: { name: string, exists: string }[]
+  readonly referencedBy: { name: string, field: string, exists: string }[]
   /** Where the search words are kept; undefined for a collection without text fields. */
   readonly search: SearchIndex | undefined
   readonly #byName: Map<string, Column>
@@ -270,7 +287,7 @@ export class CollectionCore {
     this.bury = `INSERT INTO tombstones (collection, id, deleted_at) VALUES (${p(1)}, ${p(2)}, ${p(3)})`
     this.referencedBy = resources.flatMap(r => Object.entries(r.references)
       .filter(([, target]) => target === resource.name)
-      .map(([field]) => ({ name: r.name, exists: `SELECT 1 FROM ${quote(r.name)} WHERE ${quote(field)} = ${p(1)} LIMIT 1` })))
+      .map(([field]) => ({ name: r.name, field, exists: `SELECT 1 FROM ${quote(r.name)} WHERE ${quote(field)} = ${p(1)} LIMIT 1` })))
   }
 
   column (field: string): Column {
@@ -449,36 +466,99 @@ export class CollectionCore {
   }
 
   /**
-   * Sets `values` in every live record `filters` match, each as `writing` does, all or none: more
-   * than `max` matches refuses them all. The matches are locked first, in id order.
+   * Sets `values` in every live record `filters` match, under the rules each record's own write
+   * would meet, all or none: more than `max` matches refuses them all. In a few statements
+   * however many records match (a statement per BULK_CHUNK of them), not several per record: the
+   * same values for every record are checked once (a unique value given to two records is refused
+   * as the second's own write would be), and each record keeps its own search words.
    */
   * writingWhere (filters: Filter[], values: ResourceRecord, max: number | undefined, now: string): Sequence<Versioned[]> {
-    const written: Versioned[] = []
-    const changes: Change[] = []
-    for (const id of yield * this.#matching(filters, max)) {
-      const step = yield * this.writing(id, values, undefined, now)
-      written.push(step.result)
-      changes.push(...step.changes)
+    const current = yield * this.#matching(filters, max)
+    const taken = this.resource.unique.filter(field => values[field] !== undefined && values[field] !== null)
+    if (current.length > 1 && taken.length > 0) {
+      throw invalid(taken.map(field => ({
+        field,
+        code: 'unique',
+        message: `${field} "${String(values[field])}" is already used by another ${this.resource.singular}`
+      })))
     }
-    return { result: written, changes }
+    if (current.length === 0) return { result: [], changes: [] }
+    const errors = yield * this.#check(values, current.length === 1 ? current[0]?.record.id as number : undefined, '')
+    if (errors.length > 0) throw invalid(errors)
+
+    const fields = Object.keys(values)
+    // A write that sets no text field leaves the records' words as they are.
+    const search = fields.some(f => this.resource.search.includes(f)) ? this.search : undefined
+    const written: Versioned[] = []
+    for (const chunk of chunks(current)) {
+      const params = new Parameters(this.dialect)
+      const assignments = [
+        ...fields.map(f => `${quote(f)} = ${params.add(this.bind(f, values[f]))}`),
+        `updated_at = ${params.add(now)}`,
+        'version = version + 1'
+      ]
+      const ids = chunk.map(({ record }) => record.id as number)
+      const returning = `RETURNING ${this.columns.map(c => `${this.table}.${quote(c.name)}`).join(', ')}, ${this.table}.version`
+      const given = search?.given
+      // Each record's new words in the same statement: a second one would write every row again.
+      const sql = given === undefined
+        ? `UPDATE ${this.table} SET ${assignments.join(', ')} WHERE ${this.dialect.oneOf('id', 'integer', ids, params)} ${returning}`
+        : `UPDATE ${this.table} SET ${[...assignments, `${quote(search?.column?.name as string)} = ${given.value}`].join(', ')} ` +
+          `FROM ${given.from(params.add(ids), params.add(chunk.map(({ record }) => this.#words({ ...record, ...values }))))} ` +
+          `WHERE ${given.on} ${returning}`
+      written.push(...(yield * rows(sql, params.values)).map(row => this.versioned(row)))
+    }
+    written.sort((a, b) => (a.record.id as number) - (b.record.id as number))
+    const apart = search?.apart
+    if (apart !== undefined) {
+      for (const { record } of written) {
+        yield * later(apart.remove, [record.id])
+        yield * later(apart.put, [record.id, this.#words(record)])
+      }
+    }
+    const before = new Map(current.map(({ record }) => [record.id, record]))
+    return { result: written, changes: written.map(({ record }) => ({ before: before.get(record.id), after: record })) }
   }
 
-  /** Deletes every live record `filters` match, each as `deleting` does, all or none: the records as they were. */
+  /**
+   * Deletes every live record `filters` match, under the rules each record's own delete would
+   * meet (none may still be named by a record of another collection), all or none: the records as
+   * they were. In a few statements however many match, as `writingWhere`.
+   */
   * deletingWhere (filters: Filter[], max: number | undefined, now: string): Sequence<ResourceRecord[]> {
-    const changes: Change[] = []
-    for (const id of yield * this.#matching(filters, max)) changes.push(...(yield * this.deleting(id, undefined, now)).changes)
-    return { result: changes.map(change => change.before as ResourceRecord), changes }
+    const current = (yield * this.#matching(filters, max)).map(({ record }) => record)
+    for (const chunk of chunks(current)) {
+      const ids = chunk.map(record => record.id as number)
+      for (const ref of this.referencedBy) {
+        const params = new Parameters(this.dialect)
+        const named = yield * row(`SELECT ${quote(ref.field)} FROM ${quote(ref.name)} ` +
+          `WHERE ${this.dialect.oneOf(quote(ref.field), 'reference', ids, params)} LIMIT 1`, params.values)
+        if (named !== undefined) throw stillReferenced(this.resource, Number(named[0]), ref.name)
+      }
+      const params = new Parameters(this.dialect)
+      yield * run(`DELETE FROM ${this.table} WHERE ${this.dialect.oneOf('id', 'integer', ids, params)}`, params.values)
+      const buried = new Parameters(this.dialect)
+      const tombstones = ids.map(id => `(${buried.add(this.resource.name)}, ${buried.add(id)}, ${buried.add(now)})`)
+      yield * run(`INSERT INTO tombstones (collection, id, deleted_at) VALUES ${tombstones.join(', ')}`, buried.values)
+      const apart = this.search?.apart
+      if (apart !== undefined) for (const id of ids) yield * later(apart.remove, [id])
+    }
+    return { result: current, changes: current.map(record => ({ before: record, after: undefined })) }
   }
 
-  /** The ids of the live records `filters` (at least one) match, in id order, locked for the write; more than `max` is refused. */
-  * #matching (filters: Filter[], max: number | undefined): Generator<Ask, number[], unknown> {
+  /**
+   * The live records `filters` (at least one) match, in id order, locked for the write, as they
+   * are; more than `max` is refused.
+   */
+  * #matching (filters: Filter[], max: number | undefined): Generator<Ask, Versioned[], unknown> {
     if (filters.length === 0) throw new Error('a change of many records needs a filter')
     const params = new Parameters(this.dialect)
     const where = filters.map(filter => this.condition(filter, params)).join(' AND ')
-    const ids = (yield * rows(`SELECT id FROM ${this.table} WHERE ${where} ORDER BY id${this.dialect.forUpdate}`, params.values))
-      .map(row => Number(row[0]))
-    if (max !== undefined && ids.length > max) throw tooManyMatches(this.resource, ids.length, max)
-    return ids
+    const names = this.columns.map(c => quote(c.name)).join(', ')
+    const found = (yield * rows(`SELECT ${names}, version FROM ${this.table} WHERE ${where} ORDER BY id${this.dialect.forUpdate}`,
+      params.values)).map(row => this.versioned(row))
+    if (max !== undefined && found.length > max) throw tooManyMatches(this.resource, found.length, max)
+    return found
   }
 
   /** One write of a batch, as the call of this collection's store that it stands for would run it. */

@@ -61,7 +61,7 @@ export class PostgresStore implements Store {
       return result
     } catch (err) {
       const write = position.write
-      const deleting = write?.op === 'delete' ? write.id : undefined
+      const deleting = write?.op === 'delete' ? write.id : write?.op === 'deleteWhere' ? 'many' : undefined
       throw new BatchRefusal(position.index, write === undefined ? err : refusalOf(this.#named(write.collection).resource, err, deleting))
     }
   }
@@ -146,10 +146,10 @@ class PostgresCollection implements CollectionStore {
 
   async indexSearchWords (): Promise<void> {
     const search = this.core.search
-    const column = search?.column
-    if (search === undefined || column === undefined) return
-    const write = `UPDATE ${this.core.table} SET ${column.name} = ${column.value('indexed.words')} ` +
-      `FROM unnest($1::bigint[], $2::text[]) AS indexed (id, words) WHERE ${this.core.table}.id = indexed.id`
+    const given = search?.given
+    if (search === undefined || given === undefined) return
+    const write = `UPDATE ${this.core.table} SET ${search.column?.name as string} = ${given.value} FROM ${given.from('$1', '$2')} ` +
+      `WHERE ${given.on}`
     for (let after = 0; ;) {
       const { sql, params, words } = this.core.unindexed(search, after, INDEXING_BATCH)
       const { rows } = await this.#pool.query<Scalar[]>({ text: sql, values: params, rowMode: 'array' } satisfies pg.QueryArrayConfig)
@@ -193,17 +193,16 @@ class PostgresCollection implements CollectionStore {
   }
 
   async deleteWhere (filters: Filter[], { max, dryRun }: BulkLimits): Promise<ResourceRecord[]> {
-    return resultOf(this.#commit(now => maybeUndone(this.core.deletingWhere(filters, max, now), dryRun)))
+    return resultOf(this.#commit(now => maybeUndone(this.core.deletingWhere(filters, max, now), dryRun), 'many'))
   }
 
   /**
    * A write's sequence in one transaction, each statement awaited, its changes recorded in the
    * feed before the commit. The checks of the sequence run
    * before the constraints would refuse: the constraints only catch a write of another instance
-   * between check and write, and say it the same way. `deleting` is the id of the record a
-   * delete removes.
+   * between check and write, and say it the same way. `deleting` says what a delete removes.
    */
-  async #commit<T> (sequence: (now: string) => Sequence<T>, deleting?: number): Promise<T> {
+  async #commit<T> (sequence: (now: string) => Sequence<T>, deleting?: Deleting): Promise<T> {
     try {
       const { result, changes } = await transaction(this.#pool, async client => {
         const now = new Date().toISOString()
@@ -219,6 +218,9 @@ class PostgresCollection implements CollectionStore {
   }
 }
 
+/** What a delete removes: a record by its id, or the records of a change of many. */
+type Deleting = number | 'many'
+
 /** Runs one statement of a write on the connection of its transaction, as the write asks. */
 async function answerOn (client: Client, ask: Ask): Promise<unknown> {
   const { rows, rowCount } = await client.query<Scalar[]>(asArrays(ask.sql, ask.params))
@@ -233,16 +235,16 @@ async function answerOn (client: Client, ask: Ask): Promise<unknown> {
 /**
  * A write's failure as the refusal it stands for: a constraint that refused it (a write of another
  * instance slipped in between check and write) says what the checks would have said. `deleting`
- * is the id of the record a delete removes.
+ * says what a delete removes.
  */
-function refusalOf (resource: Resource, err: unknown, deleting?: number): unknown {
+function refusalOf (resource: Resource, err: unknown, deleting?: Deleting): unknown {
   const { code, constraint } = err as pg.DatabaseError
   if (code === UNIQUE_VIOLATION) {
     const field = resource.unique.find(f => constraint?.includes(f)) ?? 'id'
     return invalid([{ field, code: 'unique', message: `${field} is already used by another ${resource.singular}` }])
   }
   if (code === FOREIGN_KEY_VIOLATION) {
-    if (deleting !== undefined) return stillReferenced(resource, deleting, 'other records')
+    if (deleting !== undefined) return stillReferenced(resource, deleting === 'many' ? undefined : deleting, 'other records')
     const field = Object.keys(resource.references).find(f => constraint?.includes(f)) ?? 'id'
     return invalid([{ field, code: 'not_found', message: `${field} names no existing record of ${resource.references[field]}` }])
   }

@@ -1,6 +1,6 @@
 import { KINDS } from '../../collections/kinds.ts'
 import type { Dialect } from '../collections.ts'
-import { asciiLower } from '../text.ts'
+import { asciiLower, quote } from '../text.ts'
 
 /**
  * PostgreSQL's side of store/collections.ts: `$n` parameters; the record a write changes locked
@@ -21,8 +21,13 @@ export const POSTGRES: Dialect = {
   oneOf: (expression, kind, values, params) => `${expression} = ANY(${params.add(values)}::${KINDS[kind].postgres.array}[])`,
   // The words as the lexemes of a tsvector as they are (no parser, no dictionary), a query of
   // them as a tsquery of quoted prefixes: the words hold letters and digits only.
-  searchIndex: () => ({
+  searchIndex: table => ({
     column: { name: 'search', value: placeholder => `array_to_tsvector(string_to_array(${placeholder}::text, ' '))` },
+    given: {
+      from: (ids, words) => `unnest(${ids}::bigint[], ${words}::text[]) AS given (id, words)`,
+      on: `${quote(table)}.id = given.id`,
+      value: "array_to_tsvector(string_to_array(given.words, ' '))"
+    },
     match: (words, params) => `search @@ ${params.add(words.map(w => `'${w}':*`).join(' & '))}::tsquery`,
     unindexed: () => 'search IS NULL'
   })
