@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { bearerWith, build, call, create, snapshot } from '../../helper.ts'
+import { bearerWith, build, buildBeside, call, create, snapshot } from '../../helper.ts'
 import { accepted, finished } from '../../jobs/helper.ts'
 
 /*
@@ -181,4 +181,20 @@ t.test('paths may carry API_PREFIX, or not', async t => {
   })
   t.equal(res.statusCode, 200)
   t.equal(res.json().results[1].headers.location, 'http://localhost:80/api/v1/zoos/1')
+})
+
+t.test('the totals a list keeps follow a batch of many statements, on every instance of the database', async t => {
+  const app = await build(t)
+  const beside = await buildBeside(t, app)
+  const totals = async () => [app, beside].map(async a => (await call(a, 'GET', '/v1/zoos?city=Berlin')).headers['x-total-count'])
+  t.same(await Promise.all(await totals()), ['0', '0'])
+  await batch(app, [
+    { method: 'POST', path: '/v1/zoos', body: ZOO },
+    { method: 'POST', path: '/v1/zoos', body: [ZOO, ZOO] },
+    { method: 'PATCH', path: '/v1/zoos/{0.id}', body: { city: 'Bonn' } },
+    { method: 'PATCH', path: '/v1/zoos?id_in=2,3', body: { country: 'DE' } }
+  ])
+  t.same(await Promise.all(await totals()), ['2', '2'])
+  await batch(beside, [{ method: 'DELETE', path: '/v1/zoos?city=Berlin' }])
+  t.same(await Promise.all(await totals()), ['0', '0'])
 })
