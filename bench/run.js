@@ -17,13 +17,13 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { CASES, casesFor, SERVICE_ONLY } from './cases.js'
+import { CASES, casesFor, SERVICE_ONLY, WRITE_POWER } from './cases.js'
 import { MODES, numberFlag } from './flags.js'
 import { describeErrors, ms, percentile, printTable } from './report.js'
 import { seed } from './seed.js'
 import { copyDatabase, dropDatabase, seedPostgres } from './seed-postgres.js'
 import { TARGETS, authorize, certificate, killAll, residentMemory, send, start, stop, tail } from './targets.js'
-import { WRITE_POWER_CASES, writePower } from './write-power.js'
+import { writePower } from './write-power.js'
 
 const HERE = fileURLToPath(new URL('.', import.meta.url))
 
@@ -303,7 +303,7 @@ async function runTarget (name, mode, ctx) {
     }
     const cases = casesFor(target, data)
     for (const caseName of opts.cases) {
-      if (WRITE_POWER_CASES.includes(caseName)) {
+      if (caseName in WRITE_POWER) {
         if (name !== 'service') {
           result.cases[caseName] = { na: SERVICE_ONLY }
           continue

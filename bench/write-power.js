@@ -13,15 +13,6 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import autocannon from 'autocannon'
 import { percentile } from './report.js'
 
-export const WRITE_POWER_CASES = ['batch-100', 'bulk-patch', 'feed']
-
-/** What each case should reach: a least ratio of records a second, a most number of milliseconds, a p99 delay and a ratio of writes. */
-export const WRITE_POWER_TARGETS = {
-  'batch-100': { ratio: 10 },
-  'bulk-patch': { ms: 1000 },
-  feed: { p99: 100, ratio: 0.8 }
-}
-
 const BATCH = 100
 const BULK = 10_000
 const SUBSCRIBERS = 50
