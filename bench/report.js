@@ -154,7 +154,8 @@ function printWritePower (service, opts) {
     } else {
       const missing = f.missing > 0 ? `, ${f.missing} events missing` : ''
       const delay = `p50 ${ms(f.p50)} ms, p99 ${ms(f.p99)} ms${missing}`
-      rows.push([`${caseName} delay`, `${f.subscribers} streams, ${rate(f.paced)} writes/s: ${delay}`, '', '', `p99 <= ${target.p99} ms`, f.p99 <= target.p99 && f.missing === 0 ? 'met' : 'missed'])
+      rows.push([`${caseName} delay`, `${f.subscribers} streams, ${rate(f.paced)} writes/s: ${delay}`, '', '',
+        `p99 <= ${target.p99} ms`, f.p99 <= target.p99 && f.missing === 0 ? 'met' : 'missed'])
       rows.push([`${caseName} writes`, `${rate(f.withStreams)} writes/s with ${f.subscribers} streams`, `${rate(f.without)} without`,
         `${f.ratio.toFixed(2)}x`, `>= ${target.ratio}x`, f.ratio >= target.ratio ? 'met' : 'missed'])
     }
