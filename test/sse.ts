@@ -56,7 +56,8 @@ export async function openStream (t: Test, url: string, headers: Record<string, 
           stream.comments.push(block.slice(1).trim())
           continue
         }
-        const fields = Object.fromEntries(block.split('\n').map(line => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]))
+        const fields = Object.fromEntries(block.split('\n')
+          .map(line => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]))
         stream.events.push({ id: fields.id as string, event: fields.event as string, data: JSON.parse(fields.data as string) })
       }
     }
