@@ -5,7 +5,8 @@ import { scopeFor } from '../auth/scopes.ts'
 import { HttpError, nothingAt, refusalOf, validationRefusal } from '../http/errors.ts'
 import { recordUrl } from '../http/links.ts'
 import { validatorCompiler } from '../http/validation.ts'
-import { accepted, errors, GUARDED, requestHeaders, withHeaders } from '../schemas/responses.ts'
+import { NoQuerySchema } from '../schemas/common.ts'
+import { accepted, BEARER, errors, GUARDED, requestHeaders, withHeaders } from '../schemas/responses.ts'
 import { etagOf, ifMatch } from './conditional.ts'
 import { parseFilters } from './list-query.ts'
 import type { Resource, ResourceRecord } from './resource.ts'
@@ -56,7 +57,6 @@ const ResultSchema = Type.Object({
   body: Type.Optional(Type.Unknown({ description: 'The body it would have answered alone: a record, records, or {"affected"}' }))
 }, { additionalProperties: false })
 
-const NoQuery = Type.Object({}, { additionalProperties: false })
 const REF = /^(\d+)\.(.+)$/
 
 /** One operation, checked and made ready: the write the store runs, and how to answer what it did. */
@@ -89,7 +89,9 @@ export function batchRoute (fastify: Instance): void {
         'body, {<index>.<field>} as a segment of its path. 200 with every answer in order, or the first refusal\'s status with ' +
         'its error and the index of the operation, and nothing written. Idempotency-Key applies to the batch as a whole.',
       tags: ['batch'],
-      querystring: NoQuery,
+      // Each operation needs the scope of its own collection, checked as it runs.
+      security: BEARER,
+      querystring: NoQuerySchema,
       headers: requestHeaders('Idempotency-Key', 'Prefer'),
       body: Type.Object({ operations: Type.Array(OperationSchema, { minItems: 1, maxItems: max }) }, { additionalProperties: false }),
       response: {
@@ -220,7 +222,7 @@ function plan (request: FastifyRequest, mounts: readonly Mount[], apiPrefix: str
   }
   request.server.requireScope(request, scopeFor(resource.name, method))
   const bulk = id === undefined && method !== 'POST'
-  const query = checked('querystring', bulk ? resource.schemas.filters : NoQuery, queryOf(search ?? '')) as Record<string, unknown>
+  const query = checked('querystring', bulk ? resource.schemas.filters : NoQuerySchema, queryOf(search ?? '')) as Record<string, unknown>
   const takesBody = method !== 'DELETE'
   if (takesBody !== (operation.body !== undefined)) {
     throw new HttpError(400, takesBody ? `${method} ${path} takes a body` : `DELETE ${path} takes no body`)

@@ -7,7 +7,7 @@ import { originOf, recordUrl } from '../http/links.ts'
 import { allowOnly, type Method } from '../http/method-not-allowed.ts'
 import { bulkPreferences, countPreference, returnPreference } from '../http/prefer.ts'
 import { serializerFor } from '../http/serialization.ts'
-import { IdSchema, OptionsSchema, PAGE_SIZE } from '../schemas/common.ts'
+import { IdSchema, NoQuerySchema, OptionsSchema, PAGE_SIZE } from '../schemas/common.ts'
 import { accepted, BODY_READ, componentsOf, empty, errors, GUARDED, recordRef, requestHeaders, withHeaders } from '../schemas/responses.ts'
 import { changesRoute } from './changes.ts'
 import { etagOf, ifMatch, noneMatch } from './conditional.ts'
@@ -21,7 +21,6 @@ import type { BulkLimits, CollectionStore, Filter, Precondition, Versioned } fro
 const MAX_BATCH = 1000
 /** What Fastify sets for a body its route schema serializes, set by hand where a read picks its serializer. */
 const JSON_TYPE = 'application/json; charset=utf-8'
-const NoQuery = Type.Object({}, { additionalProperties: false })
 
 /** A collection served under a record of another: `/zoos/:zoo_id/animals` holds `zoo_id`. */
 interface Nesting {
@@ -353,7 +352,7 @@ function createRoute (fastify: Instance, collection: Collection): void {
         `Idempotency-Key makes a retry safe. ${RETURN_PREFERENCE}Prefer: respond-async queues the write as a background job (202).`,
       tags: [resource.name],
       params: collection.CollectionParams,
-      querystring: NoQuery,
+      querystring: NoQuerySchema,
       headers: requestHeaders('Idempotency-Key', 'Prefer'),
       body: Type.Unsafe<ResourceRecord | ResourceRecord[]>(createBodyOf(resource, nesting?.field)),
       response: {
@@ -458,7 +457,7 @@ async function updateRoutes (fastify: Instance, collection: Collection): Promise
           'If-Match makes the write conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).',
           tags: [resource.name],
           params: collection.ItemParams,
-          querystring: NoQuery,
+          querystring: NoQuerySchema,
           headers,
           body: input(body),
           ...(patch ? { consumes: ['application/json', MERGE_PATCH] } : {}),
@@ -503,7 +502,7 @@ function deleteRoute (fastify: Instance, collection: Collection): void {
         'If-Match makes it conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).',
       tags: [resource.name],
       params: collection.ItemParams,
-      querystring: NoQuery,
+      querystring: NoQuerySchema,
       headers: requestHeaders('If-Match', 'Prefer'),
       response: { 204: empty('Deleted'), ...accepted, ...errors(...GUARDED, ...BODY_READ, 404, 409, 410, 412) }
     }
@@ -528,7 +527,7 @@ function optionsRoute (fastify: Instance, collection: Collection, url: '/' | '/:
         'A CORS preflight on the same path is answered by the CORS layer instead, without a token.',
       tags: [resource.name],
       params: url === '/' ? collection.CollectionParams : collection.ItemParams,
-      querystring: NoQuery,
+      querystring: NoQuerySchema,
       response: {
         200: withHeaders({ ...OptionsSchema, description: 'What a client may do here' }, 'Allow'),
         204: empty('A CORS preflight (Origin and Access-Control-Request-Method), answered for the origins in CORS_ORIGINS'),

@@ -18,6 +18,16 @@ function preferences (header: string | string[] | undefined): Map<string, string
 export const prefersAsync = (header: string | string[] | undefined): boolean => preferences(header).has('respond-async')
 
 /**
+ * The preferences of a Prefer header but respond-async, as a header again (undefined when none is
+ * left): what a queued write asks of its answer when the job runs it (jobs/respond-async.ts).
+ */
+export function preferencesOfJob (header: string | string[] | undefined): string | undefined {
+  const rest = [...preferences(header)].filter(([name]) => name !== 'respond-async')
+    .map(([name, value]) => value === '' ? name : `${name}=${/^[\w.!#$%&'*+^`|~-]+$/.test(value) ? value : JSON.stringify(value)}`)
+  return rest.length === 0 ? undefined : rest.join(', ')
+}
+
+/**
  * What a Prefer header asks a write to answer: `return=minimal` (the status and headers, no body),
  * `return=representation` (the record, the default), or undefined when it asks neither.
  */

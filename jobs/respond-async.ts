@@ -1,13 +1,15 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import { versionRoot } from '../http/links.ts'
-import { prefersAsync } from '../http/prefer.ts'
+import { preferencesOfJob, prefersAsync } from '../http/prefer.ts'
 import type { JobQueue } from './queue.ts'
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 /**
- * The request headers besides the body that shape a write's answer, kept for its replay.
- * Not Idempotency-Key: it applies to the 202 (plugins/app/idempotency.ts runs first and records
- * it), so a retry gets the same job; the replay carrying it would be answered that 202 again.
+ * The request headers besides the body that shape a write's answer, kept for its replay, and
+ * Prefer without respond-async (its max-affected, tx and return shape the write as they would
+ * have at once). Not Idempotency-Key: it applies to the 202 (plugins/app/idempotency.ts runs first
+ * and records it), so a retry gets the same job; the replay carrying it would be answered that 202
+ * again.
  */
 const REPLAYED_HEADERS = ['content-type', 'if-match']
 
@@ -23,10 +25,11 @@ export function respondAsync (queue: JobQueue) {
     const { config } = request.routeOptions
     if (!WRITES.has(request.method) || (config.collection === undefined && config.write !== true) ||
       principal === null || !prefersAsync(request.headers.prefer)) return done()
-    const headers = Object.fromEntries(REPLAYED_HEADERS.flatMap(name => {
+    const prefer = preferencesOfJob(request.headers.prefer)
+    const headers = Object.fromEntries([...REPLAYED_HEADERS.flatMap(name => {
       const value = request.headers[name]
       return value === undefined ? [] : [[name, String(value)]]
-    }))
+    }), ...prefer === undefined ? [] : [['prefer', prefer]]])
     queue.enqueue(principal, {
       method: request.method,
       url: request.url,

@@ -52,5 +52,8 @@ export const OptionsSchema = Type.Object({
   schema: Type.Unknown({ description: 'JSON Schema of the writable fields' })
 }, { additionalProperties: false })
 
+/** The querystring of a route that takes no parameter: any one is 400. */
+export const NoQuerySchema = Type.Object({}, { additionalProperties: false })
+
 /** Pagination and sorting parameters shared by every collection read. */
 export const PAGE_SIZE = { default: 20, max: 100 } as const

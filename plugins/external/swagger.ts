@@ -31,6 +31,7 @@ export const autoConfig = (fastify: FastifyInstance): FastifyDynamicSwaggerOptio
       tags: [
         { name: 'hypermedia', description: 'Where to start: links to the collections' },
         ...resources.map(r => ({ name: r.name, description: `The ${r.name} collection` })),
+        { name: 'batch', description: 'Several writes of any collections in one transaction' },
         { name: 'jobs', description: 'Writes sent with Prefer: respond-async, run in the background' },
         { name: 'oauth', description: 'The built-in OAuth 2.0 authorization server' },
         { name: 'operations', description: 'Health probes for supervisors and load balancers' }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
 import { bearerWith, build, call, create, snapshot } from '../../helper.ts'
+import { accepted, finished } from '../../jobs/helper.ts'
 
 /*
  * Changes of every record a query's filters match: PATCH and DELETE of a collection's path (and of
@@ -180,3 +181,26 @@ t.test('an Idempotency-Key retry of a change of many records replays its first a
   const other = await call(app, 'PATCH', '/v1/zoos?city=Munich', { opened_on: '2000-01-01' }, headers)
   t.equal(other.statusCode, 422, 'the same key with another request')
 })
+
+t.test('a change of many records queued with Prefer: respond-async keeps its other preferences', async t => {
+  const app = await build(t)
+  await zoos(app)
+  const before = await snapshot(app)
+  const queue = async (method: 'PATCH' | 'DELETE', url: string, prefer: string, body?: unknown) => {
+    const res = await call(app, method, url, body, { prefer: `respond-async, ${prefer}` })
+    return finished(app, accepted(t, res))
+  }
+  t.match(await queue('DELETE', '/v1/zoos?city=Munich', 'tx=rollback'),
+    { status: 'succeeded', result: { status: 200, body: { affected: 1 } } })
+  t.match(await queue('PATCH', '/v1/zoos?city=Berlin', 'max-affected=2', { country: 'DE' }),
+    { status: 'failed', result: { status: 422 } })
+  t.same(await snapshotWithoutJobs(app), await withoutJobs(before), 'the dry run and the refused change wrote nothing')
+  t.match(await queue('PATCH', '/v1/zoos?city=Berlin', 'return=representation', { country: 'DE' }),
+    { status: 'succeeded', result: { status: 200, body: { affected: 3, records: [{ country: 'DE' }, {}, {}] } } })
+})
+
+/** The rows of what a change of records writes: the records, their tombstones and the change feed (not the jobs' own). */
+const RECORD_TABLES = ['zoos', 'animals', 'employees', 'tombstones', 'changes']
+const withoutJobs = (rows: Record<string, unknown[]>) =>
+  Object.fromEntries(Object.entries(rows).filter(([table]) => RECORD_TABLES.includes(table)))
+const snapshotWithoutJobs = async (app: FastifyInstance) => withoutJobs(await snapshot(app))
