@@ -17,15 +17,25 @@ function preferences (header: string | string[] | undefined): Map<string, string
 /** Whether a Prefer header asks for respond-async. */
 export const prefersAsync = (header: string | string[] | undefined): boolean => preferences(header).has('respond-async')
 
+/** Preferences written as a header again: `name` or `name=value`, the value quoted where a token cannot hold it. */
+const written = (found: [string, string][]): string | undefined => found.length === 0
+  ? undefined
+  : found.map(([name, value]) => value === '' ? name : `${name}=${/^[\w.!#$%&'*+^`|~-]+$/.test(value) ? value : JSON.stringify(value)}`)
+    .join(', ')
+
 /**
- * The preferences of a Prefer header but respond-async, as a header again (undefined when none is
- * left): what a queued write asks of its answer when the job runs it (jobs/respond-async.ts).
+ * The preferences of a Prefer header but respond-async (undefined when none is left): what a
+ * queued write asks of its answer when the job runs it (jobs/respond-async.ts).
  */
-export function preferencesOfJob (header: string | string[] | undefined): string | undefined {
-  const rest = [...preferences(header)].filter(([name]) => name !== 'respond-async')
-    .map(([name, value]) => value === '' ? name : `${name}=${/^[\w.!#$%&'*+^`|~-]+$/.test(value) ? value : JSON.stringify(value)}`)
-  return rest.length === 0 ? undefined : rest.join(', ')
-}
+export const preferencesOfJob = (header: string | string[] | undefined): string | undefined =>
+  written([...preferences(header)].filter(([name]) => name !== 'respond-async'))
+
+/**
+ * The preferences of a Prefer header in one form however they were written (names in lower case,
+ * in order of name): what makes two requests the same request (plugins/app/idempotency.ts).
+ */
+export const canonicalPreferences = (header: string | string[] | undefined): string | undefined =>
+  written([...preferences(header)].map(([name, value]): [string, string] => [name, value.toLowerCase()]).sort(([a], [b]) => a < b ? -1 : 1))
 
 /**
  * What a Prefer header asks a write to answer: `return=minimal` (the status and headers, no body),

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { HttpError } from '../../http/errors.ts'
+import { canonicalPreferences } from '../../http/prefer.ts'
 import { digest } from '../../auth/secrets.ts'
 import type { Claim } from '../../store/storage.ts'
 
@@ -48,7 +49,9 @@ export default fp(async function idempotency (fastify) {
     if (principal === null) return done()
     // The token's subject too: two users of one client must not replay each other's answers.
     const owner = JSON.stringify([principal.issuer, principal.clientId, principal.subject])
-    const fingerprint = digest(canonical([request.method, request.url, request.body]))
+    // Prefer is part of the request: a dry run (tx=rollback) and the change itself are two.
+    const prefer = canonicalPreferences(request.headers.prefer)
+    const fingerprint = digest(canonical([request.method, request.url, request.body, ...prefer === undefined ? [] : [prefer]]))
     store.claim(owner, key, fingerprint).then((claim: Claim) => {
       switch (claim.outcome) {
         case 'claimed':

@@ -204,3 +204,14 @@ const RECORD_TABLES = ['zoos', 'animals', 'employees', 'tombstones', 'changes']
 const withoutJobs = (rows: Record<string, unknown[]>) =>
   Object.fromEntries(Object.entries(rows).filter(([table]) => RECORD_TABLES.includes(table)))
 const snapshotWithoutJobs = async (app: FastifyInstance) => withoutJobs(await snapshot(app))
+
+t.test('an Idempotency-Key names a change with its preferences: a dry run and the real change are two requests', async t => {
+  const app = await build(t)
+  await zoos(app)
+  const dry = await call(app, 'PATCH', '/v1/zoos?city=Berlin', { country: 'DE' }, { 'idempotency-key': 'k', prefer: 'tx=rollback' })
+  t.same(dry.json(), { affected: 3 })
+  const real = await call(app, 'PATCH', '/v1/zoos?city=Berlin', { country: 'DE' }, { 'idempotency-key': 'k' })
+  t.equal(real.statusCode, 422, 'not the dry run\'s answer replayed as if it had been applied')
+  const same = await call(app, 'PATCH', '/v1/zoos?city=Berlin', { country: 'DE' }, { 'idempotency-key': 'k', prefer: 'TX=rollback' })
+  t.same([same.statusCode, same.headers['idempotent-replayed']], [200, 'true'], 'the same preferences, however written')
+})
