@@ -2,7 +2,9 @@ import { DryRun, mustBeLive, StoreError, tooManyMatches } from '../collections/r
 import type { Column, Resource, ResourceRecord } from '../collections/resource.ts'
 import type { FieldError } from '../schemas/common.ts'
 import type { KindName, Scalar, Value } from '../collections/kinds.ts'
-import type { BatchResult, BatchWrite, Children, FeedEvent, Filter, Precondition, Versioned } from '../collections/store.ts'
+import {
+  BatchRefusal, type BatchResult, type BatchWrite, type Children, type FeedEvent, type Filter, type Precondition, type Versioned
+} from '../collections/store.ts'
 import { recordWords } from '../collections/search.ts'
 import { quote, storable } from './text.ts'
 
@@ -204,8 +206,16 @@ export async function runAwaiting<R> (sequence: Generator<Ask, R, unknown>, answ
 /** The changes a batch made to one collection, in the order its writes ran. */
 export interface Touched { collection: string, changes: Change[] }
 
-/** Where a running batch stands: the index of the write running (or refused). */
-export interface BatchPosition { index: number, write: BatchWrite | undefined }
+/**
+ * Where a running batch stands: the index of the write being made ready or run, and that write
+ * once `next` gave it; `done` once every write has run (a failure then is the batch's own, of no
+ * operation).
+ */
+export interface BatchPosition { index: number, write: BatchWrite | undefined, done: boolean }
+
+/** What a batch throws when it fails at `position`: the refusal of an operation, or the failure as it is once all have run. */
+export const batchFailure = (position: BatchPosition, err: unknown): unknown =>
+  position.done ? err : new BatchRefusal(position.index, err)
 
 /**
  * The writes of a batch as one sequence, for one transaction: each asked of `next` once the one
@@ -221,8 +231,12 @@ export function * batching (
   const touched: Touched[] = []
   for (;;) {
     position.index = result.length
+    position.write = undefined
     const write = position.write = next(result)
-    if (write === undefined) return { result, touched }
+    if (write === undefined) {
+      position.done = true
+      return { result, touched }
+    }
     if (write.parent !== undefined) yield * core(write.parent.collection).ensuringLive(write.parent.id)
     const step = yield * core(write.collection).running(write, now)
     result.push(step.result)
@@ -555,8 +569,10 @@ export class CollectionCore {
     const params = new Parameters(this.dialect)
     const where = filters.map(filter => this.condition(filter, params)).join(' AND ')
     const names = this.columns.map(c => quote(c.name)).join(', ')
-    const found = (yield * rows(`SELECT ${names}, version FROM ${this.table} WHERE ${where} ORDER BY id${this.dialect.forUpdate}`,
-      params.values)).map(row => this.versioned(row))
+    // One more than the feed can rank in a transaction is enough to refuse them: no need to read them all.
+    const found = (yield * rows(`SELECT ${names}, version FROM ${this.table} WHERE ${where} ORDER BY id ` +
+      `LIMIT ${MAX_FEED_CHANGES + 1}${this.dialect.forUpdate}`, params.values)).map(row => this.versioned(row))
+    mustFitFeed(found.length)
     if (max !== undefined && found.length > max) throw tooManyMatches(this.resource, found.length, max)
     return found
   }

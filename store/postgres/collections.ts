@@ -1,13 +1,13 @@
 import type pg from 'pg'
 import type { Scalar } from '../../collections/kinds.ts'
 import type { Resource, ResourceRecord } from '../../collections/resource.ts'
-import {
-  BatchRefusal, type BatchResult, type BatchWrite, type BulkLimits, type Children, type CollectionStore, type Filter, type ListOptions,
-  type ListQuery, type Page, type Precondition, type Presence, type Store, type Versioned
+import type {
+  BatchResult, BatchWrite, BulkLimits, Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Precondition, Presence, Store,
+  Versioned
 } from '../../collections/store.ts'
 import {
-  batching, CollectionCore, feedRows, invalid, maybeUndone, resultOf, runAwaiting, stillReferenced, type Ask, type BatchPosition,
-  type Sequence
+  batchFailure, batching, CollectionCore, feedRows, invalid, maybeUndone, resultOf, runAwaiting, stillReferenced, type Ask,
+  type BatchPosition, type Sequence
 } from '../collections.ts'
 import { prepared, transaction, type Client, type Pool } from './database.ts'
 import { POSTGRES } from './dialect.ts'
@@ -49,7 +49,7 @@ export class PostgresStore implements Store {
   }
 
   async batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined): Promise<BatchResult[]> {
-    const position: BatchPosition = { index: 0, write: undefined }
+    const position: BatchPosition = { index: 0, write: undefined, done: false }
     try {
       const { result, touched } = await transaction(this.pool, async client => {
         const now = new Date().toISOString()
@@ -62,7 +62,7 @@ export class PostgresStore implements Store {
     } catch (err) {
       const write = position.write
       const deleting = write?.op === 'delete' ? write.id : write?.op === 'deleteWhere' ? 'many' : undefined
-      throw new BatchRefusal(position.index, write === undefined ? err : refusalOf(this.#named(write.collection).resource, err, deleting))
+      throw batchFailure(position, write === undefined ? err : refusalOf(this.#named(write.collection).resource, err, deleting))
     }
   }
 

@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto'
 import type Database from 'better-sqlite3'
 import { compareAsciiCaseInsensitive, KINDS, type Comparator, type Scalar } from '../../collections/kinds.ts'
 import type { Resource, ResourceRecord } from '../../collections/resource.ts'
-import {
-  BatchRefusal, type BatchResult, type BatchWrite, type BulkLimits, type Children, type CollectionStore, type Filter, type ListOptions,
-  type ListQuery, type Page, type Precondition, type Presence, type Store, type Versioned
+import type {
+  BatchResult, BatchWrite, BulkLimits, Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Precondition, Presence, Store,
+  Versioned
 } from '../../collections/store.ts'
 import {
-  batching, CollectionCore, feedRows, maybeUndone, resultOf, runNow, type Ask, type BatchPosition, type Change, type Sequence
+  batchFailure, batching, CollectionCore, feedRows, maybeUndone, resultOf, runNow, type Ask, type BatchPosition, type Change, type Sequence
 } from '../collections.ts'
 import type { SqliteDatabase } from './database.ts'
 import { SQLITE } from './dialect.ts'
@@ -83,17 +83,19 @@ export class SqliteStore implements Store {
   batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined): Promise<BatchResult[]> {
     return this.writes.submit(onCommit => {
       const now = new Date().toISOString()
-      const position: BatchPosition = { index: 0, write: undefined }
+      const position: BatchPosition = { index: 0, write: undefined, done: false }
       try {
-        const { result, touched } = this.running(() => runNow(batching(name => this.#named(name).core, next, now, position),
-          ask => this.answer(ask)))
-        this.feed.record(touched.flatMap(({ collection, changes }) => feedRows(collection, changes)), now)
+        const { result, touched } = this.running(() => {
+          const done = runNow(batching(name => this.#named(name).core, next, now, position), ask => this.answer(ask))
+          this.feed.record(done.touched.flatMap(({ collection, changes }) => feedRows(collection, changes)), now)
+          return done
+        })
         onCommit(() => {
           for (const { collection, changes } of touched) this.#named(collection).committed(changes)
         })
         return result
       } catch (err) {
-        throw new BatchRefusal(position.index, err)
+        throw batchFailure(position, err)
       }
     })
   }
@@ -298,8 +300,11 @@ class SqliteCollection implements CollectionStore {
   #commit<T> (sequence: (now: string) => Sequence<T>): Promise<T> {
     return this.store.writes.submit(onCommit => {
       const now = new Date().toISOString()
-      const { result, changes } = this.store.running(() => runNow(sequence(now), ask => this.store.answer(ask)))
-      this.store.feed.record(feedRows(this.resource.name, changes), now)
+      const { result, changes } = this.store.running(() => {
+        const done = runNow(sequence(now), ask => this.store.answer(ask))
+        this.store.feed.record(feedRows(this.resource.name, done.changes), now)
+        return done
+      })
       onCommit(() => this.committed(changes))
       return result
     })

@@ -7,7 +7,7 @@ import { Zoos } from '../../../schemas/zoo.ts'
 import { GroupCommit } from '../../../store/sqlite/group-commit.ts'
 import { SqliteStore } from '../../../store/sqlite/collections.ts'
 import { openDatabase } from '../../../store/sqlite/database.ts'
-import { build, call, create, openDatabaseFile } from '../../helper.ts'
+import { build, call, create, openDatabaseFile, storageOf } from '../../helper.ts'
 
 /** A real database file in WAL mode with synchronous=FULL, as the store opens it, and a queue on it. */
 function setUp (t: Test): { db: Database.Database, queue: GroupCommit, rows: () => unknown[] } {
@@ -148,4 +148,26 @@ t.test('through the API: concurrent writes, one refused, the others answered and
   ])
   t.equal(db.prepare('SELECT count(*) FROM animals').pluck().get(), 0)
   t.equal((await call(app, 'GET', '/v1/employees')).headers['x-total-count'], '2', 'the kept total counts the committed writes only')
+})
+
+t.test('a write refused after its statements ran leaves none of the search upkeep it had left for the end of the group', async t => {
+  const app = await build(t)
+  const kept = await create(app, 'zoos', { name: 'Gamma Zoo', city: 'Graz' })
+  const feed = storageOf(app).collections.feed as unknown as { record: (...args: unknown[]) => void }
+  const record = feed.record.bind(feed)
+  t.teardown(() => { delete (feed as Partial<typeof feed>).record })
+  // The feed refuses the rename's changes: the rename is undone alone, after its search upkeep was queued.
+  feed.record = (rows, ...rest) => {
+    if (JSON.stringify(rows).includes('Delta Zoo')) throw new Error('the feed refuses this write')
+    record(rows, ...rest)
+  }
+  const [added, renamed] = await Promise.all([
+    call(app, 'POST', '/v1/zoos', { name: 'Alpha Zoo', city: 'Graz' }),
+    call(app, 'PATCH', `/v1/zoos/${kept.id}`, { name: 'Delta Zoo' })
+  ])
+  t.same([added.statusCode, renamed.statusCode], [201, 500])
+  const names = async (q: string) => (await call(app, 'GET', `/v1/zoos?q=${q}`)).json().map((z: { name: string }) => z.name)
+  t.same(await names('alpha'), ['Alpha Zoo'])
+  t.same(await names('gamma'), ['Gamma Zoo'], 'the record keeps its words')
+  t.same(await names('delta'), [], 'the refused write left no words behind')
 })
