@@ -93,6 +93,9 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
     if (lastEventId !== undefined && !new RegExp(POSITION).test(lastEventId)) {
       throw new HttpError(400, 'Last-Event-ID must be a position of the feed, a decimal number such as 42')
     }
+    // A client gone while the positions are checked gets no stream: nothing would end it.
+    let gone = false
+    reply.raw.once('close', () => { gone = true })
     const asked = lastEventId ?? request.query.after
     const start = asked === undefined
       ? await (streaming ? log.head() : log.pruned(resource.name))
@@ -107,6 +110,7 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
 
     const principal = request.principal
     if (principal === null) throw new Error('a change stream without a principal')
+    if (gone) return reply.hijack()
     const client = JSON.stringify([principal.issuer, principal.clientId])
     const open = streams.get(client) ?? 0
     if (open >= cap) {
@@ -130,10 +134,15 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
       stream.end(`: ${why}\n\n`)
     }
     const stopping = (): void => end('the server is stopping')
-    const subscription = hub.subscribe(resource.name, start, changes => {
-      // One write for all the changes of a read: each write to a stream costs a socket write.
-      stream.write(changes.length === 1 ? frame(changes[0] as ChangeEntry) : changes.map(frame).join(''))
-      if (stream.writableLength > MAX_UNSENT) end('too far behind: resume with Last-Event-ID')
+    const subscription = hub.subscribe(resource.name, start, {
+      deliver: (changes, catchingUp) => {
+        // One write for all the changes of a read: each write to a stream costs a socket write.
+        stream.write(changes.length === 1 ? frame(changes[0] as ChangeEntry) : changes.map(frame).join(''))
+        // Catching up waits for the reader (drained); following, the changes of every stream come at once.
+        if (!catchingUp && stream.writableLength > MAX_UNSENT) end('too far behind: resume with Last-Event-ID')
+      },
+      drained: () => stream.writableNeedDrain ? drainedOrClosed(stream) : undefined,
+      ended: () => end('the feed could not be read: resume with Last-Event-ID')
     })
     // The token is checked again at each heartbeat: a revoked one ends the stream within one.
     const beat = setInterval(() => {
@@ -142,7 +151,8 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
     }, heartbeat)
     const expiry = setTimeout(() => end('the access token has expired'), Math.max(0, principal.expiresAt - Date.now()))
     ends.add(stopping)
-    reply.raw.on('close', () => end('closed'))
+    reply.raw.once('close', () => end('closed'))
+    stream.once('close', () => end('closed'))
     stream.write(`: changes of ${resource.name} after position ${start}\n\n`)
     // A stream is sent as it is, not serialized: the schema of this answer is the JSON page's.
     return reply.type(`${STREAM}; charset=utf-8`).header('Cache-Control', 'no-cache').send(stream as unknown as string)
@@ -161,6 +171,19 @@ async function kept (log: ChangeLog, resource: Resource, position: string): Prom
       `(the feed keeps those after ${pruned}): read the collection again, then follow the feed from its head`)
   }
   return position
+}
+
+/** Resolves once `stream` takes writes again, or is closed (its reader gone: nothing will drain it). */
+function drainedOrClosed (stream: PassThrough): Promise<void> {
+  return new Promise(resolve => {
+    const done = (): void => {
+      stream.off('drain', done)
+      stream.off('close', done)
+      resolve()
+    }
+    stream.on('drain', done)
+    stream.on('close', done)
+  })
 }
 
 /** The access token a guarded request carried (the guard has read it already). */

@@ -12,8 +12,18 @@ export interface Subscription {
   close (): void
 }
 
+/** What a stream does with the changes the hub hands it. */
+export interface Receiver {
+  /** Sends them; `catchingUp` while the stream reads what it missed, before it follows the hub. */
+  deliver (entries: readonly ChangeEntry[], catchingUp: boolean): void
+  /** Resolves once the stream can take more (the hub waits for it while the stream catches up); undefined when it can now. */
+  drained?: () => Promise<void> | undefined
+  /** The subscription ended without being closed: the feed could not be read, or the hub stopped. */
+  ended (err?: unknown): void
+}
+
 interface Subscriber extends Subscription {
-  deliver (entries: readonly ChangeEntry[]): void
+  deliver (entries: readonly ChangeEntry[], catchingUp: boolean): void
   closed: boolean
 }
 
@@ -38,6 +48,8 @@ export class ChangeHub {
   #head: string | undefined
   #reading = false
   #again = false
+  /** Closed: the process is stopping, and no stream starts any more. */
+  #closed = false
   #timer: NodeJS.Timeout | undefined
   readonly #stopListening: () => void
   /** Called with what a read of the log threw; the hub reads again at the next wake. */
@@ -56,19 +68,24 @@ export class ChangeHub {
   }
 
   /**
-   * Delivers the changes of `collection` after `position`, in order, each once, from the first
-   * missed to every one to come, until the subscription is closed. `deliver` must not throw.
+   * Hands `receiver` the changes of `collection` after `position`, in order, each once, from the
+   * first missed to every one to come, until the subscription is closed. A receiver that throws
+   * is ended with what it threw, alone.
    */
-  subscribe (collection: string, position: string, deliver: (entries: readonly ChangeEntry[]) => void): Subscription {
+  subscribe (collection: string, position: string, receiver: Receiver): Subscription {
     const subscriber: Subscriber = {
       collection,
       position,
       closed: false,
-      deliver: entries => {
+      deliver: (entries, catchingUp) => {
         const fresh = entries.filter(e => e.collection === collection && comparePositions(e.position, subscriber.position) > 0)
         if (fresh.length === 0 || subscriber.closed) return
         subscriber.position = (fresh.at(-1) as ChangeEntry).position
-        deliver(fresh)
+        try {
+          receiver.deliver(fresh, catchingUp)
+        } catch (err) {
+          end(err)
+        }
       },
       close: () => {
         subscriber.closed = true
@@ -76,30 +93,38 @@ export class ChangeHub {
         if (this.#live.size === 0) this.#idle()
       }
     }
-    this.#catchUp(subscriber).catch(err => {
+    const end = (err?: unknown): void => {
+      if (subscriber.closed) return
       subscriber.close()
-      this.onError(err)
-    })
+      if (err !== undefined) this.onError(err)
+      receiver.ended(err)
+    }
+    this.#catchUp(subscriber, receiver).then(joined => { if (!joined) end() }, end)
     return subscriber
   }
 
   /** Ends every subscription: the process is stopping. */
   close (): void {
+    this.#closed = true
     for (const subscriber of this.#live) subscriber.closed = true
     this.#live.clear()
     this.#idle()
     this.#stopListening()
   }
 
-  async #catchUp (subscriber: Subscriber): Promise<void> {
+  /** Whether the subscriber, caught up, joined the hub: not when it was closed meanwhile, or the hub was. */
+  async #catchUp (subscriber: Subscriber, receiver: Receiver): Promise<boolean> {
     for (;;) {
+      if (this.#closed || subscriber.closed) return false
       // Read before the page: every change up to it is final, so the page holds every one of them.
       const head = await this.#log.head()
       let page: ChangeEntry[]
       do {
         page = await this.#log.after(subscriber.position, subscriber.collection, PAGE)
-        if (subscriber.closed) return
-        subscriber.deliver(page)
+        if (this.#closed || subscriber.closed) return false
+        subscriber.deliver(page, true)
+        await receiver.drained?.()
+        if (this.#closed || subscriber.closed) return false
       } while (page.length === PAGE)
       const readUpTo = comparePositions(subscriber.position, head) > 0 ? subscriber.position : head
       // No await from here on: nothing can move the hub between this test and joining it.
@@ -109,7 +134,7 @@ export class ChangeHub {
         this.#timer ??= setInterval(() => this.#wake(), this.#pollInterval).unref()
         // What committed while this stream caught up is read now rather than at the next poll.
         this.#wake()
-        return
+        return true
       }
     }
   }
@@ -131,7 +156,7 @@ export class ChangeHub {
       // The last stream left while reading: the next one starts afresh.
       if (this.#head === undefined) return
       if (page.length === 0) continue
-      for (const subscriber of this.#live) subscriber.deliver(page)
+      for (const subscriber of this.#live) subscriber.deliver(page, false)
       this.#head = (page.at(-1) as ChangeEntry).position
       if (page.length === PAGE) this.#again = true
     } while (this.#again)

@@ -3,7 +3,7 @@ import { SignJWT } from 'jose'
 import t, { type Test } from 'tap'
 import { SigningKeys } from '../../../auth/keys.ts'
 import {
-  addClient, basic, bearer, BOOTSTRAP, build, buildBeside, call, cli, create, query, tokenRequest, withStorage
+  addClient, basic, bearer, BOOTSTRAP, build, buildBeside, call, cli, create, query, storageOf, tokenRequest, withStorage
 } from '../../helper.ts'
 import { openStream, type Stream } from '../../sse.ts'
 
@@ -215,3 +215,57 @@ async function bearerOfNewClient (app: FastifyInstance): Promise<string> {
   const res = await tokenRequest(app, { grant_type: 'client_credentials' }, basic(client.client_id, client.client_secret))
   return `Bearer ${res.json().access_token as string}`
 }
+
+t.test('a stream catching up on more than it can hold unsent waits for its reader instead of ending', async t => {
+  const app = await build(t)
+  for (let i = 0; i < 6; i++) {
+    const many = Array.from({ length: 1000 }, (_, j) => ({ name: `Zoo ${i * 1000 + j} ${'x'.repeat(150)}`, city: 'Catch-up City' }))
+    t.equal((await call(app, 'POST', '/v1/zoos', many)).statusCode, 201)
+  }
+  const stream = await follow(t, app, '/v1/zoos/changes', { 'last-event-id': '0' })
+  await stream.until(() => stream.events.length >= 6000 || stream.ended, 'every change, or the end')
+  t.equal(stream.events.length, 6000)
+  t.equal(stream.ended, false, 'still following')
+})
+
+t.test('a stream whose catching up fails ends, saying so, and frees its place', async t => {
+  const app = await build(t, { CHANGES_STREAMS_PER_CLIENT: '1' })
+  await create(app, 'zoos', ZOO)
+  const feed = storageOf(app).collections.feed
+  const after = feed.after.bind(feed)
+  t.teardown(() => { delete (feed as Partial<typeof feed>).after })
+  let failing = true
+  feed.after = async (...args) => {
+    if (failing) throw new Error('the database is gone for a moment')
+    return after(...args)
+  }
+  const stream = await follow(t, app, '/v1/zoos/changes', { 'last-event-id': '0' })
+  await stream.until(() => stream.ended, 'the stream to end')
+  t.match(stream.comments.at(-1), /could not be read: resume with Last-Event-ID/)
+  failing = false
+  const again = await follow(t, app, '/v1/zoos/changes', { 'last-event-id': '0' })
+  t.equal(again.status, 200)
+  await again.until(() => again.events.length === 1, 'the change')
+})
+
+t.test('a client gone before its stream starts holds no place', async t => {
+  const app = await build(t, { CHANGES_STREAMS_PER_CLIENT: '1' })
+  await create(app, 'zoos', ZOO)
+  const feed = storageOf(app).collections.feed
+  const pruned = feed.pruned.bind(feed)
+  t.teardown(() => { delete (feed as Partial<typeof feed>).pruned })
+  feed.pruned = async (...args) => {
+    await new Promise(resolve => setTimeout(resolve, 300))
+    return pruned(...args)
+  }
+  const abort = new AbortController()
+  const leaving = fetch(`${await addressOf(app)}/v1/zoos/changes`, {
+    headers: { accept: 'text/event-stream', authorization: await bearer(app), 'last-event-id': '0' }, signal: abort.signal
+  }).catch(() => undefined)
+  await new Promise(resolve => setTimeout(resolve, 100))
+  abort.abort()
+  await leaving
+  await new Promise(resolve => setTimeout(resolve, 400))
+  const stream = await follow(t, app, '/v1/zoos/changes', { 'last-event-id': '0' })
+  t.equal(stream.status, 200, 'not 429: the client that left holds no stream')
+})
