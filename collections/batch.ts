@@ -122,8 +122,10 @@ export function batchRoute (fastify: Instance): void {
       if (!(err instanceof BatchRefusal)) throw err
       const refusal = refusalOf(err.reason)
       if (refusal === undefined) throw err.reason
+      // Allow would name the methods of the operation's path as if they were the batch's own.
+      const { Allow: _allow, ...headers } = refusal.headers
       throw new HttpError(refusal.statusCode, `Operation ${err.index}: ${refusal.message}`,
-        { ...refusal.extra, operation: err.index }, refusal.headers)
+        { ...refusal.extra, operation: err.index }, headers)
     }
   })
 }
@@ -143,12 +145,13 @@ function resolved (operation: Operation, bodies: readonly unknown[], index: numb
     if (value === undefined) throw new HttpError(422, `"${ref}" names nothing in the answer of operation ${from}`)
     return value
   }
-  const replace = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(replace)
+  // A record's values, or those of the records of an array: deeper, no value is a field's.
+  const replace = (value: unknown, depth: number): unknown => {
+    if (Array.isArray(value)) return depth === 0 ? value.map(item => replace(item, depth + 1)) : value
     if (value === null || typeof value !== 'object') return value
     const members = Object.entries(value)
     if (members.length === 1 && members[0]?.[0] === '$ref' && typeof members[0][1] === 'string') return named(members[0][1])
-    return Object.fromEntries(members.map(([name, member]) => [name, replace(member)]))
+    return depth > 1 ? value : Object.fromEntries(members.map(([name, member]) => [name, replace(member, depth + 1)]))
   }
   const path = operation.path.replace(/\{([^}]*)\}/g, (_, ref: string) => {
     const value = named(ref)
@@ -157,7 +160,7 @@ function resolved (operation: Operation, bodies: readonly unknown[], index: numb
     }
     return encodeURIComponent(String(value))
   })
-  return { ...operation, path, ...(operation.body === undefined ? {} : { body: replace(operation.body) }) }
+  return { ...operation, path, ...(operation.body === undefined ? {} : { body: replace(operation.body, 0) }) }
 }
 
 /** What an operation's path names: a mounted collection, its parent's id when nested, and a record's id when it names one. */

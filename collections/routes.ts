@@ -579,8 +579,8 @@ async function bulkRoutes (fastify: Instance, collection: Collection): Promise<v
     }
     if (nesting !== undefined) filters.push({ field: nesting.field, op: 'eq', value: parentId as number })
     const asked = bulkPreferences(request.headers.prefer)
-    if (asked.applied.length > 0) reply.header('Preference-Applied', asked.applied.join(', '))
     const records = await write(filters, { max: asked.max, dryRun: asked.dryRun })
+    if (asked.applied.length > 0) reply.header('Preference-Applied', asked.applied.join(', '))
     return reply.send({ affected: records.length, ...(asked.representation ? { records: records.slice(0, MAX_REPRESENTED) } : {}) })
   }
   const common = {

@@ -101,6 +101,8 @@ t.test('a batch that fails at any position answers that operation\'s refusal wit
   t.same(await snapshot(app), before, 'no refused batch wrote anything')
   const scope = await batch(app, [{ method: 'POST', path: '/v1/employees', body: {} }], { authorization: reader })
   t.match(scope.headers['www-authenticate'], /insufficient_scope.*employees:write/, 'a 403 says the scope as alone')
+  const put = await batch(app, [{ method: 'PUT', path: '/v1/zoos', body: ZOO }])
+  t.same([put.statusCode, put.headers.allow], [405, undefined], 'no Allow: it would name another path\'s methods as the batch\'s')
   const fields = await batch(app, [{ method: 'POST', path: '/v1/zoos', body: { city: 5 } }])
   t.match(fields.json(), { operation: 0, errors: [{ field: 'name', code: 'required' }, { field: 'city', code: 'type' }] })
 })
@@ -197,4 +199,17 @@ t.test('the totals a list keeps follow a batch of many statements, on every inst
   t.same(await Promise.all(await totals()), ['2', '2'])
   await batch(beside, [{ method: 'DELETE', path: '/v1/zoos?city=Berlin' }])
   t.same(await Promise.all(await totals()), ['0', '0'])
+})
+
+t.test('a body nested deep in an operation is refused as any ill-typed value is', async t => {
+  const app = await build(t)
+  const deep = `${'['.repeat(40_000)}${']'.repeat(40_000)}`
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/batch',
+    headers: { authorization: (await bearerWith(app, 'zoos:write')), 'content-type': 'application/json' },
+    payload: `{"operations":[{"method":"POST","path":"/v1/zoos","body":{"name":${deep},"city":"x"}}]}`
+  })
+  t.equal(res.statusCode, 422)
+  t.match(res.json(), { operation: 0, errors: [{ field: 'name', code: 'type' }] })
 })

@@ -71,6 +71,7 @@ t.test('Prefer: max-affected refuses more matches than it allows, naming their n
   const refused = await call(app, 'PATCH', '/v1/zoos?city=Berlin', { country: 'DE' }, { prefer: 'max-affected=2' })
   t.equal(refused.statusCode, 422)
   t.match(refused.json().error, /^3 zoos match, more than the 2 that Prefer: max-affected allows/)
+  t.equal(refused.headers['preference-applied'], undefined, 'a refusal applied nothing')
   const deleting = await call(app, 'DELETE', '/v1/zoos?city=Berlin', undefined, { prefer: 'max-affected=0' })
   t.equal(deleting.statusCode, 422)
   t.same(await snapshot(app), before)
