@@ -146,8 +146,12 @@ const filtersAllowed = (columns: Column[]): string =>
   `filters <field>, <field>_gt, _gte, _lt, _lte, _ne, _in on the fields ${columns.map(c => c.name).join(', ')} ` +
   '(a boolean takes _ne and _in only)'
 
+/** The parameters that choose records: `q` and the filters of every field. */
+const filterProperties = (columns: Column[], search: string[]): Record<string, TSchema> =>
+  ({ ...searchParameter(search), ...Object.assign({}, ...columns.map(filterParameters)) })
+
 function filterQuerySchema (columns: Column[], search: string[]): TObject {
-  return Type.Partial(Type.Object({ ...searchParameter(search), ...Object.assign({}, ...columns.map(filterParameters)) }), {
+  return Type.Partial(Type.Object(filterProperties(columns, search)), {
     additionalProperties: false,
     description: `Allowed: ${search.length === 0 ? '' : 'q and '}${filtersAllowed(columns)}`
   })
@@ -156,7 +160,6 @@ function filterQuerySchema (columns: Column[], search: string[]): TObject {
 function listQuerySchema (columns: Column[], search: string[]): TObject {
   const names = columns.map(c => c.name).join('|')
   const fieldList = columns.map(c => c.name).join(', ')
-  const q = searchParameter(search)
   return Type.Partial(Type.Object({
     limit: Type.Integer({
       minimum: 1,
@@ -184,8 +187,7 @@ function listQuerySchema (columns: Column[], search: string[]): TObject {
       description: 'Opaque keyset cursor from a Link header; replaces offset and page'
     }),
     fields: fieldsParameter(columns),
-    ...q,
-    ...Object.assign({}, ...columns.map(filterParameters))
+    ...filterProperties(columns, search)
   }), {
     additionalProperties: false,
     description: `Allowed: limit and offset, or page and per_page; sortby, order, cursor; fields${search.length === 0 ? '' : '; q'}; ` +
