@@ -22,7 +22,7 @@ import { MODES, numberFlag } from './flags.js'
 import { describeErrors, ms, percentile, printTable } from './report.js'
 import { seed } from './seed.js'
 import { copyDatabase, dropDatabase, seedPostgres } from './seed-postgres.js'
-import { TARGETS, authorize, certificate, killAll, residentMemory, send, start, stop, tail } from './targets.js'
+import { POSTGRES_TARGETS, TARGETS, authorize, certificate, killAll, residentMemory, send, start, stop, tail } from './targets.js'
 import { writePower } from './write-power.js'
 
 const HERE = fileURLToPath(new URL('.', import.meta.url))
@@ -82,6 +82,8 @@ function options () {
   if (!['sqlite', 'postgres'].includes(engine)) throw new Error(`--engine must be sqlite or postgres, got ${engine}`)
   const instances = number('instances', 1, true)
   if (instances > 1 && engine === 'sqlite') throw new Error('--instances above 1 needs --engine postgres: instances share a database')
+  // The baselines on PostgreSQL are measured with --engine postgres only: they need its seeded database.
+  const known = engine === 'postgres' ? TARGETS : TARGETS.filter(name => !POSTGRES_TARGETS.includes(name))
   return {
     engine,
     instances,
@@ -92,7 +94,7 @@ function options () {
     connections: number('connections', 1, true),
     tls,
     modes: tls === 'both' ? ['proxy', 'on'] : [tls],
-    targets: list('targets', TARGETS),
+    targets: list('targets', known),
     cases: list('cases', CASES)
   }
 }
@@ -268,11 +270,12 @@ async function runTarget (name, mode, ctx) {
   const { opts, seedDir, tls, data } = ctx
   const dataDir = join(ctx.tmp, `${mode}-${name}`)
   mkdirSync(dataDir)
-  const onPostgres = name === 'service' && opts.engine === 'postgres'
+  const onPostgres = (name === 'service' && opts.engine === 'postgres') || POSTGRES_TARGETS.includes(name)
   // Each target its own copy: writes of one never reach another.
   const file = onPostgres ? undefined : { service: 'zoo.db', S: 'zoo.db', B: 'db.json' }[name]
   if (file !== undefined) copyOnDisk(join(seedDir, file), join(dataDir, file))
-  const databaseUrl = onPostgres ? await copyDatabase(opts.databaseUrl, SEED_DATABASE, RUN_DATABASE) : undefined
+  const runDatabase = `${RUN_DATABASE}_${name.toLowerCase()}`
+  const databaseUrl = onPostgres ? await copyDatabase(opts.databaseUrl, SEED_DATABASE, runDatabase) : undefined
   const result = { cases: {} }
   let target
   try {
@@ -290,13 +293,13 @@ async function runTarget (name, mode, ctx) {
     console.log(`  ${name}: could not start: ${err.message}`)
     result.failed = err.message
     rmSync(dataDir, { recursive: true, force: true })
-    if (databaseUrl !== undefined) await dropDatabase(opts.databaseUrl, RUN_DATABASE)
+    if (databaseUrl !== undefined) await dropDatabase(opts.databaseUrl, runDatabase)
     return result
   }
   result.startSeconds = target.startSeconds
   try {
     if (name === 'service') await authorize(target)
-    if ((name === 'service' || name === 'S') && opts.cases.includes('cursor-deep')) {
+    if (['service', 'S', 'Spg'].includes(name) && opts.cases.includes('cursor-deep')) {
       const cursor = await deepCursor(target, opts.rows)
       target.cursorPath = cursor.path
       result.cursor = cursor
@@ -364,7 +367,7 @@ async function runTarget (name, mode, ctx) {
     result.rss = instances.map(residentMemory).reduce((sum, rss) => rss === null || sum === null ? null : sum + rss, 0)
     for (const instance of instances) await stop(instance)
     rmSync(dataDir, { recursive: true, force: true })
-    if (databaseUrl !== undefined) await dropDatabase(opts.databaseUrl, RUN_DATABASE)
+    if (databaseUrl !== undefined) await dropDatabase(opts.databaseUrl, runDatabase)
   }
   return result
 }

@@ -13,7 +13,9 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const BOOTSTRAP = { id: 'bench', secret: 'bench-secret-0123456789' }
 
 /** Every target in table order: the service, then the baselines. */
-export const TARGETS = ['service', 'A', 'S', 'B']
+export const TARGETS = ['service', 'A', 'S', 'Spg', 'B']
+/** The targets that keep their records in PostgreSQL: they run with --engine postgres only, each on a copy of the seeded database. */
+export const POSTGRES_TARGETS = ['Spg']
 
 const children = new Set()
 
@@ -105,6 +107,11 @@ function command (name, { port, localPort, dataDir, tls, mode, databaseUrl }) {
       ready: '/'
     }
     case 'A': return { args: [join(ROOT, 'bench/baseline-bare.js')], env: { PORT: String(port), ...tlsEnv }, ready: '/' }
+    case 'Spg': return {
+      args: [join(ROOT, 'bench/baseline-postgres.js')],
+      env: { PORT: String(port), DATABASE_URL: databaseUrl, ...tlsEnv },
+      ready: '/v1/zoos/1'
+    }
     case 'S': return {
       args: [join(ROOT, 'bench/baseline-sqlite.js')],
       env: { PORT: String(port), DATA_DIR: dataDir, ...tlsEnv },
