@@ -51,12 +51,10 @@ export class PostgresStore implements Store {
   async batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined): Promise<BatchResult[]> {
     const position: BatchPosition = { index: 0, write: undefined, done: false }
     try {
-      const { result, touched } = await transaction(this.pool, async client => {
-        const now = new Date().toISOString()
-        const done = await runAwaiting(batching(name => this.#named(name).core, next, now, position), ask => answerOn(client, ask))
-        await this.feed.record(client, done.touched.flatMap(({ collection, changes }) => feedRows(collection, changes)), now)
-        return done
-      })
+      const now = new Date().toISOString()
+      const { result, touched } = await transaction(this.pool,
+        client => runAwaiting(batching(name => this.#named(name).core, next, now, position), ask => answerOn(client, ask)),
+        done => this.feed.recording(done.touched.flatMap(({ collection, changes }) => feedRows(collection, changes)), now))
       if (touched.some(({ changes }) => changes.length > 0)) this.feed.committed()
       return result
     } catch (err) {
@@ -204,12 +202,9 @@ class PostgresCollection implements CollectionStore {
    */
   async #commit<T> (sequence: (now: string) => Sequence<T>, deleting?: Deleting): Promise<T> {
     try {
-      const { result, changes } = await transaction(this.#pool, async client => {
-        const now = new Date().toISOString()
-        const done = await runAwaiting(sequence(now), ask => answerOn(client, ask))
-        await this.store.feed.record(client, feedRows(this.resource.name, done.changes), now)
-        return done
-      })
+      const now = new Date().toISOString()
+      const { result, changes } = await transaction(this.#pool, client => runAwaiting(sequence(now), ask => answerOn(client, ask)),
+        done => this.store.feed.recording(feedRows(this.resource.name, done.changes), now))
       if (changes.length > 0) this.store.feed.committed()
       return result
     } catch (err) {

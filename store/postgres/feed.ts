@@ -1,8 +1,10 @@
 import type { ChangeEntry, ChangeLog, FeedEvent } from '../../collections/store.ts'
 import { mustFitFeed, type FeedRow } from '../collections.ts'
-import { prepared, transaction, type Pool, type Queryable } from './database.ts'
+import pg from 'pg'
+import { prepared, transaction, type Pool } from './database.ts'
 
 const COLUMNS = 'position::text, collection, record_id, event, record, at'
+const { escapeLiteral } = pg
 
 /**
  * Below it, every position is final: the transactions older than the snapshot's xmin have all
@@ -24,15 +26,18 @@ export class PostgresChangeLog implements ChangeLog {
   }
 
   /**
-   * Records `rows` in the transaction of `db`, which writes no other changes: their ranks run from
-   * 1 in one statement, so one transaction's positions never meet.
+   * The statement that records `rows` in a transaction that writes no other changes (their ranks
+   * run from 1 in one statement, so one transaction's positions never meet), with its values
+   * written in: it runs in the same round trip as the commit (store/postgres/database.ts).
+   * Undefined when there is nothing to record.
    */
-  async record (db: Queryable, rows: readonly FeedRow[], at: string): Promise<void> {
-    if (rows.length === 0) return
+  recording (rows: readonly FeedRow[], at: string): string | undefined {
+    if (rows.length === 0) return undefined
     mustFitFeed(rows.length)
-    await db.query(prepared('INSERT INTO changes (position, collection, record_id, event, record, at) ' +
-      'SELECT pg_current_xact_id()::text::bigint * 1000000 + rank, change ->> 0, (change ->> 1)::bigint, change ->> 2, change ->> 3, $1 ' +
-      'FROM json_array_elements($2::json) WITH ORDINALITY AS changes (change, rank)', [at, JSON.stringify(rows)]))
+    return 'INSERT INTO changes (position, collection, record_id, event, record, at) ' +
+      'SELECT pg_current_xact_id()::text::bigint * 1000000 + rank, change ->> 0, (change ->> 1)::bigint, change ->> 2, change ->> 3, ' +
+      `${escapeLiteral(at)} FROM json_array_elements(${escapeLiteral(JSON.stringify(rows))}::json) ` +
+      'WITH ORDINALITY AS changes (change, rank)'
   }
 
   /** Tells the listeners of this instance that a transaction with changes has committed. */

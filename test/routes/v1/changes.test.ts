@@ -269,3 +269,10 @@ t.test('a client gone before its stream starts holds no place', async t => {
   const stream = await follow(t, app, '/v1/zoos/changes', { 'last-event-id': '0' })
   t.equal(stream.status, 200, 'not 429: the client that left holds no stream')
 })
+
+t.test('a record is in the feed exactly as the API answers it, whatever its text holds', async t => {
+  const app = await build(t)
+  const zoo = await create(app, 'zoos', { name: 'O\'Brien\'s "Zoo" \\ back\\slash E\'x\' ü 🦁 $1 $$', city: '\\\\' })
+  const [change] = (await call(app, 'GET', '/v1/zoos/changes')).json()
+  t.same(change.record, zoo)
+})
