@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyGetKey } from 'jose'
-import type { AccountStore, TokenStanding } from '../store/storage.ts'
+import type { Alongside } from '../collections/store.ts'
+import type { AccountStore, StandingColumns, TokenKey, TokenStanding } from '../store/storage.ts'
 import type { SigningKeys } from './keys.ts'
 
 /** Who a verified access token speaks for, and what it may do. */
@@ -112,22 +113,51 @@ export class TokenService {
    * before, whose standing the database answers at once (SQLite), which is nearly every request.
    */
   check (token: string): Principal | Promise<Principal> {
+    const verified = this.verify(token)
+    return verified instanceof Promise ? verified.then(principal => this.stands(principal)) : this.stands(verified)
+  }
+
+  /**
+   * Who the token speaks for, its signature and claims checked (from the cache when it can be),
+   * but not yet whether it still stands: `check` asks that too, or `pending` leaves it for later.
+   */
+  verify (token: string): Principal | Promise<Principal> {
     const cached = this.#unexpired(token)
-    if (cached !== undefined) return this.#standing(cached)
+    if (cached !== undefined) return cached
     return this.#verifyUncached(token).then(principal => {
       if (this.#cache.size >= CACHE_SIZE) this.#cache.delete(this.#cache.keys().next().value as string)
       this.#cache.set(token, principal)
-      return this.#standing(principal)
+      return principal
     })
   }
 
+  /**
+   * Whether one of our tokens still stands, as a question to ask in the round trip of the
+   * request's first read (an engine that answers over the network: store/storage.ts); undefined
+   * when there is nothing to ask, or nothing to gain (an external issuer's token, SQLite).
+   * `refusal` makes the answer to send for a token that no longer stands.
+   */
+  pending (principal: Principal, refusal: (err: TokenError) => unknown): PendingStanding | undefined {
+    const columns = this.accounts.standingColumns
+    if (principal.issuer !== this.settings.issuer || columns === undefined) return undefined
+    const key = keyOf(principal)
+    return new PendingStanding(
+      first => columns.call(this.accounts, key, first),
+      () => Promise.resolve(this.accounts.tokenStanding(key)),
+      standing => {
+        try {
+          judged(principal, standing)
+        } catch (err) {
+          throw err instanceof TokenError ? refusal(err) : err
+        }
+      }
+    )
+  }
+
   /** The principal of one of our tokens that still stands; an external issuer's tokens are its own business. */
-  #standing (principal: Principal): Principal | Promise<Principal> {
+  stands (principal: Principal): Principal | Promise<Principal> {
     if (principal.issuer !== this.settings.issuer) return principal
-    const user = /^user:(\d+)$/.exec(principal.subject)
-    const standing = this.accounts.tokenStanding({
-      jti: principal.jti as string, clientId: principal.clientId, userId: user === null ? null : Number(user[1])
-    })
+    const standing = this.accounts.tokenStanding(keyOf(principal))
     return standing instanceof Promise ? standing.then(known => judged(principal, known)) : judged(principal, standing)
   }
 
@@ -228,4 +258,47 @@ function judged (principal: Principal, standing: TokenStanding): Principal {
   }
   if (!standing.userExists) throw new TokenError('the user of the access token no longer exists')
   return principal
+}
+
+/** What names the standing of one of our tokens. */
+function keyOf (principal: Principal): TokenKey {
+  const user = /^user:(\d+)$/.exec(principal.subject)
+  return { jti: principal.jti as string, clientId: principal.clientId, userId: user === null ? null : Number(user[1]) }
+}
+
+/**
+ * A token's standing not asked yet: asked along with the request's first read of the collections
+ * (`alongside`), or alone (`settle`) before the answer leaves, whichever comes first; once.
+ */
+export class PendingStanding implements Alongside {
+  #settled = false
+  readonly #columns: (first: number) => StandingColumns
+  readonly #ask: () => Promise<TokenStanding>
+  readonly #judge: (standing: TokenStanding) => void
+
+  constructor (columns: (first: number) => StandingColumns, ask: () => Promise<TokenStanding>, judge: (standing: TokenStanding) => void) {
+    this.#columns = columns
+    this.#ask = ask
+    this.#judge = judge
+  }
+
+  get settled (): boolean {
+    return this.#settled
+  }
+
+  columns (first: number): { sql: string, params: unknown[], count: number } {
+    return this.#columns(first)
+  }
+
+  answer (values: unknown[]): void {
+    this.#settled = true
+    this.#judge(this.#columns(1).standing(values))
+  }
+
+  /** Asks alone, unless the answer came along with a read. */
+  async settle (): Promise<void> {
+    if (this.#settled) return
+    this.#settled = true
+    this.#judge(await this.#ask())
+  }
 }

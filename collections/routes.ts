@@ -16,7 +16,7 @@ import { listLinks, parseFields, parseFilters, parseListQuery } from './list-que
 import { listEtag } from './revalidation.ts'
 import { ensureLive } from './refusals.ts'
 import { capitalize, type Resource, type ResourceRecord } from './resource.ts'
-import type { BulkLimits, CollectionStore, Filter, Precondition, Versioned } from './store.ts'
+import type { Alongside, BulkLimits, CollectionStore, Filter, Precondition, Versioned } from './store.ts'
 
 const MAX_BATCH = 1000
 /** What Fastify sets for a body its route schema serializes, set by hand where a read picks its serializer. */
@@ -181,12 +181,15 @@ async function parentOf ({ nesting }: Collection, params: Params): Promise<numbe
   return parentId
 }
 
-/** The live record a path names: 404 if it never existed (or is not in the parent), 410 if deleted. */
-async function read (collection: Collection, params: Params): Promise<Versioned> {
+/**
+ * The live record a path names: 404 if it never existed (or is not in the parent), 410 if deleted.
+ * `alongside` is asked in the round trip of the record's read.
+ */
+async function read (collection: Collection, params: Params, alongside?: Alongside): Promise<Versioned> {
   const { nesting, resource } = collection
   const parentId = await parentOf(collection, params)
   const id = params.id as number
-  const found = await collection.store.get(id)
+  const found = await collection.store.get(id, alongside)
   if (found === undefined) await ensureLive(collection.store, id)
   if (nesting !== undefined) belongingTo(resource, nesting, parentId as number, undefined)(found as Versioned)
   return found as Versioned
@@ -285,6 +288,8 @@ function listRoute (fastify: Instance, collection: Collection): void {
   const query = listQuerystring(resource, embeds)
   const { collections } = fastify.storage
   fastify.get('/', {
+    // The list reads the collections' stamps first, and writes nothing.
+    config: { standingAlongside: true },
     schema: {
       operationId: `list${capitalize(resource.name)}${of}`,
       summary: `List ${resource.name}${within}`,
@@ -321,7 +326,7 @@ function listRoute (fastify: Instance, collection: Collection): void {
     vary(reply, 'Prefer')
     if (asked !== undefined) reply.header('Preference-Applied', `count=${counting}`)
     // Read before the page: a write committed meanwhile makes the next request's tag differ (collections/revalidation.ts).
-    const stamps = await collections.changes([resource.name, ...embedding.map(embed => embed.resource.name)])
+    const stamps = await collections.changes([resource.name, ...embedding.map(embed => embed.resource.name)], request.standing ?? undefined)
     const etag = listEtag(stamps, originOf(request), request.url, counting)
     reply.header('ETag', etag)
     if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send()
@@ -382,6 +387,8 @@ function readRoute (fastify: Instance, collection: Collection): void {
   const shapes = readShapes(fastify, resource)
   const serializers = { full: shapes.serialize(shapes.full), sparse: shapes.serialize(shapes.sparse) }
   fastify.get('/:id', {
+    // The read of one record asks the collection first (a nested one, after its parent), and writes nothing.
+    config: { standingAlongside: true },
     schema: {
       operationId: `get${capitalize(resource.singular)}${of}`,
       summary: `Read one ${resource.singular}`,
@@ -399,7 +406,7 @@ function readRoute (fastify: Instance, collection: Collection): void {
     }
   }, async (request, reply) => {
     const fields = parseFields(resource, request.query.fields as string | undefined)
-    const { record, version } = await read(collection, request.params)
+    const { record, version } = await read(collection, request.params, request.standing ?? undefined)
     const etag = etagOf(version, fields)
     reply.header('ETag', etag)
     // The client's copy is current: it may keep using it (RFC 9110 §15.4.5).

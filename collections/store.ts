@@ -11,8 +11,9 @@ export interface Store {
    * A stamp of each named collection that changes with every write committed to it, by this
    * process or any other, and never comes back to an earlier value: equal stamps mean the
    * collection is as it was. Read before what it vouches for (a list's ETag, collections/revalidation.ts).
+   * `alongside` is answered in the same round trip.
    */
-  changes (collections: readonly string[]): Promise<string[]>
+  changes (collections: readonly string[], alongside?: Alongside): Promise<string[]>
   /** Every committed change of a record, in order: what the change feed reads. */
   readonly feed: ChangeLog
   /**
@@ -47,6 +48,18 @@ export class BatchRefusal extends Error {
     this.index = index
     this.reason = reason
   }
+}
+
+/**
+ * A question of another store that an engine which answers over the network asks in the same
+ * round trip as a read of the collections (PostgreSQL: whether the request's token still stands);
+ * an engine that answers at once leaves it to be asked alone.
+ */
+export interface Alongside {
+  /** Its select list over one row, its parameters numbered from `first`. */
+  columns (first: number): { sql: string, params: unknown[], count: number }
+  /** Takes its answer, the values of that select list; throws to refuse the request. */
+  answer (values: unknown[]): void
 }
 
 export type FeedEvent = 'created' | 'updated' | 'deleted'
@@ -160,7 +173,8 @@ export interface BulkLimits {
 export interface CollectionStore {
   readonly resource: Resource
   list (query: ListQuery, options: ListOptions): Promise<Page>
-  get (id: number): Promise<Versioned | undefined>
+  /** The live record; `alongside` is answered in the same round trip. */
+  get (id: number, alongside?: Alongside): Promise<Versioned | undefined>
   /** The live records among `ids`, in one read, in no particular order. */
   getMany (ids: readonly number[]): Promise<ResourceRecord[]>
   /** The first `limit` records (in id order) whose `field` names each of `parents`, and how many each has, in one read. */

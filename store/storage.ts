@@ -70,6 +70,9 @@ export interface RefreshToken {
 
 export type NewRefreshToken = Omit<RefreshToken, 'rotated_at' | 'revoked_at'>
 
+/** What names an access token's standing: its id, its client, and its user if it speaks for one. */
+export interface TokenKey { jti: string, clientId: string, userId: number | null }
+
 /** What an access token's signature cannot tell: whether it was revoked, and whether its client and user still stand. */
 export interface TokenStanding {
   revoked: boolean
@@ -110,10 +113,19 @@ export interface AccountStore {
    * Asked for every request: an engine that can answer without waiting (SQLite, in the process)
    * answers at once, so that the request does not wait for a promise.
    */
-  tokenStanding (token: { jti: string, clientId: string, userId: number | null }): TokenStanding | Promise<TokenStanding>
+  tokenStanding (token: TokenKey): TokenStanding | Promise<TokenStanding>
+  /**
+   * The question of tokenStanding as a select list over one row, for an engine that answers over
+   * the network to ask it in the round trip of a read the request makes anyway: its parameters
+   * numbered from `first`, and the standing its values say. Absent where tokenStanding answers at once.
+   */
+  standingColumns?: (token: TokenKey, first: number) => StandingColumns
   /** Forgets revoked access tokens and refresh tokens that have expired. */
   forgetExpired (): Promise<void>
 }
+
+/** A token's standing as a select list over one row: its text, parameters and number of columns, and what its values say. */
+export interface StandingColumns { sql: string, params: unknown[], count: number, standing: (values: unknown[]) => TokenStanding }
 
 export interface StoredAnswer {
   status: number

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import fp from 'fastify-plugin'
 import { scopeFor } from '../../auth/scopes.ts'
-import { IssuerUnavailable, TokenError, type Principal } from '../../auth/tokens.ts'
-import { HttpError } from '../../http/errors.ts'
+import { IssuerUnavailable, TokenError, type PendingStanding, type Principal } from '../../auth/tokens.ts'
+import { HttpError, refusalOf } from '../../http/errors.ts'
 import { DOCUMENTATION_PREFIX, originOf } from '../../http/links.ts'
 
 declare module 'fastify' {
@@ -14,10 +14,21 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | null
+    /**
+     * Whether the token still stands, when it is left to the request's first read of the
+     * collections to ask (config.standingAlongside): that read answers it, or the guard does
+     * before the answer leaves.
+     */
+    standing: PendingStanding | null
   }
   interface FastifyContextConfig {
     /** The collection whose read or write scope a route needs. */
     collection?: string
+    /**
+     * A read that asks the collections before anything else, and has nothing to undo: the
+     * token's standing may be asked in the same round trip (PostgreSQL).
+     */
+    standingAlongside?: true
   }
 }
 
@@ -30,6 +41,7 @@ const REALM = 'Bearer realm="zoo-api"'
 export default fp(async function bearerGuard (fastify) {
   const { tokens } = fastify.oauth
   fastify.decorateRequest('principal', null)
+  fastify.decorateRequest('standing', null)
   /** The members of a 401 or 403 body that tell what is needed and where to get a token. */
   const documentation = (request: FastifyRequest, message: string) =>
     ({ message, documentation_url: `${originOf(request)}${fastify.config.apiPrefix}${DOCUMENTATION_PREFIX}#/oauth/issueToken` })
@@ -57,6 +69,26 @@ export default fp(async function bearerGuard (fastify) {
   }
   fastify.decorate('requireScope', requireScope)
 
+  // A standing left to the route's first read and not asked by it (the route refused the request
+  // before reading: a bad parameter, a parent that never was) is asked before the answer leaves;
+  // a token that no longer stands gets its 401 instead of the route's answer.
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    const standing = request.standing
+    if (standing === null || standing === undefined || standing.settled) return payload
+    try {
+      await standing.settle()
+      return payload
+    } catch (err) {
+      let refused = refusalOf(err)
+      if (refused === undefined) {
+        request.log.error({ err }, 'request failed')
+        refused = new HttpError(500, 'Internal server error', { request_id: String(request.id) })
+      }
+      reply.code(refused.statusCode).headers(refused.headers).type('application/json; charset=utf-8')
+      return JSON.stringify({ error: refused.message, ...refused.extra })
+    }
+  })
+
   const authorize = (request: FastifyRequest, principal: Principal): void => {
     request.principal = principal
     const collection = request.routeOptions.config.collection
@@ -70,9 +102,16 @@ export default fp(async function bearerGuard (fastify) {
     const bearer = header === undefined ? null : /^Bearer +([^ ]*) *$/i.exec(header)
     if (bearer === null) throw unauthenticated(request, 'A bearer access token is required', REALM)
     const token = bearer[1] as string
+    const alongside = request.routeOptions.config.standingAlongside === true
+    // Whether the token stands: asked now, or left to the route's first read when it can be.
+    const stands = (principal: Principal): Principal | Promise<Principal> => {
+      request.standing = alongside ? tokens.pending(principal, err => refusal(request, err)) ?? null : null
+      return request.standing === null ? tokens.stands(principal) : principal
+    }
     let checked: Principal | Promise<Principal>
     try {
-      checked = tokens.check(token)
+      const verified = tokens.verify(token)
+      checked = verified instanceof Promise ? verified.then(stands) : stands(verified)
     } catch (err) {
       throw refusal(request, err)
     }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { AccountStore, Client, NewRefreshToken, RefreshToken, TokenStanding, User } from '../storage.ts'
+import type { AccountStore, Client, NewRefreshToken, RefreshToken, TokenKey, TokenStanding, User } from '../storage.ts'
 import { asciiLower } from '../text.ts'
 import { prepared, transaction, type Pool, type Queryable } from './database.ts'
 
@@ -105,18 +105,27 @@ export class PostgresAccountStore implements AccountStore {
 
   // One round trip per request: another instance, or the CLI, may have revoked the token or
   // deleted its client or user a moment ago.
-  async tokenStanding (token: { jti: string, clientId: string, userId: number | null }): Promise<TokenStanding> {
-    type Row = { generation: string | null, created_at: string | null, revoked: boolean, user_exists: boolean }
-    const { rows } = await this.pool.query<Row>(
-      prepared(`SELECT c.generation, c.created_at,
-          EXISTS (SELECT 1 FROM revoked_access_tokens WHERE jti = $1) AS revoked,
-          ($3::bigint IS NULL OR EXISTS (SELECT 1 FROM users WHERE id = $3)) AS user_exists
-        FROM (SELECT 1) AS one LEFT JOIN oauth_clients c ON c.client_id = $2`, [token.jti, token.clientId, token.userId]))
-    const row = rows[0] as (typeof rows)[number]
+  async tokenStanding (token: TokenKey): Promise<TokenStanding> {
+    const { sql, params, standing } = this.standingColumns(token, 1)
+    const { rows } = await this.pool.query<unknown[]>({ ...prepared(`SELECT ${sql}`, params), rowMode: 'array' })
+    return standing(rows[0] as unknown[])
+  }
+
+  /** One row: the client's generation and creation, whether the token was revoked, whether its user (if any) exists. */
+  standingColumns (token: TokenKey, first: number) {
+    const [jti, client, user] = [`$${first}`, `$${first + 1}`, `$${first + 2}`]
     return {
-      revoked: row.revoked,
-      client: row.generation === null ? undefined : { generation: row.generation, created_at: row.created_at as string },
-      userExists: row.user_exists
+      sql: `(SELECT generation FROM oauth_clients WHERE client_id = ${client}), ` +
+        `(SELECT created_at FROM oauth_clients WHERE client_id = ${client}), ` +
+        `EXISTS (SELECT 1 FROM revoked_access_tokens WHERE jti = ${jti}), ` +
+        `(${user}::bigint IS NULL OR EXISTS (SELECT 1 FROM users WHERE id = ${user}))`,
+      params: [token.jti, token.clientId, token.userId],
+      count: 4,
+      standing: ([generation, createdAt, revoked, userExists]: unknown[]): TokenStanding => ({
+        revoked: revoked as boolean,
+        client: generation === null ? undefined : { generation: generation as string, created_at: createdAt as string },
+        userExists: userExists as boolean
+      })
     }
   }
 

@@ -2,8 +2,8 @@ import type pg from 'pg'
 import type { Scalar } from '../../collections/kinds.ts'
 import type { Resource, ResourceRecord } from '../../collections/resource.ts'
 import type {
-  BatchResult, BatchWrite, BulkLimits, Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Precondition, Presence, Store,
-  Versioned
+  Alongside, BatchResult, BatchWrite, BulkLimits, Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Precondition, Presence,
+  Store, Versioned
 } from '../../collections/store.ts'
 import {
   batchFailure, batching, CollectionCore, feedRows, invalid, maybeUndone, resultOf, runAwaiting, stillReferenced, type Ask,
@@ -71,8 +71,8 @@ export class PostgresStore implements Store {
   }
 
   /** The sums of the change counters (store/postgres/totals.ts): raised by every instance's writes, never lowered. */
-  changes (collections: readonly string[]): Promise<string[]> {
-    return changesOf(this.pool, collections)
+  changes (collections: readonly string[], alongside?: Alongside): Promise<string[]> {
+    return changesOf(this.pool, collections, alongside)
   }
 
   /**
@@ -117,9 +117,19 @@ class PostgresCollection implements CollectionStore {
     return { items: found.rows.map(row => this.core.record(row)), total }
   }
 
-  async get (id: number): Promise<Versioned | undefined> {
-    const { rows } = await this.#pool.query<Scalar[]>(asArrays(this.core.read, [id]))
-    return rows[0] === undefined ? undefined : this.core.versioned(rows[0])
+  async get (id: number, alongside?: Alongside): Promise<Versioned | undefined> {
+    if (alongside === undefined) {
+      const { rows } = await this.#pool.query<Scalar[]>(asArrays(this.core.read, [id]))
+      return rows[0] === undefined ? undefined : this.core.versioned(rows[0])
+    }
+    // One row whatever the record: the other question's answer, then the record's columns (nulls when there is none).
+    const also = alongside.columns(2)
+    const { rows } = await this.#pool.query<Scalar[]>(asArrays(
+      `SELECT ${also.sql}, record.* FROM (SELECT 1) AS one LEFT JOIN (${this.core.read}) AS record ON true`, [id, ...also.params]))
+    const row = rows[0] as Scalar[]
+    alongside.answer(row.slice(0, also.count))
+    const record = row.slice(also.count)
+    return record[0] === null ? undefined : this.core.versioned(record)
   }
 
   async getMany (ids: readonly number[]): Promise<ResourceRecord[]> {

@@ -1,4 +1,4 @@
-import { filterSetKey, type Filter } from '../../collections/store.ts'
+import { filterSetKey, type Alongside, type Filter } from '../../collections/store.ts'
 import { prepared, type Queryable } from './database.ts'
 
 /** The sum of a collection's change counters, as text (a bigint may exceed what a JavaScript number keeps exact). */
@@ -6,13 +6,20 @@ const CHANGES = 'coalesce(sum(changes), 0)::text'
 
 /**
  * The sum of the change counters of each of `collections`, in one read: what a list's ETag is
- * made of (collections/revalidation.ts), and what a kept total is checked against.
+ * made of (collections/revalidation.ts), and what a kept total is checked against. `alongside`
+ * is answered in the same round trip.
  */
-export async function changesOf (db: Queryable, collections: readonly string[]): Promise<string[]> {
-  const { rows } = await db.query<{ changes: string }>(prepared(
-    `SELECT (SELECT ${CHANGES} FROM collection_changes WHERE collection = name) AS changes ` +
-    'FROM unnest($1::text[]) WITH ORDINALITY AS asked (name, position) ORDER BY position', [[...collections]]))
-  return rows.map(row => row.changes)
+export async function changesOf (db: Queryable, collections: readonly string[], alongside?: Alongside): Promise<string[]> {
+  const also = alongside?.columns(2)
+  const { rows } = await db.query<unknown[]>({
+    ...prepared(`SELECT ARRAY(SELECT (SELECT ${CHANGES} FROM collection_changes WHERE collection = name) ` +
+      `FROM unnest($1::text[]) WITH ORDINALITY AS asked (name, position) ORDER BY position)${also === undefined ? '' : `, ${also.sql}`}`,
+    [[...collections], ...also?.params ?? []]),
+    rowMode: 'array'
+  })
+  const [stamps, ...answer] = rows[0] as [string[], ...unknown[]]
+  alongside?.answer(answer)
+  return stamps
 }
 
 interface Entry {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Statement } from 'better-sqlite3'
-import type { AccountStore, Client, NewRefreshToken, RefreshToken, TokenStanding, User } from '../storage.ts'
+import type { AccountStore, Client, NewRefreshToken, RefreshToken, TokenKey, TokenStanding, User } from '../storage.ts'
 import type { SqliteDatabase } from './database.ts'
 
 /** generation, created_at, revoked, user_exists: a row of plain values, as .raw() returns it, costs less to build. */
@@ -113,7 +113,7 @@ export class SqliteAccountStore implements AccountStore {
   // Three primary-key lookups in one statement (about 4 µs), and no promise: this runs for every
   // request, and the CLI, another process, may have deleted the client or the user a moment ago.
   // No row: the client is gone, and nothing else matters.
-  tokenStanding (token: { jti: string, clientId: string, userId: number | null }): TokenStanding {
+  tokenStanding (token: TokenKey): TokenStanding {
     this.#standing ??= this.db.prepare<[string, number | null, number | null, string], StandingRow>(`SELECT generation, created_at,
         EXISTS (SELECT 1 FROM revoked_access_tokens WHERE jti = ?),
         (? IS NULL OR EXISTS (SELECT 1 FROM users WHERE id = ?))
