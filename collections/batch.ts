@@ -79,7 +79,7 @@ export function batchRoute (fastify: Instance): void {
   const max = fastify.config.batchMaxOperations
 
   fastify.post('/', {
-    config: { write: true },
+    config: { write: true, standingAlongside: true },
     schema: {
       operationId: 'runBatch',
       summary: 'Run several writes in one transaction: all or none',
@@ -116,7 +116,7 @@ export function batchRoute (fastify: Instance): void {
         if (operation === undefined) return undefined
         planned[index] = plan(request, mounts, apiPrefix, resolved(operation, bodies, index))
         return (planned[index] as Planned).write
-      })
+      }, request.standing ?? undefined)
       return reply.send({ results: results.map((result, i) => (planned[i] as Planned).answer(result)) })
     } catch (err) {
       if (!(err instanceof BatchRefusal)) throw err

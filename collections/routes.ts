@@ -19,6 +19,12 @@ import { capitalize, type Resource, type ResourceRecord } from './resource.ts'
 import type { Alongside, BulkLimits, CollectionStore, Filter, Precondition, Versioned } from './store.ts'
 
 const MAX_BATCH = 1000
+/**
+ * The config of a write: the token's standing may be asked with the start of its transaction
+ * (PostgreSQL); what would write before it (an Idempotency-Key, a queued job) asks it first.
+ */
+const WRITE = { standingAlongside: true } as const
+
 /** What Fastify sets for a body its route schema serializes, set by hand where a read picks its serializer. */
 const JSON_TYPE = 'application/json; charset=utf-8'
 
@@ -348,6 +354,7 @@ function createRoute (fastify: Instance, collection: Collection): void {
   const { resource, nesting, of, RecordSchema } = collection
   const created = Type.Union([RecordSchema, Type.Array(RecordSchema)])
   fastify.post('/', {
+    config: WRITE,
     schema: {
       operationId: `create${capitalize(resource.singular)}${of}`,
       summary: `Create ${collection.one}, or several at once from an array (all or none)`,
@@ -375,7 +382,7 @@ function createRoute (fastify: Instance, collection: Collection): void {
     const body = request.body
     const inputs = (Array.isArray(body) ? body : [body])
       .map(record => nesting === undefined ? record : { ...record, [nesting.field]: parentId as number })
-    const versions = await collection.store.create(inputs, Array.isArray(body))
+    const versions = await collection.store.create(inputs, Array.isArray(body), request.standing ?? undefined)
     if (!Array.isArray(body)) return answer(request, reply, 201, resource, versions[0] as Versioned)
     reply.code(201)
     return minimal(request, reply) ? reply.send() : reply.send(versions.map(c => c.record))
@@ -456,7 +463,7 @@ async function updateRoutes (fastify: Instance, collection: Collection): Promise
       scope.route({
         method,
         url: '/:id',
-        config: patch ? { bodyTypes: [MERGE_PATCH] } : {},
+        config: patch ? { ...WRITE, bodyTypes: [MERGE_PATCH] } : WRITE,
         schema: {
           operationId: `${verb}${capitalize(resource.singular)}`,
           summary,
@@ -478,7 +485,8 @@ async function updateRoutes (fastify: Instance, collection: Collection): Promise
         preValidation: refuseNullBytes,
         handler: async (request, reply) => {
           const precondition = await preconditionOf(collection, request.params, request.headers['if-match'])
-          return answer(request, reply, 201, resource, await write(request.params.id, request.body, precondition))
+          const written = await write(request.params.id, request.body, precondition, request.standing ?? undefined)
+          return answer(request, reply, 201, resource, written)
         }
       })
     }
@@ -502,6 +510,7 @@ function deleteRoute (fastify: Instance, collection: Collection): void {
     ? ''
     : ` A ${resource.singular} that ${referrers.join(' or ')} still name is 409, and nothing is deleted.`
   fastify.delete('/:id', {
+    config: WRITE,
     schema: {
       operationId: `delete${capitalize(resource.singular)}${of}`,
       summary: `Delete ${collection.one}`,
@@ -515,7 +524,7 @@ function deleteRoute (fastify: Instance, collection: Collection): void {
     }
   }, async (request, reply) => {
     const precondition = await preconditionOf(collection, request.params, request.headers['if-match'])
-    await collection.store.delete(request.params.id, precondition)
+    await collection.store.delete(request.params.id, precondition, request.standing ?? undefined)
     return reply.code(204).send()
   })
 }
@@ -598,7 +607,7 @@ async function bulkRoutes (fastify: Instance, collection: Collection): Promise<v
   }
   const patch = (scope: Instance): void => {
     scope.patch('/', {
-      config: { bodyTypes: [MERGE_PATCH] },
+      config: { ...WRITE, bodyTypes: [MERGE_PATCH] },
       schema: {
         ...common,
         operationId: `update${capitalize(resource.name)}${of}`,
@@ -610,10 +619,11 @@ async function bulkRoutes (fastify: Instance, collection: Collection): Promise<v
       },
       preValidation: refuseNullBytes
     }, async (request, reply) => change(request, reply, async (filters, limits) =>
-      (await collection.store.updateWhere(filters, request.body, limits)).map(written => written.record)))
+      (await collection.store.updateWhere(filters, request.body, limits, request.standing ?? undefined)).map(written => written.record)))
   }
   await inMergePatchScope(fastify, patch)
   fastify.delete('/', {
+    config: WRITE,
     schema: {
       ...common,
       operationId: `delete${capitalize(resource.name)}${of}`,
@@ -621,5 +631,6 @@ async function bulkRoutes (fastify: Instance, collection: Collection): Promise<v
       description: `${description} A record that others still name refuses it all (409).`,
       response: { 200: answer, ...accepted, ...errors(...GUARDED, ...BODY_READ, 409, 422, ...collection.parentErrors) }
     }
-  }, async (request, reply) => change(request, reply, (filters, limits) => collection.store.deleteWhere(filters, limits)))
+  }, async (request, reply) => change(request, reply, (filters, limits) =>
+    collection.store.deleteWhere(filters, limits, request.standing ?? undefined)))
 }

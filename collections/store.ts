@@ -21,7 +21,7 @@ export interface Store {
    * is done, with the results so far, until it answers undefined. What refuses one of them, the
    * store or `next` itself, undoes them all and is thrown as a BatchRefusal naming it.
    */
-  batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined): Promise<BatchResult[]>
+  batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined, alongside?: Alongside): Promise<BatchResult[]>
 }
 
 /** A write of a batch, on one collection; `parent`, a record that must be live when it runs (a nested path's). */
@@ -52,10 +52,13 @@ export class BatchRefusal extends Error {
 
 /**
  * A question of another store that an engine which answers over the network asks in the same
- * round trip as a read of the collections (PostgreSQL: whether the request's token still stands);
- * an engine that answers at once leaves it to be asked alone.
+ * round trip as a read of the collections, or as the start of a write's transaction (PostgreSQL:
+ * whether the request's token still stands; a write goes ahead only once it is answered); an
+ * engine that answers at once leaves it to be asked alone.
  */
 export interface Alongside {
+  /** Answered already: nothing to ask. */
+  readonly settled: boolean
   /** Its select list over one row, its parameters numbered from `first`. */
   columns (first: number): { sql: string, params: unknown[], count: number }
   /** Takes its answer, the values of that select list; throws to refuse the request. */
@@ -182,19 +185,19 @@ export interface CollectionStore {
   /** Whether an id names a live record, a deleted one (410) or none ever (404). */
   presence (id: number): Promise<Presence>
   /** Creates every input or none. Field errors of input i are reported under `i.` when `batch`. */
-  create (inputs: ResourceRecord[], batch: boolean): Promise<Versioned[]>
+  create (inputs: ResourceRecord[], batch: boolean, alongside?: Alongside): Promise<Versioned[]>
   /** Sets every writable field: one missing from `input` becomes null. */
-  replace (id: number, input: ResourceRecord, precondition?: Precondition): Promise<Versioned>
+  replace (id: number, input: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned>
   /** Sets only the fields present in `changes`. */
-  update (id: number, changes: ResourceRecord, precondition?: Precondition): Promise<Versioned>
-  delete (id: number, precondition?: Precondition): Promise<void>
+  update (id: number, changes: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned>
+  delete (id: number, precondition?: Precondition, alongside?: Alongside): Promise<void>
   /**
    * Sets the fields of `changes` in every live record `filters` match (at least one), each as
    * `update` would, in one transaction: all or none. The records as written, in id order.
    */
-  updateWhere (filters: Filter[], changes: ResourceRecord, limits: BulkLimits): Promise<Versioned[]>
+  updateWhere (filters: Filter[], changes: ResourceRecord, limits: BulkLimits, alongside?: Alongside): Promise<Versioned[]>
   /** Deletes every live record `filters` match, each as `delete` would, all or none: the records as they were, in id order. */
-  deleteWhere (filters: Filter[], limits: BulkLimits): Promise<ResourceRecord[]>
+  deleteWhere (filters: Filter[], limits: BulkLimits, alongside?: Alongside): Promise<ResourceRecord[]>
 }
 
 /**

@@ -30,12 +30,13 @@ export function respondAsync (queue: JobQueue) {
       const value = request.headers[name]
       return value === undefined ? [] : [[name, String(value)]]
     }), ...prefer === undefined ? [] : [['prefer', prefer]]])
-    queue.enqueue(principal, {
+    // Queueing writes: a token that no longer stands queues nothing.
+    Promise.resolve(request.standing?.settle()).then(() => queue.enqueue(principal, {
       method: request.method,
       url: request.url,
       headers,
       body: request.body === undefined ? null : JSON.stringify(request.body)
-    }).then(job => {
+    })).then(job => {
       reply.code(202)
         .header('Location', `${versionRoot(request)}/jobs/${job.id}`)
         .header('Preference-Applied', 'respond-async')

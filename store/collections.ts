@@ -207,15 +207,15 @@ export async function runAwaiting<R> (sequence: Generator<Ask, R, unknown>, answ
 export interface Touched { collection: string, changes: Change[] }
 
 /**
- * Where a running batch stands: the index of the write being made ready or run, and that write
- * once `next` gave it; `done` once every write has run (a failure then is the batch's own, of no
- * operation).
+ * Where a batch stands: `started` once its writes are asked for, the index of the write being
+ * made ready or run, and that write once `next` gave it; `done` once every write has run. A
+ * failure before the start or after the end is the batch's own, of no operation.
  */
-export interface BatchPosition { index: number, write: BatchWrite | undefined, done: boolean }
+export interface BatchPosition { started: boolean, index: number, write: BatchWrite | undefined, done: boolean }
 
-/** What a batch throws when it fails at `position`: the refusal of an operation, or the failure as it is once all have run. */
+/** What a batch throws when it fails at `position`: the refusal of an operation, or the failure as it is outside them. */
 export const batchFailure = (position: BatchPosition, err: unknown): unknown =>
-  position.done ? err : new BatchRefusal(position.index, err)
+  position.started && !position.done ? new BatchRefusal(position.index, err) : err
 
 /**
  * The writes of a batch as one sequence, for one transaction: each asked of `next` once the one
@@ -229,6 +229,7 @@ export function * batching (
 ): Generator<Ask, { result: BatchResult[], touched: Touched[] }, unknown> {
   const result: BatchResult[] = []
   const touched: Touched[] = []
+  position.started = true
   for (;;) {
     position.index = result.length
     position.write = undefined

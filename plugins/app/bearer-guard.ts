@@ -25,8 +25,9 @@ declare module 'fastify' {
     /** The collection whose read or write scope a route needs. */
     collection?: string
     /**
-     * A read that asks the collections before anything else, and has nothing to undo: the
-     * token's standing may be asked in the same round trip (PostgreSQL).
+     * A route whose first work is a read of the collections, or a write's transaction: the
+     * token's standing may be asked in the same round trip (PostgreSQL). Whatever would write
+     * before it asks the standing first (request.standing.settle()).
      */
     standingAlongside?: true
   }

@@ -52,7 +52,8 @@ export default fp(async function idempotency (fastify) {
     // Prefer is part of the request: a dry run (tx=rollback) and the change itself are two.
     const prefer = canonicalPreferences(request.headers.prefer)
     const fingerprint = digest(canonical([request.method, request.url, request.body, ...prefer === undefined ? [] : [prefer]]))
-    store.claim(owner, key, fingerprint).then((claim: Claim) => {
+    // The claim writes: a token that no longer stands claims nothing.
+    Promise.resolve(request.standing?.settle()).then(() => store.claim(owner, key, fingerprint)).then((claim: Claim) => {
       switch (claim.outcome) {
         case 'claimed':
           request.idempotencyKey = { owner, key }

@@ -48,13 +48,13 @@ export class PostgresStore implements Store {
     return collection
   }
 
-  async batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined): Promise<BatchResult[]> {
-    const position: BatchPosition = { index: 0, write: undefined, done: false }
+  async batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined, alongside?: Alongside): Promise<BatchResult[]> {
+    const position: BatchPosition = { started: false, index: 0, write: undefined, done: false }
     try {
       const now = new Date().toISOString()
       const { result, touched } = await transaction(this.pool,
         client => runAwaiting(batching(name => this.#named(name).core, next, now, position), ask => answerOn(client, ask)),
-        done => this.feed.recording(done.touched.flatMap(({ collection, changes }) => feedRows(collection, changes)), now))
+        done => this.feed.recording(done.touched.flatMap(({ collection, changes }) => feedRows(collection, changes)), now), alongside)
       if (touched.some(({ changes }) => changes.length > 0)) this.feed.committed()
       return result
     } catch (err) {
@@ -118,7 +118,7 @@ class PostgresCollection implements CollectionStore {
   }
 
   async get (id: number, alongside?: Alongside): Promise<Versioned | undefined> {
-    if (alongside === undefined) {
+    if (alongside === undefined || alongside.settled) {
       const { rows } = await this.#pool.query<Scalar[]>(asArrays(this.core.read, [id]))
       return rows[0] === undefined ? undefined : this.core.versioned(rows[0])
     }
@@ -177,31 +177,31 @@ class PostgresCollection implements CollectionStore {
     return live ? 'live' : deleted ? 'deleted' : 'absent'
   }
 
-  async create (inputs: ResourceRecord[], batch: boolean): Promise<Versioned[]> {
-    return this.#commit(now => this.core.creating(inputs, batch, now))
+  async create (inputs: ResourceRecord[], batch: boolean, alongside?: Alongside): Promise<Versioned[]> {
+    return this.#commit(now => this.core.creating(inputs, batch, now), alongside)
   }
 
-  async replace (id: number, input: ResourceRecord, precondition?: Precondition): Promise<Versioned> {
+  async replace (id: number, input: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned> {
     const values = this.core.replaced(input)
-    return this.#commit(now => this.core.writing(id, values, precondition, now))
+    return this.#commit(now => this.core.writing(id, values, precondition, now), alongside)
   }
 
-  async update (id: number, changes: ResourceRecord, precondition?: Precondition): Promise<Versioned> {
+  async update (id: number, changes: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned> {
     const values = this.core.changed(changes)
-    return this.#commit(now => this.core.writing(id, values, precondition, now))
+    return this.#commit(now => this.core.writing(id, values, precondition, now), alongside)
   }
 
-  async delete (id: number, precondition?: Precondition): Promise<void> {
-    return this.#commit(now => this.core.deleting(id, precondition, now), id)
+  async delete (id: number, precondition?: Precondition, alongside?: Alongside): Promise<void> {
+    return this.#commit(now => this.core.deleting(id, precondition, now), alongside, id)
   }
 
-  async updateWhere (filters: Filter[], changes: ResourceRecord, { max, dryRun }: BulkLimits): Promise<Versioned[]> {
+  async updateWhere (filters: Filter[], changes: ResourceRecord, { max, dryRun }: BulkLimits, alongside?: Alongside): Promise<Versioned[]> {
     const values = this.core.changed(changes)
-    return resultOf(this.#commit(now => maybeUndone(this.core.writingWhere(filters, values, max, now), dryRun)))
+    return resultOf(this.#commit(now => maybeUndone(this.core.writingWhere(filters, values, max, now), dryRun), alongside))
   }
 
-  async deleteWhere (filters: Filter[], { max, dryRun }: BulkLimits): Promise<ResourceRecord[]> {
-    return resultOf(this.#commit(now => maybeUndone(this.core.deletingWhere(filters, max, now), dryRun), 'many'))
+  async deleteWhere (filters: Filter[], { max, dryRun }: BulkLimits, alongside?: Alongside): Promise<ResourceRecord[]> {
+    return resultOf(this.#commit(now => maybeUndone(this.core.deletingWhere(filters, max, now), dryRun), alongside, 'many'))
   }
 
   /**
@@ -210,11 +210,11 @@ class PostgresCollection implements CollectionStore {
    * before the constraints would refuse: the constraints only catch a write of another instance
    * between check and write, and say it the same way. `deleting` says what a delete removes.
    */
-  async #commit<T> (sequence: (now: string) => Sequence<T>, deleting?: Deleting): Promise<T> {
+  async #commit<T> (sequence: (now: string) => Sequence<T>, alongside?: Alongside, deleting?: Deleting): Promise<T> {
     try {
       const now = new Date().toISOString()
       const { result, changes } = await transaction(this.#pool, client => runAwaiting(sequence(now), ask => answerOn(client, ask)),
-        done => this.store.feed.recording(feedRows(this.resource.name, done.changes), now))
+        done => this.store.feed.recording(feedRows(this.resource.name, done.changes), now), alongside)
       if (changes.length > 0) this.store.feed.committed()
       return result
     } catch (err) {

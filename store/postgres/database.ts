@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { userInfo } from 'node:os'
 import pg from 'pg'
+import type { Alongside } from '../../collections/store.ts'
 import { ConfigError } from '../../config/index.ts'
 import { pendingOf, type Migration } from '../migrations.ts'
 import { quote } from '../text.ts'
@@ -79,16 +80,39 @@ const names = new Map<string, string>()
 const NAMES_KEPT = 10_000
 
 /**
+ * A statement's text with its parameters written in as literals, for the simple protocol, which
+ * takes several statements in one round trip but no parameters. For the values of the
+ * service's own questions: text, numbers and null.
+ */
+export function inline (sql: string, params: readonly unknown[]): string {
+  return sql.replace(/\$(\d+)/g, (_, n: string) => {
+    const value = params[Number(n) - 1]
+    if (value === null || value === undefined) return 'NULL'
+    if (typeof value === 'number' && Number.isFinite(value)) return String(value)
+    if (typeof value === 'string') return pg.escapeLiteral(value)
+    throw new Error(`no literal for a parameter of type ${typeof value}`)
+  })
+}
+
+/**
  * Runs `work` in one transaction on one connection: committed if it returns, rolled back if it
  * throws. `last`, given what `work` returned, is what to run just before the commit, in the same
- * round trip (statements without parameters, their values written in).
+ * round trip (statements without parameters, their values written in); `first`, a question asked
+ * in the round trip of the BEGIN.
  */
 export async function transaction<T> (
-  pool: Pool, work: (client: Client) => Promise<T>, last?: (result: T) => string | undefined
+  pool: Pool, work: (client: Client) => Promise<T>, last?: (result: T) => string | undefined, first?: Alongside
 ): Promise<T> {
   const client = await pool.connect()
   try {
-    await client.query('BEGIN')
+    if (first === undefined || first.settled) await client.query('BEGIN')
+    else {
+      // The question asked with the BEGIN, in one round trip; its answer may refuse the write before it starts.
+      const asked = first.columns(1)
+      const [, answer] = await client.query({ text: `BEGIN; SELECT ${inline(asked.sql, asked.params)}`, rowMode: 'array' }) as unknown as
+        pg.QueryArrayResult[]
+      first.answer(answer?.rows[0] as unknown[])
+    }
     const result = await work(client)
     const before = last?.(result)
     await client.query(before === undefined ? 'COMMIT' : `${before}; COMMIT`)

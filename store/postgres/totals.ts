@@ -10,7 +10,8 @@ const CHANGES = 'coalesce(sum(changes), 0)::text'
  * is answered in the same round trip.
  */
 export async function changesOf (db: Queryable, collections: readonly string[], alongside?: Alongside): Promise<string[]> {
-  const also = alongside?.columns(2)
+  const asked = alongside?.settled === false ? alongside : undefined
+  const also = asked?.columns(2)
   const { rows } = await db.query<unknown[]>({
     ...prepared(`SELECT ARRAY(SELECT (SELECT ${CHANGES} FROM collection_changes WHERE collection = name) ` +
       `FROM unnest($1::text[]) WITH ORDINALITY AS asked (name, position) ORDER BY position)${also === undefined ? '' : `, ${also.sql}`}`,
@@ -18,7 +19,7 @@ export async function changesOf (db: Queryable, collections: readonly string[], 
     rowMode: 'array'
   })
   const [stamps, ...answer] = rows[0] as [string[], ...unknown[]]
-  alongside?.answer(answer)
+  asked?.answer(answer)
   return stamps
 }
 

@@ -83,7 +83,7 @@ export class SqliteStore implements Store {
   batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined): Promise<BatchResult[]> {
     return this.writes.submit(onCommit => {
       const now = new Date().toISOString()
-      const position: BatchPosition = { index: 0, write: undefined, done: false }
+      const position: BatchPosition = { started: false, index: 0, write: undefined, done: false }
       try {
         const { result, touched } = this.running(() => {
           const done = runNow(batching(name => this.#named(name).core, next, now, position), ask => this.answer(ask))

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { addClient, basic, build, call, cli, create, ENGINE, storageOf, tokenRequest } from '../helper.ts'
+import { addClient, basic, build, call, cli, create, ENGINE, snapshot, storageOf, tokenRequest } from '../helper.ts'
 
 /*
  * A read of the collections asks whether its token still stands in the round trip of its first
@@ -85,4 +85,37 @@ t.test('on PostgreSQL a read of one record, and of a list\'s stamps, asks the to
   queries = 0
   const again = await call(app, 'GET', '/v1/zoos', undefined, { 'if-none-match': String(page.headers.etag) })
   t.same([revalidated.statusCode, again.statusCode, queries], [304, 304, 1], 'a 304 from the stamps and the standing, one statement')
+})
+
+t.test('a write with a token that no longer stands writes nothing, whatever would write first', async t => {
+  const app = await build(t)
+  const zoo = await create(app, 'zoos', { name: 'Tierpark', city: 'Berlin' })
+  const token = await tokenOf(app, 'zoos:write')
+  const revocation = await app.inject({
+    method: 'POST',
+    url: '/oauth/revoke',
+    headers: { authorization: token.credentials, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ token: token.authorization.slice('Bearer '.length) }).toString()
+  })
+  t.equal(revocation.statusCode, 200)
+  const before = await snapshot(app)
+  const { authorization } = token
+  for (const [what, method, path, body, headers] of [
+    ['a create', 'POST', '/v1/zoos', { name: 'A', city: 'B' }, {}],
+    ['a patch', 'PATCH', `/v1/zoos/${zoo.id}`, { city: 'C' }, {}],
+    ['a put', 'PUT', `/v1/zoos/${zoo.id}`, { name: 'A', city: 'C' }, {}],
+    ['a delete', 'DELETE', `/v1/zoos/${zoo.id}`, undefined, {}],
+    ['a change of many', 'PATCH', '/v1/zoos?city=Berlin', { city: 'C' }, {}],
+    ['a batch', 'POST', '/v1/batch', { operations: [{ method: 'POST', path: '/v1/zoos', body: { name: 'A', city: 'B' } }] }, {}],
+    ['a keyed create', 'POST', '/v1/zoos', { name: 'A', city: 'B' }, { 'idempotency-key': 'k' }],
+    ['a queued create', 'POST', '/v1/zoos', { name: 'A', city: 'B' }, { prefer: 'respond-async' }],
+    ['a create with a bad body', 'POST', '/v1/zoos', { city: 5 }, {}],
+    ['a write of a record that never was', 'PATCH', '/v1/zoos/999', { city: 'C' }, {}]
+  ] as const) {
+    const res = await call(app, method, path, body, { authorization, ...headers })
+    t.equal(res.statusCode, 401, what)
+    t.equal(res.json().error, 'Invalid access token: the access token was revoked', what)
+    t.equal(res.json().operation, undefined, `${what}: no operation named`)
+  }
+  t.same(await snapshot(app), before, 'nothing was written: no record, key, job or change')
 })
