@@ -100,8 +100,8 @@ export type Ask =
   | Statement & { want: 'exists' }
   | Statement & { want: 'run' }
   /**
-   * Nothing waits for it: it may run at any point before the transaction commits, and before any
-   * later `rows` of the same transaction (SQLite runs the search index's upkeep last:
+   * Nothing waits for it: it may run at any point before the write ends, and before any later
+   * `rows` of the same write (SQLite runs the search index's upkeep at the end of each write:
    * store/sqlite/collections.ts says why).
    */
   | Statement & { want: 'later' }

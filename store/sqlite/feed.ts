@@ -15,6 +15,7 @@ const COLUMNS = 'position, collection, record_id, event, record, at'
 export class SqliteChangeLog implements ChangeLog {
   readonly #listeners = new Set<() => void>()
   readonly #record: Database.Statement
+  readonly #recordOne: Database.Statement
   readonly #after: Database.Statement
   readonly #afterOf: Database.Statement
   readonly #head: Database.Statement
@@ -25,6 +26,8 @@ export class SqliteChangeLog implements ChangeLog {
     // One statement however many changes: the rows come as one JSON array, inserted in its order.
     this.#record = db.prepare('INSERT INTO changes (collection, record_id, event, record, at) ' +
       'SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, ? FROM json_each(?)')
+    // Nearly every write changes one record: its row bound as it is, without a JSON array around it.
+    this.#recordOne = db.prepare('INSERT INTO changes (collection, record_id, event, record, at) VALUES (?, ?, ?, ?, ?)')
     this.#after = db.prepare(`SELECT ${COLUMNS} FROM changes WHERE position > ? ORDER BY position LIMIT ?`).raw()
     this.#afterOf = db.prepare(`SELECT ${COLUMNS} FROM changes WHERE collection = ? AND position > ? ORDER BY position LIMIT ?`).raw()
     // The last position handed out, kept by AUTOINCREMENT even once its change is pruned.
@@ -48,7 +51,8 @@ export class SqliteChangeLog implements ChangeLog {
   record (rows: readonly FeedRow[], at: string): void {
     if (rows.length === 0) return
     mustFitFeed(rows.length)
-    this.#record.run(at, JSON.stringify(rows))
+    if (rows.length === 1) this.#recordOne.run(...rows[0] as FeedRow, at)
+    else this.#record.run(at, JSON.stringify(rows))
   }
 
   /** Tells the listeners that a transaction with changes has committed. */

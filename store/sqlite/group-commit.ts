@@ -44,12 +44,9 @@ export class GroupCommit {
   readonly #undo: Database.Statement
 
   readonly db: Database.Database
-  /** What the writes leave to the end of their transaction: run after the last write, before it commits; dropped once it ends. */
-  readonly last: { run: () => void, drop: () => void }
 
-  constructor (db: Database.Database, last = { run: () => {}, drop: () => {} }) {
+  constructor (db: Database.Database) {
     this.db = db
-    this.last = last
     this.#begin = db.prepare('BEGIN IMMEDIATE')
     this.#commit = db.prepare('COMMIT')
     this.#rollback = db.prepare('ROLLBACK')
@@ -95,14 +92,11 @@ export class GroupCommit {
           outcomes.push({ ok: false, error })
         }
       }
-      this.last.run()
       this.#commit.run()
     } catch (error) {
       if (this.db.inTransaction) this.#rollback.run()
       for (const { reject } of group) reject(error)
       return
-    } finally {
-      this.last.drop()
     }
     this.commits++
     group.forEach(({ resolve, reject }, i) => {
