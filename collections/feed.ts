@@ -62,11 +62,6 @@ export class ChangeHub {
     this.#stopListening = log.onCommit(() => { if (this.#live.size > 0) this.#wake() })
   }
 
-  /** Streams open, caught up or catching up. */
-  get size (): number {
-    return this.#live.size
-  }
-
   /**
    * Hands `receiver` the changes of `collection` after `position`, in order, each once, from the
    * first missed to every one to come, until the subscription is closed. A receiver that throws
