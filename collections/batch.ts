@@ -106,18 +106,18 @@ export function batchRoute (fastify: Instance): void {
   }, async (request, reply) => {
     const operations = request.body.operations as Operation[]
     const planned: Planned[] = []
-    /** The answers so far, as a client would read them: what a `$ref` names. */
-    const bodies: unknown[] = []
+    /** The answers so far, each made once its operation has run: what a `$ref` names, and what the batch answers. */
+    const answers: ReturnType<Planned['answer']>[] = []
     try {
-      const results = await storage.batch(done => {
+      await storage.batch(done => {
         const index = done.length
-        if (index > 0) bodies[index - 1] = (planned[index - 1] as Planned).answer(done[index - 1]).body
+        if (index > 0) answers[index - 1] = (planned[index - 1] as Planned).answer(done[index - 1])
         const operation = operations[index]
         if (operation === undefined) return undefined
-        planned[index] = plan(request, mounts, apiPrefix, resolved(operation, bodies, index))
+        planned[index] = plan(request, mounts, apiPrefix, resolved(operation, answers.map(a => a.body), index))
         return (planned[index] as Planned).write
       }, request.standing ?? undefined)
-      return reply.send({ results: results.map((result, i) => (planned[i] as Planned).answer(result)) })
+      return reply.send({ results: answers })
     } catch (err) {
       if (!(err instanceof BatchRefusal)) throw err
       const refusal = refusalOf(err.reason)
