@@ -113,12 +113,16 @@ export class PostgresAccountStore implements AccountStore {
 
   /** One row: the client's generation and creation, whether the token was revoked, whether its user (if any) exists. */
   standingColumns (token: TokenKey, first: number) {
-    const [jti, client, user] = [`$${first}`, `$${first + 1}`, `$${first + 2}`]
-    return {
-      sql: `(SELECT generation FROM oauth_clients WHERE client_id = ${client}), ` +
+    let sql = standingSql.get(first)
+    if (sql === undefined) {
+      const [jti, client, user] = [`$${first}`, `$${first + 1}`, `$${first + 2}`]
+      standingSql.set(first, sql = `(SELECT generation FROM oauth_clients WHERE client_id = ${client}), ` +
         `(SELECT created_at FROM oauth_clients WHERE client_id = ${client}), ` +
         `EXISTS (SELECT 1 FROM revoked_access_tokens WHERE jti = ${jti}), ` +
-        `(${user}::bigint IS NULL OR EXISTS (SELECT 1 FROM users WHERE id = ${user}))`,
+        `(${user}::bigint IS NULL OR EXISTS (SELECT 1 FROM users WHERE id = ${user}))`)
+    }
+    return {
+      sql,
       params: [token.jti, token.clientId, token.userId],
       count: 4,
       standing: ([generation, createdAt, revoked, userExists]: unknown[]): TokenStanding => ({
@@ -135,6 +139,9 @@ export class PostgresAccountStore implements AccountStore {
     await this.pool.query('DELETE FROM refresh_tokens WHERE expires_at <= $1', [now])
   }
 }
+
+/** The standing's select list by the number of its first parameter: the same text each time, made once. */
+const standingSql = new Map<number, string>()
 
 async function insertRefreshToken (db: Queryable, token: NewRefreshToken): Promise<void> {
   await db.query(`INSERT INTO refresh_tokens (token_hash, family_id, client_id, user_id, scope, expires_at, created_at)

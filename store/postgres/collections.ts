@@ -93,6 +93,8 @@ class PostgresCollection implements CollectionStore {
   readonly #queries: PostgresListQueries
   readonly #pool: Pool
   readonly #totals: PostgresTotals
+  /** The read of one record with another question's columns, by the text of those: made once, as the statement is named by it. */
+  readonly #readAlongside = new Map<string, string>()
 
   readonly store: PostgresStore
   readonly resource: Resource
@@ -124,8 +126,12 @@ class PostgresCollection implements CollectionStore {
     }
     // One row whatever the record: the other question's answer, then the record's columns (nulls when there is none).
     const also = alongside.columns(2)
-    const { rows } = await this.#pool.query<Scalar[]>(asArrays(
-      `SELECT ${also.sql}, record.* FROM (SELECT 1) AS one LEFT JOIN (${this.core.read}) AS record ON true`, [id, ...also.params]))
+    let sql = this.#readAlongside.get(also.sql)
+    if (sql === undefined) {
+      sql = `SELECT ${also.sql}, record.* FROM (SELECT 1) AS one LEFT JOIN (${this.core.read}) AS record ON true`
+      this.#readAlongside.set(also.sql, sql)
+    }
+    const { rows } = await this.#pool.query<Scalar[]>(asArrays(sql, [id, ...also.params]))
     const row = rows[0] as Scalar[]
     alongside.answer(row.slice(0, also.count))
     const record = row.slice(also.count)
