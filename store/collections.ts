@@ -431,6 +431,39 @@ export class CollectionCore {
     }
   }
 
+  /** The values of the insert of a record (`insert`), and its search words. */
+  inserted (input: ResourceRecord, now: string): { values: unknown[], words: string } {
+    const values = [...this.resource.writable.map(f => this.bind(f, input[f])), now, now]
+    const words = this.#words(input)
+    if (this.search?.column !== undefined) values.push(words)
+    return { values, words }
+  }
+
+  /**
+   * The update that sets `values` (writable fields) of the record that is `current`, returning it
+   * as written; with `version`, only while the record is still at that version. A write that sets
+   * no text field leaves the record's words as they are; where a table apart keeps them, `apart`
+   * says how to write the new `words` there.
+   */
+  updated (current: ResourceRecord, values: ResourceRecord, now: string, version?: number):
+  Statement & { words: string, apart: SearchIndex['apart'] } {
+    const fields = Object.keys(values)
+    const params = new Parameters(this.dialect)
+    const assignments = [
+      ...fields.map(f => `${quote(f)} = ${params.add(this.bind(f, values[f]))}`), `updated_at = ${params.add(now)}`, 'version = version + 1'
+    ]
+    const search = fields.some(f => this.resource.search.includes(f)) ? this.search : undefined
+    const words = search === undefined ? '' : this.#words({ ...current, ...values })
+    const column = search?.column
+    if (column !== undefined) assignments.push(`${quote(column.name)} = ${column.value(params.add(words))}`)
+    // Placeholders added in the order they appear in the text: SQLite's are positional.
+    let where = `id = ${params.add(current.id)}`
+    if (version !== undefined) where += ` AND version = ${params.add(version)}`
+    const sql = `UPDATE ${this.table} SET ${assignments.join(', ')} WHERE ${where} ` +
+      `RETURNING ${this.columns.map(c => quote(c.name)).join(', ')}, version`
+    return { sql, params: params.values, words, apart: search?.apart }
+  }
+
   /** Creates every input or none; the errors of input i are named `i.<field>` in a batch. */
   * creating (inputs: ResourceRecord[], batch: boolean, now: string): Sequence<Versioned[]> {
     // Checked one by one after the earlier inserts, so a batch cannot repeat a unique value.
@@ -442,9 +475,7 @@ export class CollectionCore {
         errors.push(...problems)
         continue
       }
-      const values = [...this.resource.writable.map(f => this.bind(f, input[f])), now, now]
-      const words = this.#words(input)
-      if (this.search?.column !== undefined) values.push(words)
+      const { values, words } = this.inserted(input, now)
       const record = this.versioned((yield * row(this.insert, values)) as Scalar[])
       if (this.search?.apart !== undefined) yield * later(this.search.apart.put, [record.record.id, words])
       created.push(record)
@@ -458,21 +489,8 @@ export class CollectionCore {
     const current = yield * this.#current(id, precondition)
     const errors = yield * this.#check(values, id, '')
     if (errors.length > 0) throw invalid(errors)
-    const fields = Object.keys(values)
-    const p = (n: number): string => this.dialect.placeholder(n)
-    const params: unknown[] = [...fields.map(f => this.bind(f, values[f])), now]
-    const assignments = [
-      ...fields.map((f, i) => `${quote(f)} = ${p(i + 1)}`), `updated_at = ${p(fields.length + 1)}`, 'version = version + 1'
-    ]
-    // A write that sets no text field leaves the record's words as they are.
-    const search = fields.some(f => this.resource.search.includes(f)) ? this.search : undefined
-    const words = search === undefined ? '' : this.#words({ ...current.record, ...values })
-    const column = search?.column
-    if (column !== undefined) assignments.push(`${quote(column.name)} = ${column.value(p(params.push(words)))}`)
-    const sql = `UPDATE ${this.table} SET ${assignments.join(', ')} WHERE id = ${p(params.push(id))} ` +
-      `RETURNING ${this.columns.map(c => quote(c.name)).join(', ')}, version`
+    const { sql, params, words, apart } = this.updated(current.record, values, now)
     const written = this.versioned((yield * row(sql, params)) as Scalar[])
-    const apart = search?.apart
     if (apart !== undefined) {
       yield * later(apart.remove, [id])
       yield * later(apart.put, [id, words])

@@ -7,12 +7,13 @@ import type {
 } from '../../collections/store.ts'
 import {
   batchFailure, batching, CollectionCore, feedRows, invalid, maybeUndone, resultOf, runAwaiting, stillReferenced, type Ask,
-  type BatchPosition, type Sequence
+  type BatchPosition, type Sequence, type Statement
 } from '../collections.ts'
 import { prepared, transaction, type Client, type Pool } from './database.ts'
 import { POSTGRES } from './dialect.ts'
 import { PostgresChangeLog } from './feed.ts'
 import { PostgresListQueries } from './list.ts'
+import { OneStatementWrites } from './one-statement.ts'
 import { changesOf, PostgresTotals } from './totals.ts'
 
 /** What PostgreSQL says when a constraint refuses a write (its SQLSTATE). */
@@ -22,10 +23,11 @@ const FOREIGN_KEY_VIOLATION = '23503'
 const INDEXING_BATCH = 2000
 
 /**
- * Collections in PostgreSQL tables named after them (migrations/postgres/). Every write is one
- * transaction that first locks the record it changes (`FOR UPDATE`), so the precondition
- * (If-Match, the parent of a nested path) is checked against the record as it is written, whatever
- * other instances do meanwhile. A list's total is counted again only when a write has committed
+ * Collections in PostgreSQL tables named after them (migrations/postgres/). A write of one record
+ * is one statement that writes it only while it is at the version read (store/postgres/one-statement.ts);
+ * any other write, and one that statement cannot make, is one transaction that first locks the
+ * record it changes (`FOR UPDATE`). Either way the precondition (If-Match, the parent of a nested
+ * path) holds for the record as it is written, whatever other instances do meanwhile. A list's total is counted again only when a write has committed
  * since it was last counted, on any instance (store/postgres/totals.ts).
  */
 export class PostgresStore implements Store {
@@ -93,6 +95,7 @@ class PostgresCollection implements CollectionStore {
   readonly #queries: PostgresListQueries
   readonly #pool: Pool
   readonly #totals: PostgresTotals
+  readonly #oneStatement: OneStatementWrites
   /** The read of one record with another question's columns, by the text of those: made once, as the statement is named by it. */
   readonly #readAlongside = new Map<string, string>()
 
@@ -106,6 +109,7 @@ class PostgresCollection implements CollectionStore {
     this.core = new CollectionCore(resource, store.resources, POSTGRES)
     this.#totals = new PostgresTotals(resource.name)
     this.#queries = new PostgresListQueries(this.core)
+    this.#oneStatement = new OneStatementWrites(this.core, store.feed)
   }
 
   async list (query: ListQuery, { counting, changes }: ListOptions): Promise<Page> {
@@ -183,22 +187,72 @@ class PostgresCollection implements CollectionStore {
     return live ? 'live' : deleted ? 'deleted' : 'absent'
   }
 
+  /*
+   * A write of one record asks its question (the token's standing) first, with the read of the
+   * record it changes when there is one, then writes in one statement (store/postgres/one-statement.ts):
+   * two round trips. Whatever that statement cannot write (see there) is written by a transaction
+   * of its own, whose checks answer as they always do.
+   */
+
   async create (inputs: ResourceRecord[], batch: boolean, alongside?: Alongside): Promise<Versioned[]> {
+    const [input] = inputs
+    if (!batch && inputs.length === 1 && input !== undefined) {
+      await this.#settle(alongside)
+      const written = await this.#once(this.#oneStatement.created(input, new Date().toISOString()))
+      if (written !== undefined) return [this.core.versioned(written)]
+    }
     return this.#commit(now => this.core.creating(inputs, batch, now), alongside)
   }
 
   async replace (id: number, input: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned> {
-    const values = this.core.replaced(input)
-    return this.#commit(now => this.core.writing(id, values, precondition, now), alongside)
+    return this.#write(id, this.core.replaced(input), precondition, alongside)
   }
 
   async update (id: number, changes: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned> {
-    const values = this.core.changed(changes)
+    return this.#write(id, this.core.changed(changes), precondition, alongside)
+  }
+
+  async #write (id: number, values: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned> {
+    const current = await this.get(id, alongside)
+    if (current !== undefined) {
+      precondition?.(current)
+      const written = await this.#once(this.#oneStatement.updated(current.record, current.version, values, new Date().toISOString()))
+      if (written !== undefined) return this.core.versioned(written)
+    }
     return this.#commit(now => this.core.writing(id, values, precondition, now), alongside)
   }
 
   async delete (id: number, precondition?: Precondition, alongside?: Alongside): Promise<void> {
+    const current = await this.get(id, alongside)
+    if (current !== undefined) {
+      precondition?.(current)
+      if (await this.#once(this.#oneStatement.deleted(id, current.version, new Date().toISOString())) !== undefined) return
+    }
     return this.#commit(now => this.core.deleting(id, precondition, now), alongside, id)
+  }
+
+  /** Asks `alongside` alone, unless it is answered. */
+  async #settle (alongside: Alongside | undefined): Promise<void> {
+    if (alongside === undefined || alongside.settled) return
+    const { sql, params } = alongside.columns(1)
+    const { rows } = await this.#pool.query<unknown[]>(asArrays(`SELECT ${sql}`, params))
+    alongside.answer(rows[0] as unknown[])
+  }
+
+  /**
+   * Runs a write of one statement: the row it answers, once committed; undefined when it wrote
+   * nothing, because the record changed since it was read or a constraint refused it.
+   */
+  async #once ({ sql, params }: Statement): Promise<Scalar[] | undefined> {
+    try {
+      const { rows } = await this.#pool.query<Scalar[]>(asArrays(sql, params))
+      if (rows[0] !== undefined) this.store.feed.committed()
+      return rows[0]
+    } catch (err) {
+      const { code } = err as pg.DatabaseError
+      if (code === UNIQUE_VIOLATION || code === FOREIGN_KEY_VIOLATION) return undefined
+      throw err
+    }
   }
 
   async updateWhere (filters: Filter[], changes: ResourceRecord, { max, dryRun }: BulkLimits, alongside?: Alongside): Promise<Versioned[]> {

@@ -40,6 +40,18 @@ export class PostgresChangeLog implements ChangeLog {
       'WITH ORDINALITY AS changes (change, rank)'
   }
 
+  /**
+   * The statement that records the change of the one record a write of the same statement
+   * returns (its `WITH` query `written`, with the record's `id`): `record` is the expression of the
+   * record's JSON (NULL once deleted), `at` the placeholder of the time. For a write that is one
+   * statement, its own transaction: its change is the only one there, rank 1.
+   */
+  recordingWritten (collection: string, event: FeedEvent, record: string, at: string): string {
+    return 'INSERT INTO changes (position, collection, record_id, event, record, at) ' +
+      `SELECT pg_current_xact_id()::text::bigint * 1000000 + 1, ${escapeLiteral(collection)}, id, '${event}', ${record}, ${at} ` +
+      'FROM written'
+  }
+
   /** Tells the listeners of this instance that a transaction with changes has committed. */
   committed (): void {
     for (const listener of this.#listeners) listener()

@@ -1,0 +1,59 @@
+import type { ResourceRecord } from '../../collections/resource.ts'
+import type { FeedEvent } from '../../collections/store.ts'
+import type { CollectionCore, Statement } from '../collections.ts'
+import { quote } from '../text.ts'
+import type { PostgresChangeLog } from './feed.ts'
+
+/**
+ * A write of one record as one statement in its own transaction (autocommit): the record written
+ * and its change recorded in the feed by one `WITH` statement, in one round trip, where a
+ * transaction of its own takes three or four (BEGIN, a read that locks the record, the write, the
+ * feed row with the COMMIT).
+ *
+ * It is correct because it changes only the record that was read: an update or a delete holds
+ * `version = <the version read>`, so the checks made on that read (If-Match, the parent of a
+ * nested path, the search words made of the fields it does not set) still hold when it writes.
+ * What the constraints refuse (a reference that names no record, a unique value taken, a
+ * record still named by others) and a record changed since it was read leave nothing written:
+ * the caller then writes in a transaction of its own, whose checks say why, as they always do.
+ */
+export class OneStatementWrites {
+  readonly #core: CollectionCore
+  readonly #feed: PostgresChangeLog
+  /** The record as the feed keeps it: its columns, by name, in the order of the API's records. */
+  readonly #json: string
+
+  constructor (core: CollectionCore, feed: PostgresChangeLog) {
+    this.#core = core
+    this.#feed = feed
+    this.#json = `json_build_object(${core.columns.map(c => `'${c.name}', ${quote(c.name)}`).join(', ')})::text`
+  }
+
+  /** Inserts `input`; answers the record's columns and version. */
+  created (input: ResourceRecord, now: string): Statement {
+    const { values } = this.#core.inserted(input, now)
+    return this.#recorded(this.#core.insert, values, 'created', now)
+  }
+
+  /** Sets `values` of the record that is `current`, while it is at `version`; answers it as written, or no row. */
+  updated (current: ResourceRecord, version: number, values: ResourceRecord, now: string): Statement {
+    const { sql, params } = this.#core.updated(current, values, now, version)
+    return this.#recorded(sql, params, 'updated', now)
+  }
+
+  /** Deletes record `id` while it is at `version`, leaving its tombstone; answers its id, or no row. */
+  deleted (id: number, version: number, now: string): Statement {
+    const { table, resource } = this.#core
+    const sql = `WITH written AS (DELETE FROM ${table} WHERE id = $1 AND version = $2 RETURNING id), ` +
+      'buried AS (INSERT INTO tombstones (collection, id, deleted_at) SELECT $3, id, $4 FROM written), ' +
+      `recorded AS (${this.#feed.recordingWritten(resource.name, 'deleted', 'NULL', '$4')}) SELECT id FROM written`
+    return { sql, params: [id, version, resource.name, now] }
+  }
+
+  #recorded (write: string, params: unknown[], event: FeedEvent, now: string): Statement {
+    const at = `$${params.length + 1}`
+    const recording = this.#feed.recordingWritten(this.#core.resource.name, event, this.#json, at)
+    const sql = `WITH written AS (${write}), recorded AS (${recording}) SELECT * FROM written`
+    return { sql, params: [...params, now] }
+  }
+}

@@ -1,0 +1,142 @@
+import type { FastifyInstance } from 'fastify'
+import t, { type Test } from 'tap'
+import { etagOf } from '../../../collections/conditional.ts'
+import { build as buildApp, call, create, ENGINE, query, storageOf } from '../../helper.ts'
+
+/*
+ * On PostgreSQL a write of one record is two round trips: its question (the token's standing),
+ * with the read of the record it changes, then one statement that writes the record and its
+ * change (store/postgres/one-statement.ts). These tests hold it to what a transaction of its own
+ * guarantees: another instance's write between the read and the write, and a write the
+ * constraints refuse, are answered as that transaction would answer them.
+ */
+
+const POSTGRES_PASS = { skip: ENGINE !== 'postgres' && 'runs in the PostgreSQL pass' }
+
+type Pool = { query: (...args: unknown[]) => Promise<unknown>, connect: (...args: unknown[]) => Promise<unknown> }
+
+/** The app's pool, its statements counted and, once, the first that writes in one statement preceded by `between`. */
+function watched (t: Test, app: FastifyInstance) {
+  const pool = storageOf(app).collections as unknown as { pool: Pool }
+  const { query: run, connect } = pool.pool
+  const seen = { queries: 0, transactions: 0, between: undefined as (() => Promise<unknown>) | undefined }
+  // A statement of the pool takes a connection too, at once: only the others are transactions.
+  let querying = false
+  pool.pool.query = async (...args: unknown[]) => {
+    seen.queries++
+    const text = String((args[0] as { text?: string }).text ?? args[0])
+    const between = seen.between
+    if (between !== undefined && text.startsWith('WITH written AS')) {
+      seen.between = undefined
+      await between()
+    }
+    querying = true
+    try {
+      return run.apply(pool.pool, args)
+    } finally {
+      querying = false
+    }
+  }
+  pool.pool.connect = (...args: unknown[]) => {
+    if (!querying) seen.transactions++
+    return connect.apply(pool.pool, args)
+  }
+  t.teardown(() => {
+    delete (pool.pool as Partial<Pool>).query
+    delete (pool.pool as Partial<Pool>).connect
+  })
+  return seen
+}
+
+/** The changes the feed holds of a record, oldest first. */
+const changesOf = async (app: FastifyInstance, collection: string, id: number) =>
+  (await query(app, 'SELECT event, record FROM changes WHERE collection = ? AND record_id = ? ORDER BY position', [collection, id]))
+    .map(({ event, record }) => ({ event, record: record === null ? null : JSON.parse(String(record)) }))
+
+t.test('a write of one record is two statements and no transaction, and the feed has its change as written', POSTGRES_PASS, async t => {
+  const app = await build(t)
+  const zoo = await create(app, 'zoos', { name: 'Tierpark', city: 'Berlin' })
+  const seen = watched(t, app)
+  const writes = [
+    ['POST', '/v1/zoos', { name: 'Hellabrunn', city: 'München', country: 'DE' }, 201],
+    ['PUT', `/v1/zoos/${zoo.id}`, { name: 'Tierpark Berlin', city: 'Berlin', opened_on: '1955-07-02' }, 201],
+    ['PATCH', `/v1/zoos/${zoo.id}`, { city: 'Berlin-Friedrichsfelde' }, 201],
+    ['DELETE', `/v1/zoos/${zoo.id}`, undefined, 204]
+  ] as const
+  for (const [method, path, body, status] of writes) {
+    seen.queries = 0
+    const res = await call(app, method, path, body)
+    t.same([res.statusCode, seen.queries, seen.transactions], [status, 2, 0], `${method}: the standing (with the record), then the write`)
+  }
+  const created = (await call(app, 'GET', '/v1/zoos?name=Hellabrunn')).json()[0]
+  t.same(await changesOf(app, 'zoos', created.id), [{ event: 'created', record: created }])
+  t.same((await changesOf(app, 'zoos', zoo.id)).map(change => [change.event, change.record?.city, change.record?.opened_on]), [
+    ['created', 'Berlin', undefined], ['updated', 'Berlin', '1955-07-02'], ['updated', 'Berlin-Friedrichsfelde', '1955-07-02'],
+    ['deleted', undefined, undefined]
+  ])
+  t.equal((await call(app, 'GET', `/v1/zoos/${zoo.id}`)).statusCode, 410, 'the tombstone')
+})
+
+t.test('another write between the read and the write is answered as a transaction of its own would', POSTGRES_PASS, async t => {
+  const app = await build(t)
+  const seen = watched(t, app)
+  const elsewhere = (sql: string, params: unknown[]) => { seen.between = () => query(app, sql, params) }
+
+  const zoo = await create(app, 'zoos', { name: 'Tierpark', city: 'Berlin' })
+  elsewhere("UPDATE zoos SET name = 'Wildpark', version = version + 1 WHERE id = ?", [zoo.id])
+  const patched = await call(app, 'PATCH', `/v1/zoos/${zoo.id}`, { city: 'Potsdam' })
+  t.same([patched.statusCode, patched.json().name, patched.json().city, patched.headers.etag], [201, 'Wildpark', 'Potsdam', etagOf(3)],
+    'written on the record as it is now')
+  const found = await call(app, 'GET', '/v1/zoos?q=wildpark%20potsdam')
+  t.same(found.json().map((z: { id: number }) => z.id), [zoo.id], 'its search words made of the name the other write set')
+
+  const conditional = [['PATCH', { city: 'Berlin' }], ['PUT', { name: 'Tierpark', city: 'Berlin' }], ['DELETE', undefined]] as const
+  for (const [method, body] of conditional) {
+    const etag = String((await call(app, 'GET', `/v1/zoos/${zoo.id}`)).headers.etag)
+    elsewhere("UPDATE zoos SET city = 'Cottbus', version = version + 1 WHERE id = ?", [zoo.id])
+    const res = await call(app, method, `/v1/zoos/${zoo.id}`, body, { 'if-match': etag })
+    t.same([res.statusCode, seen.between], [412, undefined], `${method} with If-Match of the version read, changed before the write`)
+  }
+  const [other, animal] = [
+    await create(app, 'zoos', { name: 'Zoo Leipzig', city: 'Leipzig' }),
+    await create(app, 'animals', { name: 'Knut', species: 'polar bear', animal_type_id: 1, zoo_id: zoo.id })
+  ]
+  elsewhere('UPDATE animals SET zoo_id = ?, version = version + 1 WHERE id = ?', [other.id, animal.id])
+  t.equal((await call(app, 'DELETE', `/v1/zoos/${zoo.id}/animals/${animal.id}`)).statusCode, 404, 'moved out of the zoo of the path')
+  t.equal((await call(app, 'GET', `/v1/animals/${animal.id}`)).json().zoo_id, other.id, 'and not deleted')
+
+  elsewhere('WITH gone AS (DELETE FROM animals WHERE id = ? RETURNING id) ' +
+    "INSERT INTO tombstones (collection, id, deleted_at) SELECT 'animals', id, '2026-11-26T00:00:00.000Z' FROM gone", [animal.id])
+  t.equal((await call(app, 'PATCH', `/v1/animals/${animal.id}`, { name: 'Knut II' })).statusCode, 410, 'deleted meanwhile')
+  t.equal(seen.between, undefined, 'every other write came between a read and a write')
+  t.same((await changesOf(app, 'zoos', zoo.id)).map(change => change.event), ['created', 'updated'], 'the feed has what was written')
+  t.same((await changesOf(app, 'animals', animal.id)).map(change => change.event), ['created'])
+})
+
+t.test('what the constraints refuse is refused with the checks\' own answer, and nothing is written', POSTGRES_PASS, async t => {
+  const app = await build(t)
+  const zoo = await create(app, 'zoos', { name: 'Tierpark', city: 'Berlin' })
+  await create(app, 'animals', { name: 'Knut', species: 'polar bear', animal_type_id: 1, zoo_id: zoo.id })
+  const employee = await create(app, 'employees', { name: 'Ada', role: 'keeper', email: 'ada@zoo.test' })
+  const before = await query(app, 'SELECT count(*) AS n FROM changes')
+  const refused = [
+    ['POST', '/v1/animals', { name: 'Bao', species: 'panda', animal_type_id: 2, zoo_id: 999 }, 422,
+      'Validation failed: zoo_id 999 names no existing record of zoos'],
+    ['POST', '/v1/employees', { name: 'Bea', role: 'vet', email: 'ADA@zoo.test' }, 422,
+      'Validation failed: email "ADA@zoo.test" is already used by another employee'],
+    ['PATCH', `/v1/employees/${employee.id}`, { zoo_id: 998 }, 422, 'Validation failed: zoo_id 998 names no existing record of zoos'],
+    ['DELETE', `/v1/zoos/${zoo.id}`, undefined, 409, `zoo ${zoo.id} still has animals; delete or move them first`]
+  ] as const
+  for (const [method, path, body, status, error] of refused) {
+    const res = await call(app, method, path, body)
+    t.same([res.statusCode, res.json().error], [status, error], `${method} ${path}`)
+  }
+  t.same(await query(app, 'SELECT count(*) AS n FROM changes'), before, 'no change recorded')
+})
+
+/** The app, once it has answered a request: its storage is open. */
+async function build (t: Test): Promise<FastifyInstance> {
+  const app = await buildApp(t)
+  await call(app, 'GET', '/v1/zoos')
+  return app
+}
