@@ -48,6 +48,7 @@ const randomDate = () => new Date(Date.UTC(1850, 0, 1) + int(175 * 365) * 86_400
  * json-server (B) has its own query syntax: `_sort`, `_order`, `_start`, `_limit`, `<field>_gte`.
  */
 export function casesFor (target, data) {
+  if (target.name === 'P') return platformaticCases(data)
   const api = target.name !== 'B'
   const prefix = api ? '/v1' : ''
   const zooId = () => 1 + int(data.rows)
@@ -102,6 +103,53 @@ export function casesFor (target, data) {
     }),
     'patch-one': () => ({ method: 'PATCH', path: `${prefix}/zoos/${zooId()}`, body: JSON.stringify({ city: pick(data.cities) }) })
   }
+  cases.mixed = () => cases[Math.random() < 0.9 ? pick(MIXED_READS) : pick(MIXED_WRITES)]()
+  return cases
+}
+
+/**
+ * The cases in Platformatic DB's own syntax (P): `where.<field>.<op>`, `orderby.<field>`,
+ * camel-cased fields, `totalCount=true` for the X-Total-Count the service always gives. Its
+ * writes set what the service sets itself (timestamps, the version), and its only update is
+ * `PUT /zoos/:id` with every required field. It has no keyset cursor, and the service's own features are n/a.
+ */
+function platformaticCases (data) {
+  const zooId = () => 1 + int(data.rows)
+  const list = query => () => ({ method: 'GET', path: `${query}&limit=20&totalCount=true` })
+  const now = () => new Date().toISOString()
+  const cases = {
+    'get-one': () => ({ method: 'GET', path: `/zoos/${zooId()}` }),
+    'list-zoos': list('/zoos?where.country.eq=DE&orderby.name=desc'),
+    'list-animals': list(`/animals?where.species.eq=${encodeURIComponent(data.species)}&orderby.bornOn=desc`),
+    'list-employees': list(`/employees?where.role.eq=${encodeURIComponent(data.role)}&orderby.hiredOn=asc`),
+    'list-nested': () => list(`/animals?where.zooId.eq=${1 + int(data.zoosWithAnimals)}&orderby.name=asc`)(),
+    'list-range': list('/zoos?where.openedOn.gte=2000-01-01&orderby.city=asc'),
+    'cursor-deep': 'Platformatic DB has no keyset cursor in its REST API',
+    'offset-deep': list(`/zoos?orderby.id=asc&offset=${Math.max(0, data.rows - 20)}`),
+    'post-one': () => {
+      const at = now()
+      return {
+        method: 'POST',
+        path: '/zoos',
+        body: JSON.stringify({
+          name: `bench zoo ${int(1e9)}`,
+          city: pick(data.cities),
+          country: pick(COUNTRIES),
+          openedOn: Math.random() < 0.1 ? null : randomDate(),
+          createdAt: at,
+          updatedAt: at,
+          version: 1
+        })
+      }
+    },
+    // Its update takes every required field: the record's own name and creation are not known here.
+    'patch-one': () => {
+      const at = now()
+      const body = { name: `bench zoo ${int(1e9)}`, city: pick(data.cities), createdAt: at, updatedAt: at, version: 1 }
+      return { method: 'PUT', path: `/zoos/${zooId()}`, body: JSON.stringify(body) }
+    }
+  }
+  for (const name of CASES) cases[name] ??= SERVICE_ONLY
   cases.mixed = () => cases[Math.random() < 0.9 ? pick(MIXED_READS) : pick(MIXED_WRITES)]()
   return cases
 }

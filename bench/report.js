@@ -40,7 +40,7 @@ export function printTable (mode, title, targets, opts) {
     if (figures.silent) return { figures, text: '0 (none)' }
     return { figures, text: `${rate(figures.reqPerSec)}${figures.failing ? '!' : figures.non2xx + figures.errors > 0 ? '*' : ''}` }
   }
-  const others = ['A', 'S', 'Spg', 'B'].filter(n => targets[n] !== undefined)
+  const others = ['A', 'S', 'Spg', 'P', 'B'].filter(n => targets[n] !== undefined)
   const header = ['case']
   if (targets.service) header.push('service req/s', 'p50 ms', 'p99 ms')
   for (const n of others) header.push(`${n} req/s`, `${n} p99 ms`)

@@ -8,14 +8,15 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { generate } from 'selfsigned'
+import { ensurePlatformatic } from './platformatic.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const BOOTSTRAP = { id: 'bench', secret: 'bench-secret-0123456789' }
 
 /** Every target in table order: the service, then the baselines. */
-export const TARGETS = ['service', 'A', 'S', 'Spg', 'B']
+export const TARGETS = ['service', 'A', 'S', 'Spg', 'P', 'B']
 /** The targets that keep their records in PostgreSQL: they run with --engine postgres only, each on a copy of the seeded database. */
-export const POSTGRES_TARGETS = ['Spg']
+export const POSTGRES_TARGETS = ['Spg', 'P']
 
 const children = new Set()
 
@@ -112,6 +113,11 @@ function command (name, { port, localPort, dataDir, tls, mode, databaseUrl }) {
       env: { PORT: String(port), DATABASE_URL: databaseUrl, ...tlsEnv },
       ready: '/v1/zoos/1'
     }
+    case 'P': return {
+      args: [join(ROOT, 'bench/baseline-platformatic.js')],
+      env: { PORT: String(port), DATABASE_URL: databaseUrl, ...tlsEnv },
+      ready: '/zoos/1'
+    }
     case 'S': return {
       args: [join(ROOT, 'bench/baseline-sqlite.js')],
       env: { PORT: String(port), DATA_DIR: dataDir, ...tlsEnv },
@@ -134,6 +140,7 @@ function command (name, { port, localPort, dataDir, tls, mode, databaseUrl }) {
  * `nodeArgs`: flags for node before the target's own (the soak's `--trace-gc`).
  */
 export async function start (name, { dataDir, tls, mode, readyTimeout, databaseUrl, instance = 0, nodeArgs = [] }) {
+  if (name === 'P') ensurePlatformatic()
   const port = await freePort()
   const localPort = name === 'service' ? await freePort() : undefined
   const { args, env, ready } = command(name, { port, localPort, dataDir, tls, mode, databaseUrl })
