@@ -73,6 +73,12 @@ function tokenErrorOf (err: unknown): TokenError {
  */
 export class TokenService {
   readonly #cache = new Map<string, Principal>()
+  /**
+   * The standing last accepted of each cached token, as its columns answered it: a write may go
+   * ahead on condition that it is still the same (PendingStanding.accepted). Kept as long as the
+   * token's principal is.
+   */
+  readonly #accepted = new WeakMap<Principal, readonly unknown[]>()
   readonly #external: { issuer: ExternalIssuer, keys: JWTVerifyGetKey } | undefined
 
   readonly keys: SigningKeys
@@ -150,7 +156,8 @@ export class TokenService {
         } catch (err) {
           throw err instanceof TokenError ? refusal(err) : err
         }
-      }
+      },
+      { last: this.#accepted.get(principal), remember: values => this.#accepted.set(principal, values) }
     )
   }
 
@@ -275,15 +282,26 @@ export class PendingStanding implements Alongside {
   readonly #columns: (first: number) => StandingColumns
   readonly #ask: () => Promise<TokenStanding>
   readonly #judge: (standing: TokenStanding) => void
+  readonly #accepted: { last: readonly unknown[] | undefined, remember (values: readonly unknown[]): void }
 
-  constructor (columns: (first: number) => StandingColumns, ask: () => Promise<TokenStanding>, judge: (standing: TokenStanding) => void) {
+  constructor (
+    columns: (first: number) => StandingColumns,
+    ask: () => Promise<TokenStanding>,
+    judge: (standing: TokenStanding) => void,
+    accepted: { last: readonly unknown[] | undefined, remember (values: readonly unknown[]): void }
+  ) {
     this.#columns = columns
     this.#ask = ask
     this.#judge = judge
+    this.#accepted = accepted
   }
 
   get settled (): boolean {
     return this.#settled
+  }
+
+  get accepted (): readonly unknown[] | undefined {
+    return this.#accepted.last
   }
 
   columns (first: number): { sql: string, params: unknown[], count: number } {
@@ -293,6 +311,7 @@ export class PendingStanding implements Alongside {
   answer (values: unknown[]): void {
     this.#settled = true
     this.#judge(this.#columns(1).standing(values))
+    this.#accepted.remember(values)
   }
 
   /** Asks alone, unless the answer came along with a read. */

@@ -63,6 +63,13 @@ export interface Alongside {
   columns (first: number): { sql: string, params: unknown[], count: number }
   /** Takes its answer, the values of that select list; throws to refuse the request. */
   answer (values: unknown[]): void
+  /**
+   * Its answer the last time one was accepted, when known. A write may then go ahead in the
+   * statement that asks, on condition that the answer is still exactly that, and give `answer`
+   * what it was: an answer the same as one accepted is accepted, so a write is never made where
+   * its request is refused.
+   */
+  readonly accepted?: readonly unknown[] | undefined
 }
 
 export type FeedEvent = 'created' | 'updated' | 'deleted'

@@ -276,6 +276,7 @@ export class CollectionCore {
   /** Where the search words are kept; undefined for a collection without text fields. */
   readonly search: SearchIndex | undefined
   readonly #byName: Map<string, Column>
+  readonly #inserting: { columns: string, values: string, returning: string }
 
   constructor (resource: Resource, resources: Resource[], dialect: Dialect) {
     this.resource = resource
@@ -297,12 +298,19 @@ export class CollectionCore {
       inserted.push(column.name)
       values.push(column.value(p(values.length + 1)))
     }
-    this.insert = `INSERT INTO ${this.table} (${inserted.map(quote).join(', ')}) VALUES (${values.join(', ')}) RETURNING ${names}, version`
+    this.#inserting = { columns: inserted.map(quote).join(', '), values: values.join(', '), returning: `RETURNING ${names}, version` }
+    this.insert = `INSERT INTO ${this.table} (${this.#inserting.columns}) VALUES (${this.#inserting.values}) ${this.#inserting.returning}`
     this.delete = `DELETE FROM ${this.table} WHERE id = ${p(1)}`
     this.bury = `INSERT INTO tombstones (collection, id, deleted_at) VALUES (${p(1)}, ${p(2)}, ${p(3)})`
     this.referencedBy = resources.flatMap(r => Object.entries(r.references)
       .filter(([, target]) => target === resource.name)
       .map(([field]) => ({ name: r.name, field, exists: `SELECT 1 FROM ${quote(r.name)} WHERE ${quote(field)} = ${p(1)} LIMIT 1` })))
+  }
+
+  /** `insert`, made only where `condition` holds. */
+  insertWhere (condition: string): string {
+    const { columns, values, returning } = this.#inserting
+    return `INSERT INTO ${this.table} (${columns}) SELECT ${values} WHERE ${condition} ${returning}`
   }
 
   column (field: string): Column {

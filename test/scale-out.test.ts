@@ -113,11 +113,17 @@ t.test('two instances on one database keep every guarantee', POSTGRES_PASS, asyn
   const revocable = await token(a)
   const bearer = { authorization: `Bearer ${revocable}` }
   t.equal((await b.request('GET', '/v1/zoos', bearer)).status, 200, 'verified, and cached, on the other instance')
+  t.equal((await b.request('POST', '/v1/zoos', bearer, { name: 'Before', city: 'Revoked' })).status, 201,
+    'a write there too: its standing accepted, and kept')
   const revoked = await a.request('POST', '/oauth/revoke', { authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret) }, `token=${revocable}`)
   t.equal(revoked.status, 200)
   const refused = await b.request('GET', '/v1/zoos', bearer)
   t.same([refused.status, refused.json().error], [401, 'Invalid access token: the access token was revoked'],
     'revoked on one, refused by the other')
+  const unwritten = await b.request('POST', '/v1/zoos', bearer, { name: 'After', city: 'Revoked' })
+  t.same([unwritten.status, unwritten.json().error], [401, 'Invalid access token: the access token was revoked'], 'a write too')
+  const written = await a.request('GET', '/v1/zoos?city=Revoked', auth)
+  t.same(written.json().map((zoo: { name: string }) => zoo.name), ['Before'], 'and nothing was written for it')
 
   // Jobs queued on both while both workers run: each runs once, on one of them.
   const names = Array.from({ length: 12 }, (_, i) => `Job ${i}`)
@@ -137,6 +143,42 @@ t.test('two instances on one database keep every guarantee', POSTGRES_PASS, asyn
   const queued = (await a.request('GET', '/v1/zoos?city=Queue&limit=100', auth)).json() as { name: string }[]
   t.same(queued.map(zoo => zoo.name).sort(), [...names].sort(), 'every job ran exactly once')
 })
+
+t.test('a client deleted with the CLI is refused at once on every instance, its writes as its reads', POSTGRES_PASS, async t => {
+  const env = await sharedEnvironment(t, { RATE_LIMIT: '0' })
+  const address = randomAddress()
+  const [a, b] = await Promise.all([start(t, env, address), start(t, env, address)]) as [Instance, Instance]
+  const made = await cliOn(env, ['client', 'create', '--scope', 'zoos:read zoos:write'])
+  const { client_id: id, client_secret: secret } = JSON.parse(made) as { client_id: string, client_secret: string }
+  const res = await a.request('POST', '/oauth/token', { authorization: basic(id, secret) }, 'grant_type=client_credentials')
+  const bearer = { authorization: `Bearer ${res.json().access_token as string}` }
+  for (const instance of [a, b]) {
+    t.equal((await instance.request('GET', '/v1/zoos', bearer)).status, 200)
+    t.equal((await instance.request('POST', '/v1/zoos', bearer, { name: 'Before', city: 'Deleted' })).status, 201,
+      'a write: its standing accepted, and kept')
+  }
+  await cliOn(env, ['client', 'delete', id])
+  const error = 'Invalid access token: the client of the access token no longer exists'
+  for (const instance of [a, b]) {
+    for (const [method, body] of [['GET', undefined], ['POST', { name: 'After', city: 'Deleted' }]] as const) {
+      const refused = await instance.request(method, '/v1/zoos', bearer, body)
+      t.same([refused.status, refused.json().error], [401, error], `${method} on either instance`)
+    }
+  }
+  const auth = { authorization: `Bearer ${await token(a)}` }
+  const written = await b.request('GET', '/v1/zoos?city=Deleted', auth)
+  t.same(written.json().map((zoo: { name: string }) => zoo.name), ['Before', 'Before'], 'nothing was written once it was deleted')
+})
+
+/** Runs the CLI on the instances' database; what it printed. */
+async function cliOn (env: Record<string, string>, argv: string[]): Promise<string> {
+  const cli = spawnTs('server.ts', env, undefined, argv)
+  let out = ''
+  cli.stdout.on('data', chunk => { out += String(chunk) })
+  const [code] = await once(cli, 'exit') as [number]
+  if (code !== 0) throw new Error(`the CLI ${argv.join(' ')} exited with ${code}`)
+  return out
+}
 
 t.test('the rate limit counts a client\'s requests to both instances', POSTGRES_PASS, async t => {
   const env = await sharedEnvironment(t, { RATE_LIMIT: '10' })

@@ -19,16 +19,20 @@ import { changesOf, PostgresTotals } from './totals.ts'
 /** What PostgreSQL says when a constraint refuses a write (its SQLSTATE). */
 const UNIQUE_VIOLATION = '23505'
 const FOREIGN_KEY_VIOLATION = '23503'
+/** What a write made on a standing accepted before says when it no longer is (migrations/postgres/110_standing_changed.sql). */
+const STANDING_CHANGED = 'Z0001'
 /** Records whose search words are made in one statement at start-up. */
 const INDEXING_BATCH = 2000
 
 /**
  * Collections in PostgreSQL tables named after them (migrations/postgres/). A write of one record
- * is one statement that writes it only while it is at the version read (store/postgres/one-statement.ts);
- * any other write, and one that statement cannot make, is one transaction that first locks the
- * record it changes (`FOR UPDATE`). Either way the precondition (If-Match, the parent of a nested
- * path) holds for the record as it is written, whatever other instances do meanwhile. A list's total is counted again only when a write has committed
- * since it was last counted, on any instance (store/postgres/totals.ts).
+ * is one statement, which writes it only while it is at the version read (a create, only while
+ * the token's standing is as accepted before): store/postgres/one-statement.ts. Any other write,
+ * and one that statement cannot make, is one transaction that first locks the record it changes
+ * (`FOR UPDATE`). Either way the precondition (If-Match, the parent of a nested path) holds for
+ * the record as it is written, whatever other instances do meanwhile. A list's total is counted
+ * again only when a write has committed since it was last counted, on any instance
+ * (store/postgres/totals.ts).
  */
 export class PostgresStore implements Store {
   readonly #collections = new Map<string, PostgresCollection>()
@@ -189,19 +193,37 @@ class PostgresCollection implements CollectionStore {
 
   /*
    * A write of one record asks its question (the token's standing) first, with the read of the
-   * record it changes when there is one, then writes in one statement (store/postgres/one-statement.ts):
-   * two round trips. Whatever that statement cannot write (see there) is written by a transaction
-   * of its own, whose checks answer as they always do.
+   * record it changes when there is one, then writes in one statement
+   * (store/postgres/one-statement.ts): two round trips. A create whose token's standing was
+   * accepted before asks it again in its own statement: one. Whatever that statement cannot
+   * write (see there) is written by a transaction of its own, whose checks answer as always.
    */
 
   async create (inputs: ResourceRecord[], batch: boolean, alongside?: Alongside): Promise<Versioned[]> {
     const [input] = inputs
     if (!batch && inputs.length === 1 && input !== undefined) {
+      const accepted = alongside?.settled === false ? alongside.accepted : undefined
+      if (alongside !== undefined && accepted !== undefined) {
+        const created = await this.#createdWhile(input, alongside, accepted)
+        if (created !== undefined) return [created]
+      }
       await this.#settle(alongside)
       const written = await this.#once(this.#oneStatement.created(input, new Date().toISOString()))
       if (written !== undefined) return [this.core.versioned(written)]
     }
     return this.#commit(now => this.core.creating(inputs, batch, now), alongside)
+  }
+
+  /**
+   * A create in one round trip with its question, which an answer accepted before makes
+   * possible: the record is inserted only while the answer is the same, which `question` then
+   * takes. Undefined when the answer changed or a constraint refused: nothing was inserted.
+   */
+  async #createdWhile (input: ResourceRecord, question: Alongside, accepted: readonly unknown[]): Promise<Versioned | undefined> {
+    const row = await this.#once(this.#oneStatement.createdWhile(input, new Date().toISOString(), question, accepted))
+    if (row === undefined) return undefined
+    question.answer([...accepted])
+    return this.core.versioned(row)
   }
 
   async replace (id: number, input: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned> {
@@ -241,7 +263,8 @@ class PostgresCollection implements CollectionStore {
 
   /**
    * Runs a write of one statement: the row it answers, once committed; undefined when it wrote
-   * nothing, because the record changed since it was read or a constraint refused it.
+   * nothing, because the record changed since it was read, a constraint refused it, or the
+   * standing it was made on changed.
    */
   async #once ({ sql, params }: Statement): Promise<Scalar[] | undefined> {
     try {
@@ -250,7 +273,7 @@ class PostgresCollection implements CollectionStore {
       return rows[0]
     } catch (err) {
       const { code } = err as pg.DatabaseError
-      if (code === UNIQUE_VIOLATION || code === FOREIGN_KEY_VIOLATION) return undefined
+      if (code === UNIQUE_VIOLATION || code === FOREIGN_KEY_VIOLATION || code === STANDING_CHANGED) return undefined
       throw err
     }
   }

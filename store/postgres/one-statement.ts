@@ -1,5 +1,5 @@
 import type { ResourceRecord } from '../../collections/resource.ts'
-import type { FeedEvent } from '../../collections/store.ts'
+import type { Alongside, FeedEvent } from '../../collections/store.ts'
 import type { CollectionCore, Statement } from '../collections.ts'
 import { quote } from '../text.ts'
 import type { PostgresChangeLog } from './feed.ts'
@@ -8,7 +8,8 @@ import type { PostgresChangeLog } from './feed.ts'
  * A write of one record as one statement in its own transaction (autocommit): the record written
  * and its change recorded in the feed by one `WITH` statement, in one round trip, where a
  * transaction of its own takes three or four (BEGIN, a read that locks the record, the write, the
- * feed row with the COMMIT).
+ * feed row with the COMMIT). A create may also ask the token's standing there, going ahead only
+ * while it is the one accepted before: an answer equal to an accepted one is accepted.
  *
  * It is correct because it changes only the record that was read: an update or a delete holds
  * `version = <the version read>`, so the checks made on that read (If-Match, the parent of a
@@ -33,6 +34,20 @@ export class OneStatementWrites {
   created (input: ResourceRecord, now: string): Statement {
     const { values } = this.#core.inserted(input, now)
     return this.#recorded(this.#core.insert, values, 'created', now)
+  }
+
+  /**
+   * Inserts `input` on condition that `question` answers exactly as it did when last `accepted`;
+   * otherwise the statement fails with STANDING_CHANGED and writes nothing (migrations/postgres/
+   * 110_standing_changed.sql). Answers the record's columns and version.
+   */
+  createdWhile (input: ResourceRecord, now: string, question: Alongside, accepted: readonly unknown[]): Statement {
+    const { values } = this.#core.inserted(input, now)
+    const asked = question.columns(values.length + 1)
+    const first = values.length + asked.params.length + 1
+    const same = `ROW(${asked.sql}) IS NOT DISTINCT FROM ROW(${accepted.map((_, i) => `$${first + i}`).join(', ')})`
+    const write = this.#core.insertWhere(`CASE WHEN ${same} THEN true ELSE standing_changed() END`)
+    return this.#recorded(write, [...values, ...asked.params, ...accepted], 'created', now)
   }
 
   /** Sets `values` of the record that is `current`, while it is at `version`; answers it as written, or no row. */
