@@ -157,7 +157,11 @@ export class TokenService {
           throw err instanceof TokenError ? refusal(err) : err
         }
       },
-      { last: this.#accepted.get(principal), remember: values => this.#accepted.set(principal, values) }
+      {
+        last: this.#accepted.get(principal),
+        remember: values => this.#accepted.set(principal, values),
+        forget: () => this.#accepted.delete(principal)
+      }
     )
   }
 
@@ -252,7 +256,9 @@ function principalOf (payload: JWTPayload): Principal {
 /**
  * The principal when its token stands. A client made again under a deleted one's id has the same
  * (empty) generation until its secret or scope changes: its creation time tells the old
- * tokens apart (a token of the same second passes).
+ * tokens apart (a token of the same second passes). It depends on the principal and the standing
+ * alone, never on the time or anything else: a standing equal to one accepted is accepted
+ * (PendingStanding.accepted, on which a create may go ahead in one statement).
  */
 function judged (principal: Principal, standing: TokenStanding): Principal {
   if (standing.revoked) throw new TokenError('the access token was revoked')
@@ -277,18 +283,25 @@ function keyOf (principal: Principal): TokenKey {
  * A token's standing not asked yet: asked along with the request's first read of the collections
  * (`alongside`), or alone (`settle`) before the answer leaves, whichever comes first; once.
  */
+/** The standing of a token last accepted, as its columns answered it; forgotten once refused. */
+interface Accepted {
+  last: readonly unknown[] | undefined
+  remember (values: readonly unknown[]): void
+  forget (): void
+}
+
 export class PendingStanding implements Alongside {
   #settled = false
   readonly #columns: (first: number) => StandingColumns
   readonly #ask: () => Promise<TokenStanding>
   readonly #judge: (standing: TokenStanding) => void
-  readonly #accepted: { last: readonly unknown[] | undefined, remember (values: readonly unknown[]): void }
+  readonly #accepted: Accepted
 
   constructor (
     columns: (first: number) => StandingColumns,
     ask: () => Promise<TokenStanding>,
     judge: (standing: TokenStanding) => void,
-    accepted: { last: readonly unknown[] | undefined, remember (values: readonly unknown[]): void }
+    accepted: Accepted
   ) {
     this.#columns = columns
     this.#ask = ask
@@ -310,7 +323,12 @@ export class PendingStanding implements Alongside {
 
   answer (values: unknown[]): void {
     this.#settled = true
-    this.#judge(this.#columns(1).standing(values))
+    try {
+      this.#judge(this.#columns(1).standing(values))
+    } catch (err) {
+      this.#accepted.forget()
+      throw err
+    }
     this.#accepted.remember(values)
   }
 

@@ -202,28 +202,29 @@ class PostgresCollection implements CollectionStore {
   async create (inputs: ResourceRecord[], batch: boolean, alongside?: Alongside): Promise<Versioned[]> {
     const [input] = inputs
     if (!batch && inputs.length === 1 && input !== undefined) {
-      const accepted = alongside?.settled === false ? alongside.accepted : undefined
-      if (alongside !== undefined && accepted !== undefined) {
-        const created = await this.#createdWhile(input, alongside, accepted)
-        if (created !== undefined) return [created]
-      }
-      await this.#settle(alongside)
-      const written = await this.#once(this.#oneStatement.created(input, new Date().toISOString()))
-      if (written !== undefined) return [this.core.versioned(written)]
+      const created = await this.#createdOnce(input, alongside)
+      if (created !== REFUSED && created !== undefined) return [this.core.versioned(created)]
     }
     return this.#commit(now => this.core.creating(inputs, batch, now), alongside)
   }
 
   /**
-   * A create in one round trip with its question, which an answer accepted before makes
-   * possible: the record is inserted only while the answer is the same, which `question` then
-   * takes. Undefined when the answer changed or a constraint refused: nothing was inserted.
+   * A create in one statement: with its question when an answer accepted before makes that
+   * possible (the record inserted only while the answer is the same, which `alongside` then
+   * takes), else once the question is answered. Its row; REFUSED when a constraint refused it;
+   * undefined when the answer changed, when it had to ask first. Nothing written but the row.
    */
-  async #createdWhile (input: ResourceRecord, question: Alongside, accepted: readonly unknown[]): Promise<Versioned | undefined> {
-    const row = await this.#once(this.#oneStatement.createdWhile(input, new Date().toISOString(), question, accepted))
-    if (row === undefined) return undefined
-    question.answer([...accepted])
-    return this.core.versioned(row)
+  async #createdOnce (input: ResourceRecord, alongside: Alongside | undefined): Promise<Scalar[] | typeof REFUSED | undefined> {
+    const accepted = alongside?.settled === false ? alongside.accepted : undefined
+    if (alongside !== undefined && accepted !== undefined) {
+      const row = await this.#once(this.#oneStatement.createdWhile(input, new Date().toISOString(), alongside, accepted))
+      if (row !== undefined) {
+        if (row !== REFUSED) alongside.answer([...accepted])
+        return row
+      }
+    }
+    await this.#settle(alongside)
+    return this.#once(this.#oneStatement.created(input, new Date().toISOString()))
   }
 
   async replace (id: number, input: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned> {
@@ -239,7 +240,7 @@ class PostgresCollection implements CollectionStore {
     if (current !== undefined) {
       precondition?.(current)
       const written = await this.#once(this.#oneStatement.updated(current.record, current.version, values, new Date().toISOString()))
-      if (written !== undefined) return this.core.versioned(written)
+      if (written !== undefined && written !== REFUSED) return this.core.versioned(written)
     }
     return this.#commit(now => this.core.writing(id, values, precondition, now), alongside)
   }
@@ -248,7 +249,8 @@ class PostgresCollection implements CollectionStore {
     const current = await this.get(id, alongside)
     if (current !== undefined) {
       precondition?.(current)
-      if (await this.#once(this.#oneStatement.deleted(id, current.version, new Date().toISOString())) !== undefined) return
+      const deleted = await this.#once(this.#oneStatement.deleted(id, current.version, new Date().toISOString()))
+      if (deleted !== undefined && deleted !== REFUSED) return
     }
     return this.#commit(now => this.core.deleting(id, precondition, now), alongside, id)
   }
@@ -262,20 +264,24 @@ class PostgresCollection implements CollectionStore {
   }
 
   /**
-   * Runs a write of one statement: the row it answers, once committed; undefined when it wrote
-   * nothing, because the record changed since it was read, a constraint refused it, or the
-   * standing it was made on changed.
+   * Runs a write of one statement: the row it answers, once committed. Nothing is written
+   * otherwise: REFUSED when a constraint refused it, undefined when the record changed since it
+   * was read or the standing it was made on changed. (An update or delete that finds the record
+   * changed still raises the collection's change counter, as a change did commit: a total is
+   * counted once more.)
    */
-  async #once ({ sql, params }: Statement): Promise<Scalar[] | undefined> {
+  async #once ({ sql, params }: Statement): Promise<Scalar[] | typeof REFUSED | undefined> {
+    let row: Scalar[] | undefined
     try {
-      const { rows } = await this.#pool.query<Scalar[]>(asArrays(sql, params))
-      if (rows[0] !== undefined) this.store.feed.committed()
-      return rows[0]
+      row = (await this.#pool.query<Scalar[]>(asArrays(sql, params))).rows[0]
     } catch (err) {
       const { code } = err as pg.DatabaseError
-      if (code === UNIQUE_VIOLATION || code === FOREIGN_KEY_VIOLATION || code === STANDING_CHANGED) return undefined
+      if (code === UNIQUE_VIOLATION || code === FOREIGN_KEY_VIOLATION) return REFUSED
+      if (code === STANDING_CHANGED) return undefined
       throw err
     }
+    if (row !== undefined) this.store.feed.committed()
+    return row
   }
 
   async updateWhere (filters: Filter[], changes: ResourceRecord, { max, dryRun }: BulkLimits, alongside?: Alongside): Promise<Versioned[]> {
@@ -305,6 +311,9 @@ class PostgresCollection implements CollectionStore {
     }
   }
 }
+
+/** A write of one statement that a constraint refused: the transaction's checks say why. */
+const REFUSED = 'refused'
 
 /** What a delete removes: a record by its id, or the records of a change of many. */
 type Deleting = number | 'many'

@@ -25,9 +25,12 @@ export class OneStatementWrites {
   readonly #json: string
 
   constructor (core: CollectionCore, feed: PostgresChangeLog) {
+    if (core.search?.apart !== undefined) throw new Error('one-statement writes keep search words in a column of the table only')
     this.#core = core
     this.#feed = feed
-    this.#json = `json_build_object(${core.columns.map(c => `'${c.name}', ${quote(c.name)}`).join(', ')})::text`
+    // A row of its own, not json_build_object: that function takes at most 100 arguments, 50 fields.
+    const columns = core.columns.map(c => `written.${quote(c.name)} AS ${quote(c.name)}`).join(', ')
+    this.#json = `(SELECT row_to_json(record) FROM (SELECT ${columns}) AS record)::text`
   }
 
   /** Inserts `input`; answers the record's columns and version. */
