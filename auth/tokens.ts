@@ -279,10 +279,6 @@ function keyOf (principal: Principal): TokenKey {
   return { jti: principal.jti as string, clientId: principal.clientId, userId: user === null ? null : Number(user[1]) }
 }
 
-/**
- * A token's standing not asked yet: asked along with the request's first read of the collections
- * (`alongside`), or alone (`settle`) before the answer leaves, whichever comes first; once.
- */
 /** The standing of a token last accepted, as its columns answered it; forgotten once refused. */
 interface Accepted {
   last: readonly unknown[] | undefined
@@ -290,6 +286,10 @@ interface Accepted {
   forget (): void
 }
 
+/**
+ * A token's standing not asked yet: asked along with the request's first read of the collections
+ * (`alongside`), or alone (`settle`) before the answer leaves, whichever comes first; once.
+ */
 export class PendingStanding implements Alongside {
   #settled = false
   readonly #columns: (first: number) => StandingColumns

@@ -85,8 +85,8 @@ export async function copyDatabase (base, template, name) {
   await onServer(base, client => client.query(`DROP DATABASE IF EXISTS ${name}`))
   await onServer(base, client => client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`))
   // The copy leaves its pages dirty in PostgreSQL's buffers (and the seed may still be writing
-  // back): written out now, before the target starts, they are not flushed during its load. The
-  // first target measured had run during that write-back, at half the rate it had when second.
+  // back): written out now, before the target starts, they are not flushed during its load.
+  // (Targets still measure differently first and second: docs/benchmarks.md.)
   await onServer(base, client => client.query('CHECKPOINT'))
   return databaseUrl(base, name)
 }

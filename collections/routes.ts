@@ -20,8 +20,9 @@ import type { Alongside, BulkLimits, CollectionStore, Filter, Precondition, Vers
 
 const MAX_BATCH = 1000
 /**
- * The config of a write: the token's standing may be asked with the start of its transaction
- * (PostgreSQL); what would write before it (an Idempotency-Key, a queued job) asks it first.
+ * The config of a write: the token's standing may be asked with the write's first statement
+ * (PostgreSQL: the read of the record, the create itself, or the start of a transaction); what
+ * would write before it (an Idempotency-Key, a queued job) asks it first.
  */
 const WRITE = { standingAlongside: true } as const
 

@@ -276,7 +276,9 @@ export class CollectionCore {
   /** Where the search words are kept; undefined for a collection without text fields. */
   readonly search: SearchIndex | undefined
   readonly #byName: Map<string, Column>
-  readonly #inserting: { columns: string, values: string, returning: string }
+  readonly #inserting: { columns: string, values: string }
+  /** What a write of one record returns: the record as it is written, then its version. */
+  readonly #returning: string
 
   constructor (resource: Resource, resources: Resource[], dialect: Dialect) {
     this.resource = resource
@@ -298,8 +300,9 @@ export class CollectionCore {
       inserted.push(column.name)
       values.push(column.value(p(values.length + 1)))
     }
-    this.#inserting = { columns: inserted.map(quote).join(', '), values: values.join(', '), returning: `RETURNING ${names}, version` }
-    this.insert = `INSERT INTO ${this.table} (${this.#inserting.columns}) VALUES (${this.#inserting.values}) ${this.#inserting.returning}`
+    this.#inserting = { columns: inserted.map(quote).join(', '), values: values.join(', ') }
+    this.#returning = `RETURNING ${names}, version`
+    this.insert = `INSERT INTO ${this.table} (${this.#inserting.columns}) VALUES (${this.#inserting.values}) ${this.#returning}`
     this.delete = `DELETE FROM ${this.table} WHERE id = ${p(1)}`
     this.bury = `INSERT INTO tombstones (collection, id, deleted_at) VALUES (${p(1)}, ${p(2)}, ${p(3)})`
     this.referencedBy = resources.flatMap(r => Object.entries(r.references)
@@ -309,8 +312,8 @@ export class CollectionCore {
 
   /** `insert`, made only where `condition` holds. */
   insertWhere (condition: string): string {
-    const { columns, values, returning } = this.#inserting
-    return `INSERT INTO ${this.table} (${columns}) SELECT ${values} WHERE ${condition} ${returning}`
+    const { columns, values } = this.#inserting
+    return `INSERT INTO ${this.table} (${columns}) SELECT ${values} WHERE ${condition} ${this.#returning}`
   }
 
   column (field: string): Column {
@@ -467,8 +470,7 @@ export class CollectionCore {
     // Placeholders added in the order they appear in the text: SQLite's are positional.
     let where = `id = ${params.add(current.id)}`
     if (version !== undefined) where += ` AND version = ${params.add(version)}`
-    const sql = `UPDATE ${this.table} SET ${assignments.join(', ')} WHERE ${where} ` +
-      `RETURNING ${this.columns.map(c => quote(c.name)).join(', ')}, version`
+    const sql = `UPDATE ${this.table} SET ${assignments.join(', ')} WHERE ${where} ${this.#returning}`
     return { sql, params: params.values, words, apart: search?.apart }
   }
 

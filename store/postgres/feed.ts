@@ -4,6 +4,9 @@ import pg from 'pg'
 import { prepared, transaction, type Pool } from './database.ts'
 
 const COLUMNS = 'position::text, collection, record_id, event, record, at'
+/** The insert of changes, up to the rank of each in its transaction: a position is the transaction's id and that rank. */
+const RECORD = 'INSERT INTO changes (position, collection, record_id, event, record, at) ' +
+  'SELECT pg_current_xact_id()::text::bigint * 1000000 + '
 const { escapeLiteral } = pg
 
 /**
@@ -34,8 +37,7 @@ export class PostgresChangeLog implements ChangeLog {
   recording (rows: readonly FeedRow[], at: string): string | undefined {
     if (rows.length === 0) return undefined
     mustFitFeed(rows.length)
-    return 'INSERT INTO changes (position, collection, record_id, event, record, at) ' +
-      'SELECT pg_current_xact_id()::text::bigint * 1000000 + rank, change ->> 0, (change ->> 1)::bigint, change ->> 2, change ->> 3, ' +
+    return `${RECORD}rank, change ->> 0, (change ->> 1)::bigint, change ->> 2, change ->> 3, ` +
       `${escapeLiteral(at)} FROM json_array_elements(${escapeLiteral(JSON.stringify(rows))}::json) ` +
       'WITH ORDINALITY AS changes (change, rank)'
   }
@@ -47,9 +49,7 @@ export class PostgresChangeLog implements ChangeLog {
    * statement, its own transaction: its change is the only one there, rank 1.
    */
   recordingWritten (collection: string, event: FeedEvent, record: string, at: string): string {
-    return 'INSERT INTO changes (position, collection, record_id, event, record, at) ' +
-      `SELECT pg_current_xact_id()::text::bigint * 1000000 + 1, ${escapeLiteral(collection)}, id, '${event}', ${record}, ${at} ` +
-      'FROM written'
+    return `${RECORD}1, ${escapeLiteral(collection)}, id, '${event}', ${record}, ${at} FROM written`
   }
 
   /** Tells the listeners of this instance that a transaction with changes has committed. */

@@ -23,6 +23,9 @@ export class OneStatementWrites {
   readonly #feed: PostgresChangeLog
   /** The record as the feed keeps it: its columns, by name, in the order of the API's records. */
   readonly #json: string
+  /** The texts of the create and the delete, the same every time: made once. */
+  readonly #create: string
+  readonly #delete: string
 
   constructor (core: CollectionCore, feed: PostgresChangeLog) {
     if (core.search?.apart !== undefined) throw new Error('one-statement writes keep search words in a column of the table only')
@@ -31,12 +34,16 @@ export class OneStatementWrites {
     // A row of its own, not json_build_object: that function takes at most 100 arguments, 50 fields.
     const columns = core.columns.map(c => `written.${quote(c.name)} AS ${quote(c.name)}`).join(', ')
     this.#json = `(SELECT row_to_json(record) FROM (SELECT ${columns}) AS record)::text`
+    // Every insert has as many parameters as an empty record's.
+    this.#create = this.#recording(core.insert, core.inserted({}, '').values.length, 'created')
+    this.#delete = `WITH written AS (DELETE FROM ${core.table} WHERE id = $1 AND version = $2 RETURNING id), ` +
+      'buried AS (INSERT INTO tombstones (collection, id, deleted_at) SELECT $3, id, $4 FROM written), ' +
+      `recorded AS (${feed.recordingWritten(core.resource.name, 'deleted', 'NULL', '$4')}) SELECT id FROM written`
   }
 
   /** Inserts `input`; answers the record's columns and version. */
   created (input: ResourceRecord, now: string): Statement {
-    const { values } = this.#core.inserted(input, now)
-    return this.#recorded(this.#core.insert, values, 'created', now)
+    return { sql: this.#create, params: [...this.#core.inserted(input, now).values, now] }
   }
 
   /**
@@ -61,17 +68,16 @@ export class OneStatementWrites {
 
   /** Deletes record `id` while it is at `version`, leaving its tombstone; answers its id, or no row. */
   deleted (id: number, version: number, now: string): Statement {
-    const { table, resource } = this.#core
-    const sql = `WITH written AS (DELETE FROM ${table} WHERE id = $1 AND version = $2 RETURNING id), ` +
-      'buried AS (INSERT INTO tombstones (collection, id, deleted_at) SELECT $3, id, $4 FROM written), ' +
-      `recorded AS (${this.#feed.recordingWritten(resource.name, 'deleted', 'NULL', '$4')}) SELECT id FROM written`
-    return { sql, params: [id, version, resource.name, now] }
+    return { sql: this.#delete, params: [id, version, this.#core.resource.name, now] }
+  }
+
+  /** `write` (of `count` parameters), its change recorded in the same statement, the time its last parameter. */
+  #recording (write: string, count: number, event: FeedEvent): string {
+    const recording = this.#feed.recordingWritten(this.#core.resource.name, event, this.#json, `$${count + 1}`)
+    return `WITH written AS (${write}), recorded AS (${recording}) SELECT * FROM written`
   }
 
   #recorded (write: string, params: unknown[], event: FeedEvent, now: string): Statement {
-    const at = `$${params.length + 1}`
-    const recording = this.#feed.recordingWritten(this.#core.resource.name, event, this.#json, at)
-    const sql = `WITH written AS (${write}), recorded AS (${recording}) SELECT * FROM written`
-    return { sql, params: [...params, now] }
+    return { sql: this.#recording(write, params.length, event), params: [...params, now] }
   }
 }
