@@ -49,21 +49,28 @@ export interface Dialect {
 }
 
 /**
- * The search words of a collection's records, kept in the write's own transaction: in a column of
- * the table (PostgreSQL's tsvector), or in a table apart (SQLite's FTS5). Either way the words are
- * bound as one text, separated by spaces.
+ * The search words of a collection's records, kept in the write's own transaction: in columns of
+ * the table (PostgreSQL: each field's words, and a tsvector of them all), or in a table apart
+ * (SQLite's FTS5, the words bound as one text, separated by spaces).
  */
 export interface SearchIndex {
-  /** The column of the table that holds them, and the expression that makes its value of the words' parameter. */
-  column?: { name: string, value (placeholder: string): string }
+  /**
+   * The columns of the table that hold them, and their values made of `fields`: an SQL text
+   * expression per searched field (`resource.search`), its words separated by spaces. An update
+   * that sets some of those fields takes the others' words as the record keeps them, `kept(i)`,
+   * without reading the record first; `everyKept` is the condition that it keeps them all (it
+   * does not while it waits to be indexed: `unindexed`).
+   */
+  column?: { names: string[], values (fields: string[]): string[], kept (index: number): string, everyKept: string }
   /** The statements that keep a table apart: `put` [id, words] after an insert (an update removes first), `remove` [id]. */
   apart?: { put: string, remove: string }
   /**
-   * With a column: how a statement sets the words of many records at once, each its own. `from`
-   * lists the given [id, words] pairs (two array parameters), `on` joins them to the table,
-   * `value` makes the column's value of a pair's words.
+   * With columns: how a statement sets the words of many records at once, each its own. `from`
+   * lists the given [id, words] pairs (two array parameters; a record's words are its fields'
+   * words separated by a tab), `on` joins them to the table, `field(i)` is the words of a pair's
+   * searched field i.
    */
-  given?: { from (ids: string, words: string): string, on: string, value: string }
+  given?: { from (ids: string, words: string): string, on: string, field (index: number): string }
   /** The condition "every word of `words` begins a word of the record", its value added to `params`. */
   match (words: string[], params: Parameters): string
   /**
@@ -71,6 +78,24 @@ export interface SearchIndex {
    * among those after an id: `after()` adds it as a parameter and answers its placeholder.
    */
   unindexed (after: () => string): string
+}
+
+/** Between the words of two fields where a record's words are bound as one text: a word holds letters and digits only. */
+const FIELDS_APART = '\t'
+
+/** The assignments of search columns, their values made of each searched field's words (`fields`, SQL expressions). */
+const searchAssignments = (column: NonNullable<SearchIndex['column']>, fields: string[]): string[] =>
+  column.values(fields).map((value, i) => `${quote(column.names[i] as string)} = ${value}`)
+
+/**
+ * What must hold for an update to write (`CollectionCore.updated`): the record is `current`, as
+ * read in the same write, or is at `version`, and `condition` holds, its parameters added to
+ * those `params` has.
+ */
+export interface UpdateGuard {
+  current?: ResourceRecord
+  version?: number
+  condition?: (params: Parameters) => string
 }
 
 /** The parameters of one statement, each named as its dialect names the next. */
@@ -297,8 +322,9 @@ export class CollectionCore {
     const values = inserted.map((_, i) => p(i + 1))
     const column = this.search?.column
     if (column !== undefined) {
-      inserted.push(column.name)
-      values.push(column.value(p(values.length + 1)))
+      inserted.push(...column.names)
+      const first = values.length + 1
+      values.push(...column.values(resource.search.map((_, i) => p(first + i))))
     }
     this.#inserting = { columns: inserted.map(quote).join(', '), values: values.join(', ') }
     this.#returning = `RETURNING ${names}, version`
@@ -406,11 +432,20 @@ export class CollectionCore {
     const fields = this.resource.search
     const params = new Parameters(this.dialect)
     const where = `id > ${params.add(after)} AND ${search.unindexed(() => params.add(after))}`
+    const bound = (record: ResourceRecord): string => search.column === undefined ? this.#words(record) : this.#given(record)
     return {
       sql: `SELECT id, ${fields.map(quote).join(', ')} FROM ${this.table} WHERE ${where} ORDER BY id LIMIT ${limit}`,
       params: params.values,
-      words: row => [Number(row[0]), this.#words(Object.fromEntries(fields.map((f, i) => [f, row[i + 1] as Scalar])))]
+      words: row => [Number(row[0]), bound(Object.fromEntries(fields.map((f, i) => [f, row[i + 1] as Scalar])))]
     }
+  }
+
+  /** The statement that sets the search words of the records of given pairs (`unindexed`'s): their ids and words, two array parameters. */
+  indexing (search: SearchIndex): string | undefined {
+    const { column, given } = search
+    if (column === undefined || given === undefined) return undefined
+    const p = (n: number): string => this.dialect.placeholder(n)
+    return `UPDATE ${this.table} SET ${this.#givenWords(column, given).join(', ')} FROM ${given.from(p(1), p(2))} WHERE ${given.on}`
   }
 
   /** The SQL condition of a list filter (the operator switch both engines share), its values bound to `params`. */
@@ -445,18 +480,22 @@ export class CollectionCore {
   /** The values of the insert of a record (`insert`), and its search words. */
   inserted (input: ResourceRecord, now: string): { values: unknown[], words: string } {
     const values = [...this.resource.writable.map(f => this.bind(f, input[f])), now, now]
-    const words = this.#words(input)
-    if (this.search?.column !== undefined) values.push(words)
-    return { values, words }
+    if (this.search?.column !== undefined) {
+      values.push(...this.#fieldWords(input))
+      return { values, words: '' }
+    }
+    return { values, words: this.#words(input) }
   }
 
   /**
-   * The update that sets `values` (writable fields) of the record that is `current`, returning it
-   * as written; with `version`, only while the record is still at that version. A write that sets
-   * no text field leaves the record's words as they are; where a table apart keeps them, `apart`
-   * says how to write the new `words` there.
+   * The update that sets `values` (writable fields) of record `id`, returning it as written, or
+   * no row where `guard` does not hold: the record is `current` (read before), at `version`, and
+   * `condition` (its parameters added to those given) holds. A write that sets no text field
+   * leaves the record's words as they are; one that sets some takes the others' from `current`,
+   * or, where the record was not read, as the columns keep them (no row while they are not kept).
+   * Where a table apart keeps them, `apart` says how to write the new `words` there.
    */
-  updated (current: ResourceRecord, values: ResourceRecord, now: string, version?: number):
+  updated (id: number, values: ResourceRecord, now: string, guard: UpdateGuard):
   Statement & { words: string, apart: SearchIndex['apart'] } {
     const fields = Object.keys(values)
     const params = new Parameters(this.dialect)
@@ -464,13 +503,24 @@ export class CollectionCore {
       ...fields.map(f => `${quote(f)} = ${params.add(this.bind(f, values[f]))}`), `updated_at = ${params.add(now)}`, 'version = version + 1'
     ]
     const search = fields.some(f => this.resource.search.includes(f)) ? this.search : undefined
-    const words = search === undefined ? '' : this.#words({ ...current, ...values })
+    const { current, version, condition } = guard
+    const conditions: string[] = []
+    let words = ''
     const column = search?.column
-    if (column !== undefined) assignments.push(`${quote(column.name)} = ${column.value(params.add(words))}`)
+    if (column !== undefined) {
+      const made = this.#fieldWords(current === undefined ? values : { ...current, ...values })
+      const fieldWords = this.resource.search.map((f, i) => current !== undefined || f in values ? params.add(made[i]) : column.kept(i))
+      assignments.push(...searchAssignments(column, fieldWords))
+      if (current === undefined && this.resource.search.some(f => !(f in values))) conditions.push(column.everyKept)
+    } else if (search !== undefined) {
+      if (current === undefined) throw new Error('search words kept apart are made of the record as read')
+      words = this.#words({ ...current, ...values })
+    }
     // Placeholders added in the order they appear in the text: SQLite's are positional.
-    let where = `id = ${params.add(current.id)}`
-    if (version !== undefined) where += ` AND version = ${params.add(version)}`
-    const sql = `UPDATE ${this.table} SET ${assignments.join(', ')} WHERE ${where} ${this.#returning}`
+    conditions.unshift(`id = ${params.add(id)}`)
+    if (version !== undefined) conditions.push(`version = ${params.add(version)}`)
+    if (condition !== undefined) conditions.push(condition(params))
+    const sql = `UPDATE ${this.table} SET ${assignments.join(', ')} WHERE ${conditions.join(' AND ')} ${this.#returning}`
     return { sql, params: params.values, words, apart: search?.apart }
   }
 
@@ -499,7 +549,7 @@ export class CollectionCore {
     const current = yield * this.#current(id, precondition)
     const errors = yield * this.#check(values, id, '')
     if (errors.length > 0) throw invalid(errors)
-    const { sql, params, words, apart } = this.updated(current.record, values, now)
+    const { sql, params, words, apart } = this.updated(id, values, now, { current: current.record })
     const written = this.versioned((yield * row(sql, params)) as Scalar[])
     if (apart !== undefined) {
       yield * later(apart.remove, [id])
@@ -543,11 +593,12 @@ export class CollectionCore {
       const ids = chunk.map(({ record }) => record.id as number)
       const returning = `RETURNING ${this.columns.map(c => `${this.table}.${quote(c.name)}`).join(', ')}, ${this.table}.version`
       const given = search?.given
+      const column = search?.column
       // Each record's new words in the same statement: a second one would write every row again.
-      const sql = given === undefined
+      const sql = given === undefined || column === undefined
         ? `UPDATE ${this.table} SET ${assignments.join(', ')} WHERE ${this.dialect.oneOf('id', 'integer', ids, params)} ${returning}`
-        : `UPDATE ${this.table} SET ${[...assignments, `${quote(search?.column?.name as string)} = ${given.value}`].join(', ')} ` +
-          `FROM ${given.from(params.add(ids), params.add(chunk.map(({ record }) => this.#words({ ...record, ...values }))))} ` +
+        : `UPDATE ${this.table} SET ${[...assignments, ...this.#givenWords(column, given)].join(', ')} ` +
+          `FROM ${given.from(params.add(ids), params.add(chunk.map(({ record }) => this.#given({ ...record, ...values }))))} ` +
           `WHERE ${given.on} ${returning}`
       written.push(...(yield * rows(sql, params.values)).map(row => this.versioned(row)))
     }
@@ -642,9 +693,24 @@ export class CollectionCore {
     return { result: undefined, changes: [{ before: current.record, after: undefined }] }
   }
 
-  /** A record's search words as the search index binds them: one text, separated by spaces. */
+  /** The assignments of the search columns that set each record's words to its `given` ones. */
+  #givenWords (column: NonNullable<SearchIndex['column']>, given: NonNullable<SearchIndex['given']>): string[] {
+    return searchAssignments(column, this.resource.search.map((_, i) => given.field(i)))
+  }
+
+  /** A record's search words as a table apart binds them: one text, separated by spaces. */
   #words (record: ResourceRecord): string {
     return recordWords(this.resource.search, record).join(' ')
+  }
+
+  /** The words of each searched field of a record, as columns keep them: a text each, separated by spaces. */
+  #fieldWords (record: ResourceRecord): string[] {
+    return this.resource.search.map(field => recordWords([field], record).join(' '))
+  }
+
+  /** A record's words as `SearchIndex.given` binds them: its fields' words, separated by FIELDS_APART. */
+  #given (record: ResourceRecord): string {
+    return this.#fieldWords(record).join(FIELDS_APART)
   }
 
   /** The live record, locked for the write, once the precondition accepts it: 404 if it never was, 410 if deleted. */

@@ -13,7 +13,7 @@ import { prepared, transaction, type Client, type Pool } from './database.ts'
 import { POSTGRES } from './dialect.ts'
 import { PostgresChangeLog } from './feed.ts'
 import { PostgresListQueries } from './list.ts'
-import { OneStatementWrites } from './one-statement.ts'
+import { OneStatementWrites, type Standing } from './one-statement.ts'
 import { changesOf, PostgresTotals } from './totals.ts'
 
 /** What PostgreSQL says when a constraint refuses a write (its SQLSTATE). */
@@ -168,10 +168,8 @@ class PostgresCollection implements CollectionStore {
 
   async indexSearchWords (): Promise<void> {
     const search = this.core.search
-    const given = search?.given
-    if (search === undefined || given === undefined) return
-    const write = `UPDATE ${this.core.table} SET ${search.column?.name as string} = ${given.value} FROM ${given.from('$1', '$2')} ` +
-      `WHERE ${given.on}`
+    const write = search === undefined ? undefined : this.core.indexing(search)
+    if (search === undefined || write === undefined) return
     for (let after = 0; ;) {
       const { sql, params, words } = this.core.unindexed(search, after, INDEXING_BATCH)
       const { rows } = await this.#pool.query<Scalar[]>({ text: sql, values: params, rowMode: 'array' } satisfies pg.QueryArrayConfig)
@@ -210,18 +208,15 @@ class PostgresCollection implements CollectionStore {
 
   /**
    * A create in one statement: with its question when an answer accepted before makes that
-   * possible (the record inserted only while the answer is the same, which `alongside` then
-   * takes), else once the question is answered. Its row; REFUSED when a constraint refused it;
-   * undefined when the answer changed, when it had to ask first. Nothing written but the row.
+   * possible (the record inserted only while the answer is the same), else once the question is
+   * answered. Its row; REFUSED when a constraint refused it; undefined when the answer changed,
+   * when it had to ask first. Nothing written but the row.
    */
   async #createdOnce (input: ResourceRecord, alongside: Alongside | undefined): Promise<Scalar[] | typeof REFUSED | undefined> {
-    const accepted = alongside?.settled === false ? alongside.accepted : undefined
-    if (alongside !== undefined && accepted !== undefined) {
-      const row = await this.#once(this.#oneStatement.createdWhile(input, new Date().toISOString(), alongside, accepted))
-      if (row !== undefined) {
-        if (row !== REFUSED) alongside.answer([...accepted])
-        return row
-      }
+    const standing = standingOf(alongside)
+    if (standing !== undefined && standing !== ASK_FIRST) {
+      const row = await this.#asked(this.#oneStatement.createdWhile(input, new Date().toISOString(), standing), standing)
+      if (row !== undefined) return row
     }
     await this.#settle(alongside)
     return this.#once(this.#oneStatement.created(input, new Date().toISOString()))
@@ -236,23 +231,42 @@ class PostgresCollection implements CollectionStore {
   }
 
   async #write (id: number, values: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned> {
-    const current = await this.get(id, alongside)
-    if (current !== undefined) {
-      precondition?.(current)
-      const written = await this.#once(this.#oneStatement.updated(current.record, current.version, values, new Date().toISOString()))
+    const standing = standingOf(alongside)
+    if (precondition === undefined && standing !== ASK_FIRST) {
+      const written = await this.#asked(this.#oneStatement.updatedUnread(id, values, new Date().toISOString(), standing), standing)
       if (written !== undefined && written !== REFUSED) return this.core.versioned(written)
+    } else {
+      const current = await this.get(id, alongside)
+      if (current !== undefined) {
+        precondition?.(current)
+        const written = await this.#once(this.#oneStatement.updated(current.record, current.version, values, new Date().toISOString()))
+        if (written !== undefined && written !== REFUSED) return this.core.versioned(written)
+      }
     }
     return this.#commit(now => this.core.writing(id, values, precondition, now), alongside)
   }
 
   async delete (id: number, precondition?: Precondition, alongside?: Alongside): Promise<void> {
-    const current = await this.get(id, alongside)
-    if (current !== undefined) {
-      precondition?.(current)
-      const deleted = await this.#once(this.#oneStatement.deleted(id, current.version, new Date().toISOString()))
+    const standing = standingOf(alongside)
+    if (precondition === undefined && standing !== ASK_FIRST) {
+      const deleted = await this.#asked(this.#oneStatement.deletedUnread(id, new Date().toISOString(), standing), standing)
       if (deleted !== undefined && deleted !== REFUSED) return
+    } else {
+      const current = await this.get(id, alongside)
+      if (current !== undefined) {
+        precondition?.(current)
+        const deleted = await this.#once(this.#oneStatement.deleted(id, current.version, new Date().toISOString()))
+        if (deleted !== undefined && deleted !== REFUSED) return
+      }
     }
     return this.#commit(now => this.core.deleting(id, precondition, now), alongside, id)
+  }
+
+  /** `#once`, for a statement that asks `standing` (if any) in itself: the standing is answered as accepted once it wrote. */
+  async #asked (statement: Statement, standing: Standing | undefined): Promise<Scalar[] | typeof REFUSED | undefined> {
+    const row = await this.#once(statement)
+    if (row !== undefined && row !== REFUSED) standing?.question.answer([...standing.accepted])
+    return row
   }
 
   /** Asks `alongside` alone, unless it is answered. */
@@ -310,6 +324,16 @@ class PostgresCollection implements CollectionStore {
       throw refusalOf(this.resource, err, deleting)
     }
   }
+}
+
+/** A question that must be asked before a write: it was never accepted, so a statement cannot ask it as it writes. */
+const ASK_FIRST = 'ask first'
+
+/** What a one-statement write asks: nothing (no question, or one answered), the question with its accepted answer, or ASK_FIRST. */
+function standingOf (alongside: Alongside | undefined): Standing | typeof ASK_FIRST | undefined {
+  if (alongside === undefined || alongside.settled) return undefined
+  const accepted = alongside.accepted
+  return accepted === undefined ? ASK_FIRST : { question: alongside, accepted }
 }
 
 /** A write of one statement that a constraint refused: the transaction's checks say why. */

@@ -7,7 +7,7 @@ import { asciiLower, quote } from '../text.ts'
  * `FOR UPDATE`, a record it references `FOR KEY SHARE` (so that another instance cannot delete it
  * before the write commits); a unique field compared as `lower()` of its "C" column, which folds
  * A-Z only, as SQLite's NOCASE does, with the value folded alike; a list of values as one array
- * parameter of the kind's type; search words in a tsvector column of the table.
+ * parameter of the kind's type; search words in columns of the table.
  */
 export const POSTGRES: Dialect = {
   placeholder: n => `$${n}`,
@@ -19,16 +19,26 @@ export const POSTGRES: Dialect = {
   folded: column => `lower(${column})`,
   fold: value => typeof value === 'string' ? asciiLower(value) : value,
   oneOf: (expression, kind, values, params) => `${expression} = ANY(${params.add(values)}::${KINDS[kind].postgres.array}[])`,
-  // The words as the lexemes of a tsvector as they are (no parser, no dictionary), a query of
-  // them as a tsquery of quoted prefixes: the words hold letters and digits only.
+  // Each field's words in an array (an update that sets some fields keeps the others' as they
+  // are), and all of them as the lexemes of a tsvector as they are (no parser, no dictionary),
+  // which a query of them as a tsquery of quoted prefixes matches: the words hold letters and
+  // digits only.
   searchIndex: table => ({
-    column: { name: 'search', value: placeholder => `array_to_tsvector(string_to_array(${placeholder}::text, ' '))` },
+    column: {
+      names: ['search_words', 'search'],
+      values: fields => {
+        const words = `ARRAY[${fields.map(field => `${field}::text`).join(', ')}]`
+        return [words, `array_to_tsvector(array_remove(string_to_array(array_to_string(${words}, ' '), ' '), ''))`]
+      },
+      kept: index => `search_words[${index + 1}]`,
+      everyKept: 'search_words IS NOT NULL'
+    },
     given: {
       from: (ids, words) => `unnest(${ids}::bigint[], ${words}::text[]) AS given (id, words)`,
       on: `${quote(table)}.id = given.id`,
-      value: "array_to_tsvector(string_to_array(given.words, ' '))"
+      field: index => `split_part(given.words, E'\\t', ${index + 1})`
     },
     match: (words, params) => `search @@ ${params.add(words.map(w => `'${w}':*`).join(' & '))}::tsquery`,
-    unindexed: () => 'search IS NULL'
+    unindexed: () => 'search_words IS NULL'
   })
 }

@@ -1,8 +1,24 @@
 import type { ResourceRecord } from '../../collections/resource.ts'
 import type { Alongside, FeedEvent } from '../../collections/store.ts'
-import type { CollectionCore, Statement } from '../collections.ts'
+import { Parameters, type CollectionCore, type Statement } from '../collections.ts'
 import { quote } from '../text.ts'
+import { POSTGRES } from './dialect.ts'
 import type { PostgresChangeLog } from './feed.ts'
+
+/** A question asked alongside a write (the token's standing), with the answer it had when last accepted. */
+export interface Standing { question: Alongside, accepted: readonly unknown[] }
+
+/**
+ * The condition that `standing` is answered exactly as accepted, which otherwise fails the
+ * statement with STANDING_CHANGED (migrations/postgres/110_standing_changed.sql): a write of no
+ * rows would still fire the collection's change-counter trigger. Its parameters added to `params`.
+ */
+function stillAccepted (params: Parameters, { question, accepted }: Standing): string {
+  const asked = question.columns(params.values.length + 1)
+  params.values.push(...asked.params)
+  const same = `ROW(${asked.sql}) IS NOT DISTINCT FROM ROW(${accepted.map(value => params.add(value)).join(', ')})`
+  return `CASE WHEN ${same} THEN true ELSE standing_changed() END`
+}
 
 /**
  * A write of one record as one statement in its own transaction (autocommit): the record written
@@ -14,7 +30,10 @@ import type { PostgresChangeLog } from './feed.ts'
  * It is correct because it changes only the record that was read: an update or a delete holds
  * `version = <the version read>`, so the checks made on that read (If-Match, the parent of a
  * nested path, the search words made of the fields it does not set) still hold when it writes.
- * What the constraints refuse (a reference that names no record, a unique value taken, a
+ * Where no such check is asked, an update or a delete need not read the record at all: it writes
+ * the record as it is, the standing asked in the statement as a create asks it, and the search
+ * words of the fields an update does not set taken as the record keeps them, so that it is one
+ * round trip too. What the constraints refuse (a reference that names no record, a unique value taken, a
  * record still named by others) and a record changed since it was read leave nothing written:
  * the caller then writes in a transaction of its own, whose checks say why, as they always do.
  */
@@ -36,9 +55,14 @@ export class OneStatementWrites {
     this.#json = `(SELECT row_to_json(record) FROM (SELECT ${columns}) AS record)::text`
     // Every insert has as many parameters as an empty record's.
     this.#create = this.#recording(core.insert, core.inserted({}, '').values.length, 'created')
-    this.#delete = `WITH written AS (DELETE FROM ${core.table} WHERE id = $1 AND version = $2 RETURNING id), ` +
-      'buried AS (INSERT INTO tombstones (collection, id, deleted_at) SELECT $3, id, $4 FROM written), ' +
-      `recorded AS (${feed.recordingWritten(core.resource.name, 'deleted', 'NULL', '$4')}) SELECT id FROM written`
+    this.#delete = this.#deleting('id = $1 AND version = $2', '$3', '$4')
+  }
+
+  /** The delete of the record `where` finds, with its tombstone and its change, `collection` and `now` the placeholders of those. */
+  #deleting (where: string, collection: string, now: string): string {
+    return `WITH written AS (DELETE FROM ${this.#core.table} WHERE ${where} RETURNING id), ` +
+      `buried AS (INSERT INTO tombstones (collection, id, deleted_at) SELECT ${collection}, id, ${now} FROM written), ` +
+      `recorded AS (${this.#feed.recordingWritten(this.#core.resource.name, 'deleted', 'NULL', now)}) SELECT id FROM written`
   }
 
   /** Inserts `input`; answers the record's columns and version. */
@@ -47,28 +71,47 @@ export class OneStatementWrites {
   }
 
   /**
-   * Inserts `input` on condition that `question` answers exactly as it did when last `accepted`;
-   * otherwise the statement fails with STANDING_CHANGED and writes nothing (migrations/postgres/
-   * 110_standing_changed.sql). Answers the record's columns and version.
+   * Inserts `input` on condition that the token's `standing` answers exactly as it did when last
+   * accepted; otherwise the statement fails with STANDING_CHANGED and writes nothing
+   * (migrations/postgres/110_standing_changed.sql). Answers the record's columns and version.
    */
-  createdWhile (input: ResourceRecord, now: string, question: Alongside, accepted: readonly unknown[]): Statement {
-    const { values } = this.#core.inserted(input, now)
-    const asked = question.columns(values.length + 1)
-    const first = values.length + asked.params.length + 1
-    const same = `ROW(${asked.sql}) IS NOT DISTINCT FROM ROW(${accepted.map((_, i) => `$${first + i}`).join(', ')})`
-    const write = this.#core.insertWhere(`CASE WHEN ${same} THEN true ELSE standing_changed() END`)
-    return this.#recorded(write, [...values, ...asked.params, ...accepted], 'created', now)
+  createdWhile (input: ResourceRecord, now: string, standing: Standing): Statement {
+    const params = new Parameters(POSTGRES)
+    for (const value of this.#core.inserted(input, now).values) params.add(value)
+    const write = this.#core.insertWhere(stillAccepted(params, standing))
+    return this.#recorded(write, params.values, 'created', now)
   }
 
   /** Sets `values` of the record that is `current`, while it is at `version`; answers it as written, or no row. */
   updated (current: ResourceRecord, version: number, values: ResourceRecord, now: string): Statement {
-    const { sql, params } = this.#core.updated(current, values, now, version)
+    const { sql, params } = this.#core.updated(current.id as number, values, now, { current, version })
+    return this.#recorded(sql, params, 'updated', now)
+  }
+
+  /**
+   * Sets `values` of record `id` as it is, unread (a record read before is not needed: no
+   * precondition, and search words of the fields not set as the record keeps them), with the
+   * token's `standing` when there is one to ask, as `createdWhile` does. Answers the record as
+   * written, or no row: none is live, or its words are not kept yet.
+   */
+  updatedUnread (id: number, values: ResourceRecord, now: string, standing: Standing | undefined): Statement {
+    const condition = standing === undefined ? undefined : (params: Parameters) => stillAccepted(params, standing)
+    const { sql, params } = this.#core.updated(id, values, now, { condition })
     return this.#recorded(sql, params, 'updated', now)
   }
 
   /** Deletes record `id` while it is at `version`, leaving its tombstone; answers its id, or no row. */
   deleted (id: number, version: number, now: string): Statement {
     return { sql: this.#delete, params: [id, version, this.#core.resource.name, now] }
+  }
+
+  /** Deletes record `id` as it is, unread, with the token's `standing` as `updatedUnread`; answers its id, or no row. */
+  deletedUnread (id: number, now: string, standing: Standing | undefined): Statement {
+    const params = new Parameters(POSTGRES)
+    params.add(id)
+    const where = standing === undefined ? '' : ` AND ${stillAccepted(params, standing)}`
+    const sql = this.#deleting(`id = $1${where}`, params.add(this.#core.resource.name), params.add(now))
+    return { sql, params: params.values }
   }
 
   /** `write` (of `count` parameters), its change recorded in the same statement, the time its last parameter. */

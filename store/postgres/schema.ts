@@ -8,8 +8,8 @@ import type { Pool } from './database.ts'
  * and sort exactly as SQLite's do, so that both engines answer alike: text in code-point order
  * (`COLLATE "C"`), a unique field compared as `lower()` of it (A-Z folded, as SQLite's NOCASE),
  * NULL first in every index (as SQLite sorts it), `id` ending every index (the last key of every
- * sort), ids that are never handed out again (identity), the search words of its text fields in a
- * tsvector column with a GIN index (collections/search.ts). Every statement that writes the table
+ * sort), ids that are never handed out again (identity), the search words of its text fields
+ * (collections/search.ts) in an array of each field's and a tsvector with a GIN index. Every statement that writes the table
  * raises its change counter (the trigger of migrations/postgres/050_collection_changes.sql), which
  * keeps list totals exact across instances (store/postgres/totals.ts): a table without it would
  * answer stale totals, so start-up refuses one.
@@ -50,8 +50,8 @@ function indexesOf (resource: Resource): string[] {
   ]
 }
 
-/** The column of the search words, for a collection with text fields. */
-const searchColumns = (resource: Resource): string[] => resource.search.length === 0 ? [] : ['search tsvector']
+/** The columns of the search words, for a collection with text fields: each field's, and all of them as a tsvector. */
+const searchColumns = (resource: Resource): string[] => resource.search.length === 0 ? [] : ['search tsvector', 'search_words text[]']
 
 const trigger = (resource: Resource): string =>
   `${resource.name}_changes AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON ${resource.name} ` +
@@ -107,7 +107,8 @@ export async function tableFacts (pool: Pool, table: string): Promise<string[]> 
   const facts: string[] = []
   const { rows: columns } = await pool.query<{
     name: string, type: string, nullable: string, collation: string | null, default: string | null, identity: string | null
-  }>(`SELECT column_name AS name, data_type AS type, is_nullable AS nullable, collation_name AS collation,
+  }>(`SELECT column_name AS name, CASE data_type WHEN 'ARRAY' THEN substr(udt_name, 2) || '[]' ELSE data_type END AS type,
+      is_nullable AS nullable, collation_name AS collation,
       column_default AS default, identity_generation AS identity
     FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position`, [table])
   if (columns.length === 0) return []

@@ -264,7 +264,7 @@ class Reference {
         this.db.exec(`DELETE FROM ${table}`)
         for (const row of rows[i] as Record<string, unknown>[]) {
           // PostgreSQL keeps the search words in the table; SQLite beside it.
-          const names = Object.keys(row).filter(name => name !== 'search')
+          const names = Object.keys(row).filter(name => name !== 'search' && name !== 'search_words')
           this.db.prepare(`INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`)
             .run(...names.map(name => row[name]))
         }
