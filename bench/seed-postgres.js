@@ -53,20 +53,21 @@ export async function seedPostgres (base, name, sqliteFile) {
       // database that has always kept them would hold them, without a second write of each row.
       const { search } = RESOURCES.find(resource => resource.name === table)
       const column = POSTGRES.searchIndex(table).column
-      const width = columns.length + 1
+      const width = columns.length + search.length
       let batch = []
       const flush = async () => {
         if (batch.length === 0) return
         const values = batch.map((_, i) => {
-          const placeholders = columns.map((_, j) => `$${i * width + j + 1}`)
-          return `(${[...placeholders, column.value(`$${i * width + width}`)].join(', ')})`
+          const placeholder = j => `$${i * width + j + 1}`
+          const words = search.map((_, k) => placeholder(columns.length + k))
+          return `(${[...columns.map((_, j) => placeholder(j)), ...column.values(words)].join(', ')})`
         })
-        await target.query(`INSERT INTO ${table} (${[...columns, column.name].join(', ')}) VALUES ${values.join(', ')}`, batch.flat())
+        await target.query(`INSERT INTO ${table} (${[...columns, ...column.names].join(', ')}) VALUES ${values.join(', ')}`, batch.flat())
         batch = []
       }
       for (const row of source.prepare(`SELECT * FROM ${table} ORDER BY id`).raw().iterate()) {
         const record = Object.fromEntries(columns.map((name, i) => [name, row[i]]))
-        batch.push([...row, recordWords(search, record).join(' ')])
+        batch.push([...row, ...search.map(field => recordWords([field], record).join(' '))])
         if (batch.length === BATCH) await flush()
       }
       await flush()
