@@ -110,21 +110,35 @@ t.test('two instances on one database keep every guarantee', POSTGRES_PASS, asyn
   const other = await b.request('POST', '/v1/zoos', keyed, { name: 'Another', city: 'Rome' })
   t.equal(other.status, 422, 'the same key with another body, on the other instance')
 
-  const revocable = await token(a)
-  const bearer = { authorization: `Bearer ${revocable}` }
-  t.equal((await b.request('GET', '/v1/zoos', bearer)).status, 200, 'verified, and cached, on the other instance')
-  t.equal((await b.request('POST', '/v1/zoos', bearer, { name: 'Before', city: 'Revoked' })).status, 201,
-    'a write there too: its standing accepted, and kept')
-  const revoked = await a.request('POST', '/oauth/revoke', { authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret) }, `token=${revocable}`)
-  t.equal(revoked.status, 200)
-  // The write first: its instance still holds the standing it accepted before.
-  const unwritten = await b.request('POST', '/v1/zoos', bearer, { name: 'After', city: 'Revoked' })
-  t.same([unwritten.status, unwritten.json().error], [401, 'Invalid access token: the access token was revoked'],
-    'revoked on one, a write refused by the other')
-  const refused = await b.request('GET', '/v1/zoos', bearer)
-  t.same([refused.status, refused.json().error], [401, 'Invalid access token: the access token was revoked'], 'a read too')
+  // A token for each kind of write, each accepted by the other instance before it is revoked.
+  const target = (await a.request('POST', '/v1/zoos', auth, { name: 'Target', city: 'Kept' })).json().id as number
+  const writes = [
+    ['a create', 'POST', '/v1/zoos', { name: 'After', city: 'Revoked' }],
+    ['an update', 'PATCH', `/v1/zoos/${target}`, { city: 'Revoked' }],
+    ['a delete', 'DELETE', `/v1/zoos/${target}`, undefined]
+  ] as const
+  const revocables = await Promise.all(writes.map(() => token(a)))
+  for (const revocable of revocables) {
+    const bearer = { authorization: `Bearer ${revocable}` }
+    t.equal((await b.request('GET', '/v1/zoos', bearer)).status, 200, 'verified, and cached, on the other instance')
+    t.equal((await b.request('POST', '/v1/zoos', bearer, { name: 'Before', city: 'Revoked' })).status, 201,
+      'a write there too: its standing accepted, and kept')
+    const revoked = await a.request('POST', '/oauth/revoke', { authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret) }, `token=${revocable}`)
+    t.equal(revoked.status, 200)
+  }
+  for (const [i, [what, method, path, body]] of writes.entries()) {
+    const bearer = { authorization: `Bearer ${revocables[i] as string}` }
+    // The write first: its instance still holds the standing it accepted before.
+    const unwritten = await b.request(method, path, bearer, body)
+    t.same([unwritten.status, unwritten.json().error], [401, 'Invalid access token: the access token was revoked'],
+      `revoked on one, ${what} refused by the other`)
+    const refused = await b.request('GET', '/v1/zoos', bearer)
+    t.same([refused.status, refused.json().error], [401, 'Invalid access token: the access token was revoked'], 'a read too')
+  }
   const written = await a.request('GET', '/v1/zoos?city=Revoked', auth)
-  t.same(written.json().map((zoo: { name: string }) => zoo.name), ['Before'], 'and nothing was written for it')
+  t.same(written.json().map((zoo: { name: string }) => zoo.name), ['Before', 'Before', 'Before'], 'and nothing was written for them')
+  const kept = await a.request('GET', `/v1/zoos/${target}`, auth)
+  t.same([kept.status, kept.json().city, kept.headers.etag], [200, 'Kept', '"1"'], 'neither updated nor deleted')
 
   // Jobs queued on both while both workers run: each runs once, on one of them.
   const names = Array.from({ length: 12 }, (_, i) => `Job ${i}`)
@@ -151,25 +165,39 @@ t.test('a client deleted with the CLI is refused at once on every instance, its 
   const [a, b] = await Promise.all([start(t, env, address), start(t, env, address)]) as [Instance, Instance]
   const made = await cliOn(env, ['client', 'create', '--scope', 'zoos:read zoos:write'])
   const { client_id: id, client_secret: secret } = JSON.parse(made) as { client_id: string, client_secret: string }
-  const res = await a.request('POST', '/oauth/token', { authorization: basic(id, secret) }, 'grant_type=client_credentials')
-  const bearer = { authorization: `Bearer ${res.json().access_token as string}` }
+  const bearers = await Promise.all([0, 1, 2].map(async () => {
+    const res = await a.request('POST', '/oauth/token', { authorization: basic(id, secret) }, 'grant_type=client_credentials')
+    return { authorization: `Bearer ${res.json().access_token as string}` }
+  }))
+  const target = (await a.request('POST', '/v1/zoos', bearers[0], { name: 'Target', city: 'Kept' })).json().id as number
   for (const instance of [a, b]) {
-    t.equal((await instance.request('GET', '/v1/zoos', bearer)).status, 200)
-    t.equal((await instance.request('POST', '/v1/zoos', bearer, { name: 'Before', city: 'Deleted' })).status, 201,
-      'a write: its standing accepted, and kept')
+    for (const bearer of bearers) {
+      t.equal((await instance.request('GET', '/v1/zoos', bearer)).status, 200)
+      t.equal((await instance.request('POST', '/v1/zoos', bearer, { name: 'Before', city: 'Deleted' })).status, 201,
+        'a write: its standing accepted, and kept')
+    }
   }
   await cliOn(env, ['client', 'delete', id])
   const error = 'Invalid access token: the client of the access token no longer exists'
+  const writes = [
+    ['POST', '/v1/zoos', { name: 'After', city: 'Deleted' }],
+    ['PATCH', `/v1/zoos/${target}`, { city: 'Deleted' }],
+    ['DELETE', `/v1/zoos/${target}`, undefined]
+  ] as const
   for (const instance of [a, b]) {
-    // The write first: each instance still holds the standing it accepted before.
-    for (const [method, body] of [['POST', { name: 'After', city: 'Deleted' }], ['GET', undefined]] as const) {
-      const refused = await instance.request(method, '/v1/zoos', bearer, body)
+    // The write first: each instance still holds the standing it accepted before, a token for each kind of write.
+    for (const [i, [method, path, body]] of writes.entries()) {
+      const refused = await instance.request(method, path, bearers[i] as { authorization: string }, body)
       t.same([refused.status, refused.json().error], [401, error], `${method} on either instance`)
     }
+    const read = await instance.request('GET', '/v1/zoos', bearers[0] as { authorization: string })
+    t.same([read.status, read.json().error], [401, error], 'GET on either instance')
   }
   const auth = { authorization: `Bearer ${await token(a)}` }
   const written = await b.request('GET', '/v1/zoos?city=Deleted', auth)
-  t.same(written.json().map((zoo: { name: string }) => zoo.name), ['Before', 'Before'], 'nothing was written once it was deleted')
+  t.same(written.json().map((zoo: { name: string }) => zoo.name), Array(6).fill('Before'), 'nothing was written once it was deleted')
+  const kept = await b.request('GET', `/v1/zoos/${target}`, auth)
+  t.same([kept.status, kept.json().city], [200, 'Kept'], 'the target neither updated nor deleted')
 })
 
 /** Runs the CLI on the instances' database; what it printed. */
