@@ -60,7 +60,7 @@ export async function seedPostgres (base, name, sqliteFile) {
         const values = batch.map((_, i) => {
           const placeholder = j => `$${i * width + j + 1}`
           const words = search.map((_, k) => placeholder(columns.length + k))
-          return `(${[...columns.map((_, j) => placeholder(j)), ...column.values(words)].join(', ')})`
+          return `(${[...columns.map((_, j) => placeholder(j)), ...column.values(search, words)].join(', ')})`
         })
         await target.query(`INSERT INTO ${table} (${[...columns, ...column.names].join(', ')}) VALUES ${values.join(', ')}`, batch.flat())
         batch = []

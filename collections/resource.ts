@@ -73,7 +73,9 @@ export interface Resource {
  * Names a field cannot have: the query parameters of a list (a filter on the field is a parameter
  * of its name) and the columns the stores keep beside the fields.
  */
-const RESERVED = ['limit', 'offset', 'page', 'per_page', 'sortby', 'order', 'cursor', 'q', 'fields', 'embed', 'version', 'search']
+const RESERVED = [
+  'limit', 'offset', 'page', 'per_page', 'sortby', 'order', 'cursor', 'q', 'fields', 'embed', 'version', 'search', 'search_words'
+]
 
 const READ_ONLY: TProperties = { id: IdSchema, created_at: TimestampSchema, updated_at: TimestampSchema }
 

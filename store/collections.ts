@@ -55,13 +55,20 @@ export interface Dialect {
  */
 export interface SearchIndex {
   /**
-   * The columns of the table that hold them, and their values made of `fields`: an SQL text
-   * expression per searched field (`resource.search`), its words separated by spaces. An update
-   * that sets some of those fields takes the others' words as the record keeps them, `kept(i)`,
-   * without reading the record first; `everyKept` is the condition that it keeps them all (it
-   * does not while it waits to be indexed: `unindexed`).
+   * The columns of the table that hold them, and their values made of the searched `fields`
+   * (`resource.search`) and their `words`: an SQL text expression each, its words separated by
+   * spaces. An update that sets some of those fields takes the others' words as the record keeps
+   * them, `kept(field)`, without reading the record first; `everyKept(fields)` is the condition
+   * that it keeps those (it does not while it waits to be indexed, `unindexed`, nor a field made
+   * searched since it was written). Kept by the field's name, not its place: a field added or
+   * moved in the resource leaves the words kept of the others as they are.
    */
-  column?: { names: string[], values (fields: string[]): string[], kept (index: number): string, everyKept: string }
+  column?: {
+    names: string[]
+    values (fields: readonly string[], words: string[]): string[]
+    kept (field: string): string
+    everyKept (fields: string[]): string
+  }
   /** The statements that keep a table apart: `put` [id, words] after an insert (an update removes first), `remove` [id]. */
   apart?: { put: string, remove: string }
   /**
@@ -83,9 +90,9 @@ export interface SearchIndex {
 /** Between the words of two fields where a record's words are bound as one text: a word holds letters and digits only. */
 const FIELDS_APART = '\t'
 
-/** The assignments of search columns, their values made of each searched field's words (`fields`, SQL expressions). */
-const searchAssignments = (column: NonNullable<SearchIndex['column']>, fields: string[]): string[] =>
-  column.values(fields).map((value, i) => `${quote(column.names[i] as string)} = ${value}`)
+/** The assignments of search columns, their values made of the words of each searched field (`words`, SQL expressions). */
+const searchAssignments = (column: NonNullable<SearchIndex['column']>, fields: readonly string[], words: string[]): string[] =>
+  column.values(fields, words).map((value, i) => `${quote(column.names[i] as string)} = ${value}`)
 
 /**
  * What must hold for an update to write (`CollectionCore.updated`): the record is `current`, as
@@ -324,7 +331,7 @@ export class CollectionCore {
     if (column !== undefined) {
       inserted.push(...column.names)
       const first = values.length + 1
-      values.push(...column.values(resource.search.map((_, i) => p(first + i))))
+      values.push(...column.values(resource.search, resource.search.map((_, i) => p(first + i))))
     }
     this.#inserting = { columns: inserted.map(quote).join(', '), values: values.join(', ') }
     this.#returning = `RETURNING ${names}, version`
@@ -509,9 +516,10 @@ export class CollectionCore {
     const column = search?.column
     if (column !== undefined) {
       const made = this.#fieldWords(current === undefined ? values : { ...current, ...values })
-      const fieldWords = this.resource.search.map((f, i) => current !== undefined || f in values ? params.add(made[i]) : column.kept(i))
-      assignments.push(...searchAssignments(column, fieldWords))
-      if (current === undefined && this.resource.search.some(f => !(f in values))) conditions.push(column.everyKept)
+      const fieldWords = this.resource.search.map((f, i) => current !== undefined || f in values ? params.add(made[i]) : column.kept(f))
+      assignments.push(...searchAssignments(column, this.resource.search, fieldWords))
+      const kept = this.resource.search.filter(f => !(f in values))
+      if (current === undefined && kept.length > 0) conditions.push(column.everyKept(kept))
     } else if (search !== undefined) {
       if (current === undefined) throw new Error('search words kept apart are made of the record as read')
       words = this.#words({ ...current, ...values })
@@ -695,7 +703,7 @@ export class CollectionCore {
 
   /** The assignments of the search columns that set each record's words to its `given` ones. */
   #givenWords (column: NonNullable<SearchIndex['column']>, given: NonNullable<SearchIndex['given']>): string[] {
-    return searchAssignments(column, this.resource.search.map((_, i) => given.field(i)))
+    return searchAssignments(column, this.resource.search, this.resource.search.map((_, i) => given.field(i)))
   }
 
   /** A record's search words as a table apart binds them: one text, separated by spaces. */

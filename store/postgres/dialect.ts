@@ -9,6 +9,12 @@ import { asciiLower, quote } from '../text.ts'
  * A-Z only, as SQLite's NOCASE does, with the value folded alike; a list of values as one array
  * parameter of the kind's type; search words in columns of the table.
  */
+/** A text as an SQL literal. */
+const literal = (text: string): string => `'${text.replaceAll("'", "''")}'`
+
+/** Field names as an SQL array of text. */
+const names = (fields: readonly string[]): string => `ARRAY[${fields.map(literal).join(', ')}]::text[]`
+
 export const POSTGRES: Dialect = {
   placeholder: n => `$${n}`,
   bind: (_kind, value) => value,
@@ -19,19 +25,23 @@ export const POSTGRES: Dialect = {
   folded: column => `lower(${column})`,
   fold: value => typeof value === 'string' ? asciiLower(value) : value,
   oneOf: (expression, kind, values, params) => `${expression} = ANY(${params.add(values)}::${KINDS[kind].postgres.array}[])`,
-  // Each field's words in an array (an update that sets some fields keeps the others' as they
+  // Each field's words by its name (an update that sets some fields keeps the others' as they
   // are), and all of them as the lexemes of a tsvector as they are (no parser, no dictionary),
   // which a query of them as a tsquery of quoted prefixes matches: the words hold letters and
   // digits only.
   searchIndex: table => ({
     column: {
       names: ['search_words', 'search'],
-      values: fields => {
-        const words = `ARRAY[${fields.map(field => `${field}::text`).join(', ')}]`
-        return [words, `array_to_tsvector(array_remove(string_to_array(array_to_string(${words}, ' '), ' '), ''))`]
+      // jsonb_object of two arrays, not jsonb_build_object: that takes at most 100 arguments, 50 fields.
+      values: (fields, words) => {
+        const texts = `ARRAY[${words.map(expression => `${expression}::text`).join(', ')}]`
+        return [
+          `jsonb_object(${names(fields)}, ${texts})`,
+          `array_to_tsvector(array_remove(string_to_array(array_to_string(${texts}, ' '), ' '), ''))`
+        ]
       },
-      kept: index => `search_words[${index + 1}]`,
-      everyKept: 'search_words IS NOT NULL'
+      kept: field => `search_words ->> ${literal(field)}`,
+      everyKept: fields => `search_words ?& ${names(fields)}`
     },
     given: {
       from: (ids, words) => `unnest(${ids}::bigint[], ${words}::text[]) AS given (id, words)`,

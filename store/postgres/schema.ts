@@ -9,7 +9,7 @@ import type { Pool } from './database.ts'
  * (`COLLATE "C"`), a unique field compared as `lower()` of it (A-Z folded, as SQLite's NOCASE),
  * NULL first in every index (as SQLite sorts it), `id` ending every index (the last key of every
  * sort), ids that are never handed out again (identity), the search words of its text fields
- * (collections/search.ts) in an array of each field's and a tsvector with a GIN index. Every statement that writes the table
+ * (collections/search.ts) by field (jsonb) and all of them in a tsvector with a GIN index. Every statement that writes the table
  * raises its change counter (the trigger of migrations/postgres/050_collection_changes.sql), which
  * keeps list totals exact across instances (store/postgres/totals.ts): a table without it would
  * answer stale totals, so start-up refuses one.
@@ -50,8 +50,8 @@ function indexesOf (resource: Resource): string[] {
   ]
 }
 
-/** The columns of the search words, for a collection with text fields: each field's, and all of them as a tsvector. */
-const searchColumns = (resource: Resource): string[] => resource.search.length === 0 ? [] : ['search tsvector', 'search_words text[]']
+/** The columns of the search words, for a collection with text fields: all of them as a tsvector, and each field's by name. */
+const searchColumns = (resource: Resource): string[] => resource.search.length === 0 ? [] : ['search tsvector', 'search_words jsonb']
 
 const trigger = (resource: Resource): string =>
   `${resource.name}_changes AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON ${resource.name} ` +
