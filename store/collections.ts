@@ -484,7 +484,7 @@ export class CollectionCore {
     }
   }
 
-  /** The values of the insert of a record (`insert`), and its search words. */
+  /** The values of the insert of a record (`insert`), the search columns' among them, and its words for a table apart. */
   inserted (input: ResourceRecord, now: string): { values: unknown[], words: string } {
     const values = [...this.resource.writable.map(f => this.bind(f, input[f])), now, now]
     if (this.search?.column !== undefined) {

@@ -231,35 +231,42 @@ class PostgresCollection implements CollectionStore {
   }
 
   async #write (id: number, values: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned> {
-    const standing = standingOf(alongside)
-    if (precondition === undefined && standing !== ASK_FIRST) {
-      const written = await this.#asked(this.#oneStatement.updatedUnread(id, values, new Date().toISOString(), standing), standing)
-      if (written !== undefined && written !== REFUSED) return this.core.versioned(written)
-    } else {
-      const current = await this.get(id, alongside)
-      if (current !== undefined) {
-        precondition?.(current)
-        const written = await this.#once(this.#oneStatement.updated(current.record, current.version, values, new Date().toISOString()))
-        if (written !== undefined && written !== REFUSED) return this.core.versioned(written)
-      }
-    }
+    const written = await this.#writtenOnce(id, precondition, alongside,
+      (now, standing) => this.#oneStatement.updatedUnread(id, values, now, standing),
+      (now, current) => this.#oneStatement.updated(current.record, current.version, values, now))
+    if (written !== undefined) return this.core.versioned(written)
     return this.#commit(now => this.core.writing(id, values, precondition, now), alongside)
   }
 
   async delete (id: number, precondition?: Precondition, alongside?: Alongside): Promise<void> {
+    const deleted = await this.#writtenOnce(id, precondition, alongside,
+      (now, standing) => this.#oneStatement.deletedUnread(id, now, standing),
+      (now, current) => this.#oneStatement.deleted(id, current.version, now))
+    if (deleted !== undefined) return
+    return this.#commit(now => this.core.deleting(id, precondition, now), alongside, id)
+  }
+
+  /**
+   * A write of record `id` in one statement: `unread` where nothing needs the record first (no
+   * precondition) and the standing can be asked in the statement, else `read` once the record is
+   * read with the standing and the precondition accepts it. Its row, or undefined when it wrote
+   * nothing (for whatever reason: the transaction that follows says which).
+   */
+  async #writtenOnce (
+    id: number, precondition: Precondition | undefined, alongside: Alongside | undefined,
+    unread: (now: string, standing: Standing | undefined) => Statement, read: (now: string, current: Versioned) => Statement
+  ): Promise<Scalar[] | undefined> {
     const standing = standingOf(alongside)
+    let row: Scalar[] | typeof REFUSED | undefined
     if (precondition === undefined && standing !== ASK_FIRST) {
-      const deleted = await this.#asked(this.#oneStatement.deletedUnread(id, new Date().toISOString(), standing), standing)
-      if (deleted !== undefined && deleted !== REFUSED) return
+      row = await this.#asked(unread(new Date().toISOString(), standing), standing)
     } else {
       const current = await this.get(id, alongside)
-      if (current !== undefined) {
-        precondition?.(current)
-        const deleted = await this.#once(this.#oneStatement.deleted(id, current.version, new Date().toISOString()))
-        if (deleted !== undefined && deleted !== REFUSED) return
-      }
+      if (current === undefined) return undefined
+      precondition?.(current)
+      row = await this.#once(read(new Date().toISOString(), current))
     }
-    return this.#commit(now => this.core.deleting(id, precondition, now), alongside, id)
+    return row === REFUSED ? undefined : row
   }
 
   /** `#once`, for a statement that asks `standing` (if any) in itself: the standing is answered as accepted once it wrote. */

@@ -1,6 +1,12 @@
+import pg from 'pg'
 import { KINDS } from '../../collections/kinds.ts'
 import type { Dialect } from '../collections.ts'
 import { asciiLower, quote } from '../text.ts'
+
+const { escapeLiteral } = pg
+
+/** Field names as an SQL array of text. */
+const names = (fields: readonly string[]): string => `ARRAY[${fields.map(escapeLiteral).join(', ')}]::text[]`
 
 /**
  * PostgreSQL's side of store/collections.ts: `$n` parameters; the record a write changes locked
@@ -9,12 +15,6 @@ import { asciiLower, quote } from '../text.ts'
  * A-Z only, as SQLite's NOCASE does, with the value folded alike; a list of values as one array
  * parameter of the kind's type; search words in columns of the table.
  */
-/** A text as an SQL literal. */
-const literal = (text: string): string => `'${text.replaceAll("'", "''")}'`
-
-/** Field names as an SQL array of text. */
-const names = (fields: readonly string[]): string => `ARRAY[${fields.map(literal).join(', ')}]::text[]`
-
 export const POSTGRES: Dialect = {
   placeholder: n => `$${n}`,
   bind: (_kind, value) => value,
@@ -40,7 +40,7 @@ export const POSTGRES: Dialect = {
           `array_to_tsvector(array_remove(string_to_array(array_to_string(${texts}, ' '), ' '), ''))`
         ]
       },
-      kept: field => `search_words ->> ${literal(field)}`,
+      kept: field => `search_words ->> ${escapeLiteral(field)}`,
       everyKept: fields => `search_words ?& ${names(fields)}`
     },
     given: {

@@ -33,9 +33,10 @@ function stillAccepted (params: Parameters, { question, accepted }: Standing): s
  * Where no such check is asked, an update or a delete need not read the record at all: it writes
  * the record as it is, the standing asked in the statement as a create asks it, and the search
  * words of the fields an update does not set taken as the record keeps them, so that it is one
- * round trip too. What the constraints refuse (a reference that names no record, a unique value taken, a
- * record still named by others) and a record changed since it was read leave nothing written:
- * the caller then writes in a transaction of its own, whose checks say why, as they always do.
+ * round trip too. What the constraints refuse (a reference that names no record, a unique value
+ * taken, a record still named by others) and a record changed since it was read leave nothing
+ * written: the caller then writes in a transaction of its own, whose checks say why, as they
+ * always do.
  */
 export class OneStatementWrites {
   readonly #core: CollectionCore

@@ -9,8 +9,8 @@ import type { Pool } from './database.ts'
  * (`COLLATE "C"`), a unique field compared as `lower()` of it (A-Z folded, as SQLite's NOCASE),
  * NULL first in every index (as SQLite sorts it), `id` ending every index (the last key of every
  * sort), ids that are never handed out again (identity), the search words of its text fields
- * (collections/search.ts) by field (jsonb) and all of them in a tsvector with a GIN index. Every statement that writes the table
- * raises its change counter (the trigger of migrations/postgres/050_collection_changes.sql), which
+ * (collections/search.ts) by field (jsonb) and all of them in a tsvector with a GIN index. Every
+ * statement that writes the table raises its change counter (the trigger of migrations/postgres/050_collection_changes.sql), which
  * keeps list totals exact across instances (store/postgres/totals.ts): a table without it would
  * answer stale totals, so start-up refuses one.
  */
@@ -107,8 +107,7 @@ export async function tableFacts (pool: Pool, table: string): Promise<string[]> 
   const facts: string[] = []
   const { rows: columns } = await pool.query<{
     name: string, type: string, nullable: string, collation: string | null, default: string | null, identity: string | null
-  }>(`SELECT column_name AS name, CASE data_type WHEN 'ARRAY' THEN substr(udt_name, 2) || '[]' ELSE data_type END AS type,
-      is_nullable AS nullable, collation_name AS collation,
+  }>(`SELECT column_name AS name, data_type AS type, is_nullable AS nullable, collation_name AS collation,
       column_default AS default, identity_generation AS identity
     FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position`, [table])
   if (columns.length === 0) return []
