@@ -12,6 +12,17 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 export const scopeFor = (collection: string, method: string): string =>
   `${collection}:${READS.has(method) ? 'read' : 'write'}`
 
+/**
+ * The scopes a request on a collection's route needs: `scopeFor`, and the read scope too for a
+ * write that `selects` its records by their values (a change of many records): its filters and
+ * what it answers (how many matched, the records, its refusals) would tell a token that may only
+ * write what it may not read.
+ */
+export const scopesFor = (collection: string, method: string, selects: boolean): string[] => {
+  const scope = scopeFor(collection, method)
+  return selects && !READS.has(method) ? [`${collection}:read`, scope] : [scope]
+}
+
 /** The requested scopes, each checked to be known; undefined when none were requested. */
 export function parseScope (scope: string | undefined): string[] | undefined {
   if (scope === undefined) return undefined

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type TSchema } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
-import { scopeFor } from '../auth/scopes.ts'
+import { scopesFor } from '../auth/scopes.ts'
 import { HttpError, nothingAt, refusalOf, validationRefusal } from '../http/errors.ts'
 import { recordUrl } from '../http/links.ts'
 import { validatorCompiler } from '../http/validation.ts'
@@ -77,6 +77,10 @@ export function batchRoute (fastify: Instance): void {
   const storage = fastify.storage.collections
   const apiPrefix = fastify.config.apiPrefix
   const max = fastify.config.batchMaxOperations
+  const maxRecords = fastify.config.writeMaxRecords
+  const BodySchema = Type.Object({ operations: Type.Array(OperationSchema, { minItems: 1, maxItems: max }) },
+    { additionalProperties: false })
+  const validBody = validatorCompiler({ schema: BodySchema, method: 'POST', url: '', httpPart: 'body' })
 
   fastify.post('/', {
     config: { write: true, standingAlongside: true },
@@ -87,13 +91,16 @@ export function batchRoute (fastify: Instance): void {
         'path, checked as it would be alone (scope, body, If-Match, references, 404, 409, 410, 412, 422) and run in order in ' +
         'one transaction. A later operation may use an earlier one\'s answer: {"$ref": "<index>.<field>"} as a value in its ' +
         'body, {<index>.<field>} as a segment of its path. 200 with every answer in order, or the first refusal\'s status with ' +
-        'its error and the index of the operation, and nothing written. Idempotency-Key applies to the batch as a whole.',
+        'its error and the index of the operation, and nothing written. Every operation\'s path, method and scopes are checked ' +
+        'before any runs or the batch is queued (Prefer: respond-async). Together the operations may write at most ' +
+        `${fastify.config.writeMaxRecords} records (WRITE_MAX_RECORDS), counted as each runs. Idempotency-Key applies to the ` +
+        'batch as a whole.',
       tags: ['batch'],
       // Each operation needs the scope of its own collection, checked as it runs.
       security: BEARER,
       querystring: NoQuerySchema,
       headers: requestHeaders('Idempotency-Key', 'Prefer'),
-      body: Type.Object({ operations: Type.Array(OperationSchema, { minItems: 1, maxItems: max }) }, { additionalProperties: false }),
+      body: BodySchema,
       response: {
         200: withHeaders(Type.Object({ results: Type.Array(ResultSchema) }, {
           additionalProperties: false,
@@ -102,6 +109,21 @@ export function batchRoute (fastify: Instance): void {
         ...accepted,
         ...errors(...GUARDED, 400, 404, 405, 409, 410, 412, 413, 415, 422)
       }
+    },
+    // Before the batch is run or queued as a job (jobs/respond-async.ts): what its token may not
+    // do is refused at once, as each of its operations would be alone.
+    // A body its schema refuses is left to the validation that follows, which answers it.
+    preValidation: async request => {
+      if (validBody(request.body) !== true) return
+      ;(request.body as { operations: Operation[] }).operations.forEach(({ method, path }, index) => {
+        // An earlier answer's value stands where an id does: any id names the same collection.
+        const [unresolved = ''] = path.replace(/\{[^}]*\}/g, '1').split('?')
+        try {
+          addressed(request, mounts, apiPrefix, method as Method, unresolved)
+        } catch (err) {
+          throw answered(new BatchRefusal(index, err))
+        }
+      })
     }
   }, async (request, reply) => {
     const operations = request.body.operations as Operation[]
@@ -116,18 +138,22 @@ export function batchRoute (fastify: Instance): void {
         if (operation === undefined) return undefined
         planned[index] = plan(request, mounts, apiPrefix, resolved(operation, answers.map(a => a.body), index))
         return (planned[index] as Planned).write
-      }, request.standing ?? undefined)
+      }, maxRecords, request.standing ?? undefined)
       return reply.send({ results: answers })
     } catch (err) {
-      if (!(err instanceof BatchRefusal)) throw err
-      const refusal = refusalOf(err.reason)
-      if (refusal === undefined) throw err.reason
-      // Allow would name the methods of the operation's path as if they were the batch's own.
-      const { Allow: _allow, ...headers } = refusal.headers
-      throw new HttpError(refusal.statusCode, `Operation ${err.index}: ${refusal.message}`,
-        { ...refusal.extra, operation: err.index }, headers)
+      throw err instanceof BatchRefusal ? answered(err) : err
     }
   })
+}
+
+/** The answer to a batch whose operation was refused: that operation's refusal, naming its index. */
+function answered (err: BatchRefusal): unknown {
+  const refusal = refusalOf(err.reason)
+  if (refusal === undefined) return err.reason
+  // Allow would name the methods of the operation's path as if they were the batch's own.
+  const { Allow: _allow, ...headers } = refusal.headers
+  return new HttpError(refusal.statusCode, `Operation ${err.index}: ${refusal.message}`,
+    { ...refusal.extra, operation: err.index }, headers)
 }
 
 /** The operation with every `$ref` of its body and every `{<index>.<field>}` of its path replaced by what it names. */
@@ -212,19 +238,29 @@ function queryOf (search: string): Record<string, string | string[]> {
   return query
 }
 
-/** One operation checked as its route would check it alone, and made into the write the store runs. */
-function plan (request: FastifyRequest, mounts: readonly Mount[], apiPrefix: string, operation: Operation): Planned {
-  const [path = '', search] = operation.path.split(/\?(.*)/s)
-  const { mount, parentId, id } = target(mounts, apiPrefix, path)
-  const { resource, nesting } = mount
-  const method = operation.method
+/**
+ * What an operation's path names, once its route would have let the request in: the path names a
+ * collection or a record (404), serves the method (405), and the token has its scopes (403).
+ */
+function addressed (request: FastifyRequest, mounts: readonly Mount[], apiPrefix: string, method: Method, path: string) {
+  const found = target(mounts, apiPrefix, path)
+  const { mount: { resource, nesting }, id } = found
   const served: Method[] = id === undefined ? ['POST', 'PATCH', 'DELETE'] : nesting === undefined ? ['PUT', 'PATCH', 'DELETE'] : ['DELETE']
   if (!served.includes(method)) {
     const allow = id === undefined ? 'GET, HEAD, POST, PATCH, DELETE, OPTIONS' : `GET, HEAD, ${served.join(', ')}, OPTIONS`
     throw new HttpError(405, `${method} is not allowed at ${path}; allowed: ${allow}`, {}, { Allow: allow })
   }
-  request.server.requireScope(request, scopeFor(resource.name, method))
   const bulk = id === undefined && method !== 'POST'
+  request.server.requireScopes(request, scopesFor(resource.name, method, bulk))
+  return { ...found, bulk }
+}
+
+/** One operation checked as its route would check it alone, and made into the write the store runs. */
+function plan (request: FastifyRequest, mounts: readonly Mount[], apiPrefix: string, operation: Operation): Planned {
+  const [path = '', search] = operation.path.split(/\?(.*)/s)
+  const method = operation.method
+  const { mount, parentId, id, bulk } = addressed(request, mounts, apiPrefix, method, path)
+  const { resource, nesting } = mount
   const query = checked('querystring', bulk ? resource.schemas.filters : NoQuerySchema, queryOf(search ?? '')) as Record<string, unknown>
   const takesBody = method !== 'DELETE'
   if (takesBody !== (operation.body !== undefined)) {

@@ -35,8 +35,8 @@ export function mustBeLive (resource: Resource, id: number, presence: Presence):
   if (presence === 'deleted') throw new StoreError('gone', `${resource.singular} ${id} was deleted`)
 }
 
-/** A change of every matching record refused for their number (Prefer: max-affected). */
-export function tooManyMatches (resource: Resource, count: number, max: number): StoreError {
+/** A change of every matching record refused for their number (Prefer: max-affected): `count`, or how many at least. */
+export function tooManyMatches (resource: Resource, count: number | string, max: number): StoreError {
   return new StoreError('invalid', `${count} ${count === 1 ? resource.singular : resource.name} match, more than the ${max} ` +
     'that Prefer: max-affected allows; nothing was changed')
 }

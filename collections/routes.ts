@@ -25,6 +25,8 @@ const MAX_BATCH = 1000
  * would write before it (an Idempotency-Key, a queued job) asks it first.
  */
 const WRITE = { standingAlongside: true } as const
+/** A write that chooses its records by the query's filters: it needs the read scope too (auth/scopes.ts). */
+const SELECTING_WRITE = { ...WRITE, selects: true } as const
 
 /** What Fastify sets for a body its route schema serializes, set by hand where a read picks its serializer. */
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -85,6 +87,11 @@ export function refuseNullBytesIn (body: unknown): void {
 /** The preValidation of every write: `refuseNullBytesIn`, before validation, so that such a write is never queued as a job. */
 async function refuseNullBytes (request: FastifyRequest): Promise<void> {
   refuseNullBytesIn(request.body)
+}
+
+/** The preValidation of a change of many records: a Prefer it cannot read is 400 before the change is queued as a job. */
+async function refuseBadPreferences (request: FastifyRequest): Promise<void> {
+  bulkPreferences(request.headers.prefer)
 }
 
 const createBodies = new WeakMap<Resource, Map<string, TSchema>>()
@@ -326,7 +333,7 @@ function listRoute (fastify: Instance, collection: Collection): void {
     const parentId = await parentOf(collection, request.params)
     const listing = parseListQuery(resource, request.query)
     const embedding = parseEmbeds(embeds, (request.query as { embed?: string }).embed)
-    for (const embed of embedding) fastify.requireScope(request, `${embed.resource.name}:read`)
+    for (const embed of embedding) fastify.requireScopes(request, [`${embed.resource.name}:read`])
     if (nesting !== undefined) listing.query.filters.push({ field: nesting.field, op: 'eq', value: parentId as number })
     const asked = countPreference(request.headers.prefer)
     const counting = asked ?? 'exact'
@@ -360,7 +367,8 @@ function createRoute (fastify: Instance, collection: Collection): void {
       operationId: `create${capitalize(resource.singular)}${of}`,
       summary: `Create ${collection.one}, or several at once from an array (all or none)`,
       description: `An object creates one ${resource.singular}: 201 with its Location and ETag. ` +
-        `An array creates up to ${MAX_BATCH}, all or none: 201 with the array. ` +
+        `An array creates up to ${Math.min(MAX_BATCH, fastify.config.writeMaxRecords)} (WRITE_MAX_RECORDS), all or none: ` +
+        '201 with the array. ' +
         `${nesting === undefined ? '' : `${nesting.field} is taken from the path. `}` +
         `Idempotency-Key makes a retry safe. ${RETURN_PREFERENCE}Prefer: respond-async queues the write as a background job (202).`,
       tags: [resource.name],
@@ -383,7 +391,8 @@ function createRoute (fastify: Instance, collection: Collection): void {
     const body = request.body
     const inputs = (Array.isArray(body) ? body : [body])
       .map(record => nesting === undefined ? record : { ...record, [nesting.field]: parentId as number })
-    const versions = await collection.store.create(inputs, Array.isArray(body), request.standing ?? undefined)
+    const { writeMaxRecords } = fastify.config
+    const versions = await collection.store.create(inputs, Array.isArray(body), writeMaxRecords, request.standing ?? undefined)
     if (!Array.isArray(body)) return answer(request, reply, 201, resource, versions[0] as Versioned)
     reply.code(201)
     return minimal(request, reply) ? reply.send() : reply.send(versions.map(c => c.record))
@@ -581,8 +590,10 @@ async function bulkRoutes (fastify: Instance, collection: Collection): Promise<v
     }))
   }, { additionalProperties: false, description: 'Changed' }), 'Preference-Applied')
   const description = `Every ${resource.singular}${collection.within} the query's filters match (at least one filter), in one ` +
-    'transaction, each under the rules of its own write: all or none. Prefer: max-affected=N refuses it (422) when more match; ' +
-    `tx=rollback answers what it would do and changes nothing; return=representation adds the records (at most ${MAX_REPRESENTED}).`
+    'transaction, each under the rules of its own write: all or none. Needs the read scope as well as the write scope. ' +
+    `More than ${fastify.config.writeMaxRecords} matches (WRITE_MAX_RECORDS) is 422, and so is more than Prefer: max-affected=N ` +
+    'allows; tx=rollback answers what it would do and changes nothing; return=representation adds the records (at most ' +
+    `${MAX_REPRESENTED}); a max-affected or tx that cannot be read is 400.`
   const change = async (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -596,7 +607,7 @@ async function bulkRoutes (fastify: Instance, collection: Collection): Promise<v
     }
     if (nesting !== undefined) filters.push({ field: nesting.field, op: 'eq', value: parentId as number })
     const asked = bulkPreferences(request.headers.prefer)
-    const records = await write(filters, { max: asked.max, dryRun: asked.dryRun })
+    const records = await write(filters, { max: asked.max, dryRun: asked.dryRun, records: fastify.config.writeMaxRecords })
     if (asked.applied.length > 0) reply.header('Preference-Applied', asked.applied.join(', '))
     return reply.send({ affected: records.length, ...(asked.representation ? { records: records.slice(0, MAX_REPRESENTED) } : {}) })
   }
@@ -608,7 +619,7 @@ async function bulkRoutes (fastify: Instance, collection: Collection): Promise<v
   }
   const patch = (scope: Instance): void => {
     scope.patch('/', {
-      config: { ...WRITE, bodyTypes: [MERGE_PATCH] },
+      config: { ...SELECTING_WRITE, bodyTypes: [MERGE_PATCH] },
       schema: {
         ...common,
         operationId: `update${capitalize(resource.name)}${of}`,
@@ -618,13 +629,14 @@ async function bulkRoutes (fastify: Instance, collection: Collection): Promise<v
         consumes: ['application/json', MERGE_PATCH],
         response: { 200: answer, ...accepted, ...errors(...GUARDED, ...BODY_READ, 409, 422, ...collection.parentErrors) }
       },
-      preValidation: refuseNullBytes
+      preValidation: [refuseNullBytes, refuseBadPreferences]
     }, async (request, reply) => change(request, reply, async (filters, limits) =>
       (await collection.store.updateWhere(filters, request.body, limits, request.standing ?? undefined)).map(written => written.record)))
   }
   await inMergePatchScope(fastify, patch)
   fastify.delete('/', {
-    config: WRITE,
+    config: SELECTING_WRITE,
+    preValidation: refuseBadPreferences,
     schema: {
       ...common,
       operationId: `delete${capitalize(resource.name)}${of}`,

@@ -18,10 +18,11 @@ export interface Store {
   readonly feed: ChangeLog
   /**
    * Runs writes in one transaction, all or none: `next` is asked for each once the one before it
-   * is done, with the results so far, until it answers undefined. What refuses one of them, the
-   * store or `next` itself, undoes them all and is thrown as a BatchRefusal naming it.
+   * is done, with the results so far, until it answers undefined. Together they may write at most
+   * `records` records, spent as each runs. What refuses one of them, the store or `next` itself,
+   * undoes them all and is thrown as a BatchRefusal naming it.
    */
-  batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined, alongside?: Alongside): Promise<BatchResult[]>
+  batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined, records: number, alongside?: Alongside): Promise<BatchResult[]>
 }
 
 /** A write of a batch, on one collection; `parent`, a record that must be live when it runs (a nested path's). */
@@ -176,6 +177,8 @@ export type Presence = 'live' | 'deleted' | 'absent'
 export interface BulkLimits {
   /** More matches than this refuses the whole change (422 naming the count). */
   max?: number
+  /** The most records one request may write (WRITE_MAX_RECORDS): more matches refuses it too, before they are all read. */
+  records: number
   /** Work it all out, answer it, and write nothing. */
   dryRun: boolean
 }
@@ -191,8 +194,11 @@ export interface CollectionStore {
   children (field: string, parents: readonly number[], limit: number): Promise<Children>
   /** Whether an id names a live record, a deleted one (410) or none ever (404). */
   presence (id: number): Promise<Presence>
-  /** Creates every input or none. Field errors of input i are reported under `i.` when `batch`. */
-  create (inputs: ResourceRecord[], batch: boolean, alongside?: Alongside): Promise<Versioned[]>
+  /**
+   * Creates every input or none, at most `records` of them (WRITE_MAX_RECORDS). Field errors of
+   * input i are reported under `i.` when `batch`.
+   */
+  create (inputs: ResourceRecord[], batch: boolean, records: number, alongside?: Alongside): Promise<Versioned[]>
   /** Sets every writable field: one missing from `input` becomes null. */
   replace (id: number, input: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned>
   /** Sets only the fields present in `changes`. */

@@ -197,6 +197,16 @@ const WRITES = {
     default: '100',
     parse: integer(1, 1000, 'operations')
   },
+  writeMaxRecords: {
+    env: 'WRITE_MAX_RECORDS',
+    description: 'records one request may create, change or delete: a POST of an array, a change of many records (`PATCH` or ' +
+      '`DELETE` of a collection\'s path), or the operations of a batch together; more is answered 422 before anything is ' +
+      'written, and a change reads no more than one record beyond it. On SQLite a write holds the database, and the ' +
+      'requests of the process wait, for as long as it takes: at the default, under a second on two cores ' +
+      '([operations](operations.md#what-one-request-may-write)). At most 999999, what the change feed ranks in one transaction',
+    default: '5000',
+    parse: integer(1, 999999, 'records')
+  },
   changesRetention: {
     env: 'CHANGES_RETENTION',
     description: 'seconds a change stays in the change feed (`/v1/<collection>/changes`); resuming from a position older than ' +

@@ -1,3 +1,5 @@
+import { HttpError } from './errors.ts'
+
 /**
  * The preferences of a Prefer header (RFC 7240), by lower-cased name: comma-separated, each a
  * case-insensitive name with an optional value (token or quoted string) and parameters after `;`,
@@ -67,15 +69,26 @@ export interface BulkPreferences {
   applied: string[]
 }
 
-/** The preferences of a change of many records; a value of none of them that we do not know is ignored. */
+/**
+ * The preferences of a change of many records. A `max-affected` or `tx` we cannot read is 400:
+ * ignored, as RFC 7240 §2 lets a server ignore what it does not know, it would change more records
+ * than the client allowed, or commit what it asked to undo. An unknown `return` is ignored, as on
+ * any write: it shapes only the answer.
+ */
 export function bulkPreferences (header: string | string[] | undefined): BulkPreferences {
   const found = preferences(header)
   const applied: string[] = []
   const max = found.get('max-affected')
-  const limit = max !== undefined && /^\d{1,15}$/.test(max) ? Number(max) : undefined
+  if (max !== undefined && !/^\d{1,15}$/.test(max)) {
+    throw new HttpError(400, `Invalid Prefer: max-affected must be a whole number of records, 0 or more, in digits; got "${max}"`)
+  }
+  const limit = max === undefined ? undefined : Number(max)
   if (limit !== undefined) applied.push(`max-affected=${limit}`)
   const tx = found.get('tx')?.toLowerCase()
-  if (tx === 'rollback' || tx === 'commit') applied.push(`tx=${tx}`)
+  if (tx !== undefined && tx !== 'rollback' && tx !== 'commit') {
+    throw new HttpError(400, `Invalid Prefer: tx must be commit or rollback; got "${tx}"`)
+  }
+  if (tx !== undefined) applied.push(`tx=${tx}`)
   const returned = returnPreference(header)
   if (returned !== undefined) applied.push(`return=${returned}`)
   return { max: limit, dryRun: tx === 'rollback', representation: returned === 'representation', applied }

@@ -141,12 +141,6 @@ export type Ask =
 /** What a write did to the collection, once it commits: the record before and after (undefined: none). */
 export interface Change { before: ResourceRecord | undefined, after: ResourceRecord | undefined }
 
-/**
- * The most changes one transaction may record in the feed: a position keeps a change's rank in its
- * transaction below a million (migrations/postgres/090_changes.sql).
- */
-export const MAX_FEED_CHANGES = 999_999
-
 /** A change as the feed's statement binds it: collection, record id, event, the record as JSON (null once deleted). */
 export type FeedRow = [string, number, FeedEvent, string | null]
 
@@ -169,11 +163,44 @@ function chunks<T> (items: readonly T[]): T[][] {
   return runs
 }
 
-/** Refuses a transaction that would record more changes than the feed can rank. */
-export function mustFitFeed (rows: number): void {
-  if (rows > MAX_FEED_CHANGES) {
-    throw new StoreError('invalid', `one write may change at most ${MAX_FEED_CHANGES} records; this one would change ${rows}: ` +
-      'narrow the filters')
+/**
+ * The records one request may still write (WRITE_MAX_RECORDS), spent by each write it makes as
+ * that write runs; the operations of a batch share one. It bounds what one request holds: on
+ * SQLite, the database and the event loop, for as long as its writes take; everywhere, the
+ * records read and kept in memory and the change feed's rows of one transaction (which ranks them
+ * below a million: migrations/postgres/090_changes.sql).
+ */
+export class RecordBudget {
+  readonly max: number
+  /** Whether the operations of a batch share it: what its refusals call the request. */
+  readonly batch: boolean
+  #spent = 0
+
+  constructor (max: number, batch = false) {
+    this.max = max
+    this.batch = batch
+  }
+
+  /** How many records are left to write. */
+  get left (): number {
+    return this.max - this.#spent
+  }
+
+  /** Spends `count` records, or refuses the write that would take more than are left, before it writes any. */
+  spend (count: number): void {
+    if (count > this.left) {
+      throw new StoreError('invalid', `One request may write at most ${this.max} records; this ${this.batch ? 'batch' : 'one'} would ` +
+        `write ${this.#spent + count}; nothing was written`)
+    }
+    this.#spent += count
+  }
+
+  /** The refusal of a change whose filters match more records than are left. */
+  exceeded (resource: Resource): StoreError {
+    const may = this.batch
+      ? `this batch may change only ${this.left} more records (one request may write at most ${this.max})`
+      : `one request may change at most ${this.max} records`
+    return new StoreError('invalid', `More than ${this.left} ${resource.name} match, and ${may}: narrow the filters; nothing was changed`)
   }
 }
 
@@ -257,7 +284,8 @@ export function * batching (
   core: (collection: string) => CollectionCore,
   next: (done: readonly BatchResult[]) => BatchWrite | undefined,
   now: string,
-  position: BatchPosition
+  position: BatchPosition,
+  budget: RecordBudget
 ): Generator<Ask, { result: BatchResult[], touched: Touched[] }, unknown> {
   const result: BatchResult[] = []
   const touched: Touched[] = []
@@ -271,7 +299,7 @@ export function * batching (
       return { result, touched }
     }
     if (write.parent !== undefined) yield * core(write.parent.collection).ensuringLive(write.parent.id)
-    const step = yield * core(write.collection).running(write, now)
+    const step = yield * core(write.collection).running(write, now, budget)
     result.push(step.result)
     touched.push({ collection: write.collection, changes: step.changes })
   }
@@ -533,7 +561,8 @@ export class CollectionCore {
   }
 
   /** Creates every input or none; the errors of input i are named `i.<field>` in a batch. */
-  * creating (inputs: ResourceRecord[], batch: boolean, now: string): Sequence<Versioned[]> {
+  * creating (inputs: ResourceRecord[], batch: boolean, now: string, budget: RecordBudget): Sequence<Versioned[]> {
+    budget.spend(inputs.length)
     // Checked one by one after the earlier inserts, so a batch cannot repeat a unique value.
     const errors: FieldError[] = []
     const created: Versioned[] = []
@@ -568,13 +597,15 @@ export class CollectionCore {
 
   /**
    * Sets `values` in every live record `filters` match, under the rules each record's own write
-   * would meet, all or none: more than `max` matches refuses them all. In a few statements
-   * however many records match (a statement per BULK_CHUNK of them), not several per record: the
-   * same values for every record are checked once (a unique value given to two records is refused
-   * as the second's own write would be), and each record keeps its own search words.
+   * would meet, all or none: more than `max` matches, or more than `budget` has left, refuses them
+   * all. In a few statements however many records match (a statement per BULK_CHUNK of them), not
+   * several per record: the same values for every record are checked once (a unique value given to
+   * two records is refused as the second's own write would be), and each record keeps its own
+   * search words.
    */
-  * writingWhere (filters: Filter[], values: ResourceRecord, max: number | undefined, now: string): Sequence<Versioned[]> {
-    const current = yield * this.#matching(filters, max)
+  * writingWhere (filters: Filter[], values: ResourceRecord, max: number | undefined, now: string, budget: RecordBudget):
+  Sequence<Versioned[]> {
+    const current = yield * this.#matching(filters, max, budget)
     const taken = this.resource.unique.filter(field => values[field] !== undefined && values[field] !== null)
     if (current.length > 1 && taken.length > 0) {
       throw invalid(taken.map(field => ({
@@ -627,8 +658,8 @@ export class CollectionCore {
    * meet (none may still be named by a record of another collection), all or none: the records as
    * they were. In a few statements however many match, as `writingWhere`.
    */
-  * deletingWhere (filters: Filter[], max: number | undefined, now: string): Sequence<ResourceRecord[]> {
-    const current = (yield * this.#matching(filters, max)).map(({ record }) => record)
+  * deletingWhere (filters: Filter[], max: number | undefined, now: string, budget: RecordBudget): Sequence<ResourceRecord[]> {
+    const current = (yield * this.#matching(filters, max, budget)).map(({ record }) => record)
     for (const chunk of chunks(current)) {
       const ids = chunk.map(record => record.id as number)
       for (const ref of this.referencedBy) {
@@ -650,34 +681,44 @@ export class CollectionCore {
 
   /**
    * The live records `filters` (at least one) match, in id order, locked for the write, as they
-   * are; more than `max` is refused.
+   * are, and spent from `budget`; more than `max`, or than the budget has left, is refused.
    */
-  * #matching (filters: Filter[], max: number | undefined): Generator<Ask, Versioned[], unknown> {
+  * #matching (filters: Filter[], max: number | undefined, budget: RecordBudget): Generator<Ask, Versioned[], unknown> {
     if (filters.length === 0) throw new Error('a change of many records needs a filter')
     const params = new Parameters(this.dialect)
     const where = filters.map(filter => this.condition(filter, params)).join(' AND ')
     const names = this.columns.map(c => quote(c.name)).join(', ')
-    // One more than the feed can rank in a transaction is enough to refuse them: no need to read them all.
+    // One more than the budget has left is enough to refuse them: a change that may not be made
+    // reads no more than one that may, however many records match.
+    const left = budget.left
     const found = (yield * rows(`SELECT ${names}, version FROM ${this.table} WHERE ${where} ORDER BY id ` +
-      `LIMIT ${MAX_FEED_CHANGES + 1}${this.dialect.forUpdate}`, params.values)).map(row => this.versioned(row))
-    mustFitFeed(found.length)
-    if (max !== undefined && found.length > max) throw tooManyMatches(this.resource, found.length, max)
+      `LIMIT ${params.add(left + 1)}${this.dialect.forUpdate}`, params.values)).map(row => this.versioned(row))
+    const beyond = found.length > left
+    if (max !== undefined && found.length > max) throw tooManyMatches(this.resource, beyond ? `More than ${left}` : found.length, max)
+    if (beyond) throw budget.exceeded(this.resource)
+    budget.spend(found.length)
     return found
   }
 
-  /** One write of a batch, as the call of this collection's store that it stands for would run it. */
-  * running (write: BatchWrite, now: string): Sequence<BatchResult> {
+  /** One write of a batch, as the call of this collection's store that it stands for would run it, spending `budget`. */
+  * running (write: BatchWrite, now: string, budget: RecordBudget): Sequence<BatchResult> {
     switch (write.op) {
-      case 'create': return yield * this.creating(write.inputs, write.many, now)
-      case 'replace': return yield * this.writing(write.id, this.replaced(write.values), write.precondition, now)
-      case 'update': return yield * this.writing(write.id, this.changed(write.values), write.precondition, now)
-      case 'delete': return { result: undefined, changes: (yield * this.deleting(write.id, write.precondition, now)).changes }
+      case 'create': return yield * this.creating(write.inputs, write.many, now, budget)
+      case 'replace':
+      case 'update': {
+        budget.spend(1)
+        const values = write.op === 'replace' ? this.replaced(write.values) : this.changed(write.values)
+        return yield * this.writing(write.id, values, write.precondition, now)
+      }
+      case 'delete':
+        budget.spend(1)
+        return { result: undefined, changes: (yield * this.deleting(write.id, write.precondition, now)).changes }
       case 'updateWhere': {
-        const { result, changes } = yield * this.writingWhere(write.filters, this.changed(write.values), undefined, now)
+        const { result, changes } = yield * this.writingWhere(write.filters, this.changed(write.values), undefined, now, budget)
         return { result: { records: result.map(written => written.record) }, changes }
       }
       case 'deleteWhere': {
-        const { result, changes } = yield * this.deletingWhere(write.filters, undefined, now)
+        const { result, changes } = yield * this.deletingWhere(write.filters, undefined, now, budget)
         return { result: { records: result }, changes }
       }
     }

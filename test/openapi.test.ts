@@ -141,7 +141,11 @@ t.test('every operation has an id, a summary, a description, declared tags, ' +
       }
       // A nested route needs the scope of the collection it lists.
       const collection = segments.filter(s => collections.has(s)).at(-1)
-      const scopes = collection === undefined ? [] : [scopeFor(collection, method.toUpperCase())]
+      // A PATCH or DELETE of a collection's path changes the records its filters select: it reads them too.
+      const selects = segments.at(-1) === collection && ['patch', 'delete'].includes(method)
+      const scopes = collection === undefined
+        ? []
+        : selects ? [`${collection}:read`, `${collection}:write`] : [scopeFor(collection, method.toUpperCase())]
       t.same(operation.security, [{ clientCredentials: scopes }, { password: scopes }], `${name}: ${scopes.join(' ') || 'a token'}`)
       t.ok(['401', '403', '503'].every(status => operation.responses[status] !== undefined), `${name}: the guard's 401, 403 and 503`)
     }

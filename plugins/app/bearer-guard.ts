@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import fp from 'fastify-plugin'
-import { scopeFor } from '../../auth/scopes.ts'
+import { scopesFor } from '../../auth/scopes.ts'
 import { IssuerUnavailable, TokenError, type PendingStanding, type Principal } from '../../auth/tokens.ts'
 import { HttpError, refusalOf } from '../../http/errors.ts'
 import { DOCUMENTATION_PREFIX, originOf } from '../../http/links.ts'
@@ -9,8 +9,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest guard of /v1 (routes/v1/autohooks.ts): a valid bearer token with the route's scope. */
     requireToken: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void
-    /** Throws the 403 of the guard unless the request's token has `scope` (beyond the route's own: an embedded collection's). */
-    requireScope: (request: FastifyRequest, scope: string) => void
+    /**
+     * Throws the 403 of the guard unless the request's token has every scope `needed` (beyond the
+     * route's own: an embedded collection's, a batch operation's).
+     */
+    requireScopes: (request: FastifyRequest, needed: readonly string[]) => void
   }
   interface FastifyRequest {
     principal: Principal | null
@@ -24,6 +27,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The collection whose read or write scope a route needs. */
     collection?: string
+    /** A write that chooses its records by their values (a change of many): it needs the read scope too (auth/scopes.ts). */
+    selects?: true
     /**
      * A route whose first work is a read of the collections, or a write's transaction: the
      * token's standing may be asked in the same round trip (PostgreSQL). Whatever would write
@@ -62,13 +67,16 @@ export default fp(async function bearerGuard (fastify) {
       `${REALM}, error="invalid_token", error_description="${err.message.replace(/[^\x20-\x7e]|["\\]/g, "'")}"`)
   }
 
-  const requireScope = (request: FastifyRequest, needed: string): void => {
-    if (request.principal?.scopes.has(needed) !== true) {
-      throw new HttpError(403, `The access token lacks the scope ${needed}`, documentation(request, `Requires the scope ${needed}`),
-        { 'WWW-Authenticate': `${REALM}, error="insufficient_scope", scope="${needed}"` })
+  // The challenge names every scope the request needs (RFC 6750 §3), the message the first it lacks.
+  const requireScopes = (request: FastifyRequest, needed: readonly string[]): void => {
+    const lacking = needed.find(scope => request.principal?.scopes.has(scope) !== true)
+    if (lacking !== undefined) {
+      const all = needed.join(' ')
+      throw new HttpError(403, `The access token lacks the scope ${lacking}`, documentation(request, `Requires the scope ${all}`),
+        { 'WWW-Authenticate': `${REALM}, error="insufficient_scope", scope="${all}"` })
     }
   }
-  fastify.decorate('requireScope', requireScope)
+  fastify.decorate('requireScopes', requireScopes)
 
   // A standing left to the route's first read and not asked by it (the route refused the request
   // before reading: a bad parameter, a parent that never was) is asked before the answer leaves;
@@ -90,8 +98,8 @@ export default fp(async function bearerGuard (fastify) {
 
   const authorize = (request: FastifyRequest, principal: Principal): void => {
     request.principal = principal
-    const collection = request.routeOptions.config.collection
-    if (collection !== undefined) requireScope(request, scopeFor(collection, request.method))
+    const { collection, selects } = request.routeOptions.config
+    if (collection !== undefined) requireScopes(request, scopesFor(collection, request.method, selects === true))
   }
 
   // A callback hook: a token verified before, on SQLite, is accepted without waiting for a

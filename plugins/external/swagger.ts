@@ -1,6 +1,6 @@
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger'
 import type { FastifyInstance } from 'fastify'
-import { scopeFor, scopesOf } from '../../auth/scopes.ts'
+import { scopesFor, scopesOf } from '../../auth/scopes.ts'
 import { capitalize, namesOf } from '../../collections/resource.ts'
 import { security, type SECURITY_SCHEMES } from '../../schemas/responses.ts'
 
@@ -63,7 +63,7 @@ export const autoConfig = (fastify: FastifyInstance): FastifyDynamicSwaggerOptio
       // What the bearer guard checks (plugins/app/bearer-guard.ts): the route's collection gives the scope.
       schema: route.config?.collection === undefined
         ? schema
-        : { ...schema, security: security([scopeFor(route.config.collection, String(route.method))]) }
+        : { ...schema, security: security(scopesFor(route.config.collection, String(route.method), route.config.selects === true)) }
     }),
     refResolver: {
       // Shared schemas (plugins/app/components.ts) keep their $id as their component name.

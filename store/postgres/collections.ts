@@ -6,8 +6,8 @@ import type {
   Store, Versioned
 } from '../../collections/store.ts'
 import {
-  batchFailure, batching, CollectionCore, feedRows, invalid, maybeUndone, resultOf, runAwaiting, stillReferenced, type Ask,
-  type BatchPosition, type Sequence, type Statement
+  batchFailure, batching, CollectionCore, feedRows, invalid, maybeUndone, RecordBudget, resultOf, runAwaiting, stillReferenced,
+  type Ask, type BatchPosition, type Sequence, type Statement
 } from '../collections.ts'
 import { prepared, transaction, type Client, type Pool } from './database.ts'
 import { POSTGRES } from './dialect.ts'
@@ -54,12 +54,14 @@ export class PostgresStore implements Store {
     return collection
   }
 
-  async batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined, alongside?: Alongside): Promise<BatchResult[]> {
+  async batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined, records: number, alongside?: Alongside):
+  Promise<BatchResult[]> {
     const position: BatchPosition = { started: false, index: 0, write: undefined, done: false }
     try {
       const now = new Date().toISOString()
+      const budget = new RecordBudget(records, true)
       const { result, touched } = await transaction(this.pool,
-        client => runAwaiting(batching(name => this.#named(name).core, next, now, position), ask => answerOn(client, ask)),
+        client => runAwaiting(batching(name => this.#named(name).core, next, now, position, budget), ask => answerOn(client, ask)),
         done => this.feed.recording(done.touched.flatMap(({ collection, changes }) => feedRows(collection, changes)), now), alongside)
       if (touched.some(({ changes }) => changes.length > 0)) this.feed.committed()
       return result
@@ -197,13 +199,13 @@ class PostgresCollection implements CollectionStore {
    * write (see there) is written by a transaction of its own, whose checks answer as always.
    */
 
-  async create (inputs: ResourceRecord[], batch: boolean, alongside?: Alongside): Promise<Versioned[]> {
+  async create (inputs: ResourceRecord[], batch: boolean, records: number, alongside?: Alongside): Promise<Versioned[]> {
     const [input] = inputs
     if (!batch && inputs.length === 1 && input !== undefined) {
       const created = await this.#createdOnce(input, alongside)
       if (created !== REFUSED && created !== undefined) return [this.core.versioned(created)]
     }
-    return this.#commit(now => this.core.creating(inputs, batch, now), alongside)
+    return this.#commit(now => this.core.creating(inputs, batch, now, new RecordBudget(records)), alongside)
   }
 
   /**
@@ -305,13 +307,16 @@ class PostgresCollection implements CollectionStore {
     return row
   }
 
-  async updateWhere (filters: Filter[], changes: ResourceRecord, { max, dryRun }: BulkLimits, alongside?: Alongside): Promise<Versioned[]> {
+  async updateWhere (filters: Filter[], changes: ResourceRecord, { max, dryRun, records }: BulkLimits, alongside?: Alongside):
+  Promise<Versioned[]> {
     const values = this.core.changed(changes)
-    return resultOf(this.#commit(now => maybeUndone(this.core.writingWhere(filters, values, max, now), dryRun), alongside))
+    const budget = new RecordBudget(records)
+    return resultOf(this.#commit(now => maybeUndone(this.core.writingWhere(filters, values, max, now, budget), dryRun), alongside))
   }
 
-  async deleteWhere (filters: Filter[], { max, dryRun }: BulkLimits, alongside?: Alongside): Promise<ResourceRecord[]> {
-    return resultOf(this.#commit(now => maybeUndone(this.core.deletingWhere(filters, max, now), dryRun), alongside, 'many'))
+  async deleteWhere (filters: Filter[], { max, dryRun, records }: BulkLimits, alongside?: Alongside): Promise<ResourceRecord[]> {
+    const budget = new RecordBudget(records)
+    return resultOf(this.#commit(now => maybeUndone(this.core.deletingWhere(filters, max, now, budget), dryRun), alongside, 'many'))
   }
 
   /**

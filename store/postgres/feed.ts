@@ -1,5 +1,5 @@
 import type { ChangeEntry, ChangeLog, FeedEvent } from '../../collections/store.ts'
-import { mustFitFeed, type FeedRow } from '../collections.ts'
+import type { FeedRow } from '../collections.ts'
 import pg from 'pg'
 import { prepared, transaction, type Pool } from './database.ts'
 
@@ -36,7 +36,6 @@ export class PostgresChangeLog implements ChangeLog {
    */
   recording (rows: readonly FeedRow[], at: string): string | undefined {
     if (rows.length === 0) return undefined
-    mustFitFeed(rows.length)
     return `${RECORD}rank, change ->> 0, (change ->> 1)::bigint, change ->> 2, change ->> 3, ` +
       `${escapeLiteral(at)} FROM json_array_elements(${escapeLiteral(JSON.stringify(rows))}::json) ` +
       'WITH ORDINALITY AS changes (change, rank)'

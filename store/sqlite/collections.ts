@@ -7,7 +7,8 @@ import type {
   Versioned
 } from '../../collections/store.ts'
 import {
-  batchFailure, batching, CollectionCore, feedRows, maybeUndone, resultOf, runNow, type Ask, type BatchPosition, type Change, type Sequence
+  batchFailure, batching, CollectionCore, feedRows, maybeUndone, RecordBudget, resultOf, runNow, type Ask, type BatchPosition, type Change,
+  type Sequence
 } from '../collections.ts'
 import type { SqliteDatabase } from './database.ts'
 import { SQLITE } from './dialect.ts'
@@ -76,13 +77,14 @@ export class SqliteStore implements Store {
     return collections.map(name => `${this.#epoch}.${this.#named(name).changes}`)
   }
 
-  batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined): Promise<BatchResult[]> {
+  batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined, records: number): Promise<BatchResult[]> {
     return this.writes.submit(onCommit => {
       const now = new Date().toISOString()
       const position: BatchPosition = { started: false, index: 0, write: undefined, done: false }
       try {
         const { result, touched } = this.running(() => {
-          const done = runNow(batching(name => this.#named(name).core, next, now, position), ask => this.answer(ask))
+          const budget = new RecordBudget(records, true)
+          const done = runNow(batching(name => this.#named(name).core, next, now, position, budget), ask => this.answer(ask))
           this.feed.record(done.touched.flatMap(({ collection, changes }) => feedRows(collection, changes)), now)
           return done
         })
@@ -261,8 +263,8 @@ class SqliteCollection implements CollectionStore {
     return this.#tombstone.get(this.resource.name, id) === undefined ? 'absent' : 'deleted'
   }
 
-  create (inputs: ResourceRecord[], batch: boolean): Promise<Versioned[]> {
-    return this.#commit(now => this.core.creating(inputs, batch, now))
+  create (inputs: ResourceRecord[], batch: boolean, records: number): Promise<Versioned[]> {
+    return this.#commit(now => this.core.creating(inputs, batch, now, new RecordBudget(records)))
   }
 
   replace (id: number, input: ResourceRecord, precondition?: Precondition): Promise<Versioned> {
@@ -279,13 +281,13 @@ class SqliteCollection implements CollectionStore {
     return this.#commit(now => this.core.deleting(id, precondition, now))
   }
 
-  updateWhere (filters: Filter[], changes: ResourceRecord, { max, dryRun }: BulkLimits): Promise<Versioned[]> {
+  updateWhere (filters: Filter[], changes: ResourceRecord, { max, dryRun, records }: BulkLimits): Promise<Versioned[]> {
     const values = this.core.changed(changes)
-    return resultOf(this.#commit(now => maybeUndone(this.core.writingWhere(filters, values, max, now), dryRun)))
+    return resultOf(this.#commit(now => maybeUndone(this.core.writingWhere(filters, values, max, now, new RecordBudget(records)), dryRun)))
   }
 
-  deleteWhere (filters: Filter[], { max, dryRun }: BulkLimits): Promise<ResourceRecord[]> {
-    return resultOf(this.#commit(now => maybeUndone(this.core.deletingWhere(filters, max, now), dryRun)))
+  deleteWhere (filters: Filter[], { max, dryRun, records }: BulkLimits): Promise<ResourceRecord[]> {
+    return resultOf(this.#commit(now => maybeUndone(this.core.deletingWhere(filters, max, now, new RecordBudget(records)), dryRun)))
   }
 
   /**

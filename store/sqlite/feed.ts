@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3'
 import type { ChangeEntry, ChangeLog, FeedEvent } from '../../collections/store.ts'
-import { mustFitFeed, type FeedRow } from '../collections.ts'
+import type { FeedRow } from '../collections.ts'
 import type { SqliteDatabase } from './database.ts'
 
 type Row = [number, string, number, FeedEvent, string | null, string]
@@ -50,7 +50,6 @@ export class SqliteChangeLog implements ChangeLog {
   /** Records `rows` in the open transaction of their write, at `at`. */
   record (rows: readonly FeedRow[], at: string): void {
     if (rows.length === 0) return
-    mustFitFeed(rows.length)
     if (rows.length === 1) this.#recordOne.run(...rows[0] as FeedRow, at)
     else this.#record.run(at, JSON.stringify(rows))
   }

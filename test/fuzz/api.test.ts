@@ -535,16 +535,34 @@ const REFERENCES = fc.constantFrom({ $ref: '0.id' }, { $ref: '1.id' }, { $ref: '
  * Changes of many records (PATCH and DELETE with filters and Prefer), batches of operations of
  * every kind (with $refs in bodies and {i.field} in paths), and the change feed's JSON pages.
  */
+/** A filter that matches few records, so that the world keeps most of its own; or any list query. */
+const filterOf = (r: Resource, world: World) => fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...world.ids[r.name] as number[]).map(id => `?id=${id}`) },
+  { weight: 1, arbitrary: fc.constantFrom('?id_gte=1', '?id_in=1,2', '?q=a', '?id=1&limit=1', '') },
+  { weight: 2, arbitrary: listQuery(r, world) }
+)
+
+/** The paths of a collection's records: its own, and under a live record of each collection it references. */
+const collectionPathsOf = (r: Resource, world: World): string[] => [`/v1/${r.name}`, ...Object.entries(r.references)
+  .flatMap(([, parent]) => (world.live[parent] as number[]).slice(0, 1).map(id => `/v1/${parent}/${id}/${r.name}`))]
+
+/** A change of many records of `r`: PATCH or DELETE of one of its collection paths with a filter, and a body (none, or odd ones). */
+const changeOfMany = (r: Resource, world: World) => fc.record({
+  method: fc.constantFrom('PATCH', 'DELETE'),
+  path: fc.tuple(fc.constantFrom(...collectionPathsOf(r, world)), filterOf(r, world)).map(([path, query]) => path + query),
+  body: fc.oneof(recordBody(r, world), fc.constant(undefined), fc.jsonValue({ maxDepth: 2 }))
+})
+
+/** Batches of changes of many records, with creates among them that an earlier or later change may take in. */
+const batchOfChanges = (resources: Resource[], world: World) => fc.array(fc.constantFrom(...resources).chain(r => fc.oneof(
+  { weight: 3, arbitrary: changeOfMany(r, world) },
+  { weight: 1, arbitrary: recordBody(r, world).map(body => ({ method: 'POST', path: `/v1/${r.name}`, body })) }
+)), { minLength: 1, maxLength: 5 }).map(operations => ({ operations }))
+
 function writePowerRequests (world: World): fc.Arbitrary<Fuzzed> {
   const resource = fc.constantFrom(...RESOURCES)
-  // A filter that matches few records, so that the world keeps most of its own; or any list query.
-  const filter = (r: Resource) => fc.oneof(
-    { weight: 3, arbitrary: fc.constantFrom(...world.ids[r.name] as number[]).map(id => `?id=${id}`) },
-    { weight: 1, arbitrary: fc.constantFrom('?id_gte=1', '?id_in=1,2', '?q=a', '?id=1&limit=1', '') },
-    { weight: 2, arbitrary: listQuery(r, world) }
-  )
-  const collectionPaths = (r: Resource): string[] => [`/v1/${r.name}`, ...Object.entries(r.references)
-    .flatMap(([, parent]) => (world.live[parent] as number[]).slice(0, 1).map(id => `/v1/${parent}/${id}/${r.name}`))]
+  const filter = (r: Resource) => filterOf(r, world)
+  const collectionPaths = (r: Resource): string[] => collectionPathsOf(r, world)
   const patch = (r: Resource) => recordBody(r, world).map(body => ({ payload: JSON.stringify(body), type: 'application/json' }))
   const bulk = resource.chain(r => fc.record({
     method: fc.constantFrom('PATCH', 'DELETE'),
@@ -605,6 +623,10 @@ function writePowerRequests (world: World): fc.Arbitrary<Fuzzed> {
     body: fc.oneof(
       { weight: 3, arbitrary: operations.map((b): Content => ({ payload: JSON.stringify(b), type: 'application/json' })) },
       { weight: 3, arbitrary: wellFormed.map((b): Content => ({ payload: JSON.stringify(b), type: 'application/json' })) },
+      {
+        weight: 2,
+        arbitrary: batchOfChanges(RESOURCES, world).map((b): Content => ({ payload: JSON.stringify(b), type: 'application/json' }))
+      },
       { weight: 1, arbitrary: content(jsonPayload(batch)) }
     ),
     headers: fc.oneof({ weight: 3, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: optionalHeaders }),
@@ -751,6 +773,43 @@ t.test('every route, any request: no 5xx, a JSON error for every 4xx, nothing wr
   }
   await fc.assert(fc.asyncProperty(requests(world), request => check(request, sent)), runs())
   t.pass(`${runs().numRuns} requests`)
+})
+
+/**
+ * A token that may write a collection but not read it (the world's narrow token) sends changes of
+ * many of its records, alone or in batches, at once or queued, with every preference: each is
+ * refused at once with the guard's 403, whose body tells nothing of the records, and nothing is
+ * written or queued.
+ */
+t.test('a write-only token learns nothing through changes of many records, alone or batched, at once or queued', async t => {
+  const { app, world, check } = await prepared(t)
+  const token = world.secrets['narrow token'] as string
+  const narrow = `Bearer ${token}`
+  const scopes = String(claimsOf(token).scope).split(' ')
+  const writable = RESOURCES.filter(r => scopes.includes(`${r.name}:write`) && !scopes.includes(`${r.name}:read`))
+  t.not(writable.length, 0, 'the narrow token writes a collection it may not read')
+  const prefer = fc.option(fc.oneof(BULK_PREFERENCES, BULK_PREFERENCES.map(p => `respond-async, ${p}`), fc.constant('respond-async')),
+    { nil: undefined })
+  const json = (body: unknown): Content => body === undefined ? {} : { payload: JSON.stringify(body), type: 'application/json' }
+  const request = fc.oneof(
+    fc.tuple(fc.constantFrom(...writable).chain(r => changeOfMany(r, world)), prefer)
+      .map(([change, p]) => toRequest(change.method, change.path, narrow, p === undefined ? {} : { prefer: p }, json(change.body))),
+    fc.tuple(batchOfChanges(writable, world).filter(b => b.operations.some(o => o.method !== 'POST')), fc.boolean())
+      .map(([b, async]) => toRequest('POST', '/v1/batch', narrow, async ? { prefer: 'respond-async' } : {}, json(b)))
+  ).map(r => printable(r, world.secrets))
+  const sent = async (request: Fuzzed) => {
+    const res = await inject(app, request)
+    // A batch's refusal names the operation refused too. A batch body too large or ill-formed is
+    // refused for what it is before its operations are looked at.
+    const keys = res.statusCode === 403 ? Object.keys(res.json()).filter(key => key !== 'operation').sort().join() : ''
+    const unread = res.statusCode === 413 || (res.statusCode === 422 && res.json().errors !== undefined && res.json().operation === undefined)
+    if (keys !== 'documentation_url,error,message' && !unread) {
+      throw new Error(`neither the guard's 403 nor a refusal of the body as sent: ${res.statusCode} ${res.body.slice(0, 300)}`)
+    }
+    return { status: res.statusCode, body: res.body }
+  }
+  await fc.assert(fc.asyncProperty(request, r => check(r, sent)), runs(0.25))
+  t.pass(`${runs(0.25).numRuns} requests`)
 })
 
 /**

@@ -55,7 +55,7 @@ t.test('a batch that fails at any position answers that operation\'s refusal wit
   await create(app, 'animals', { ...animal('Knut'), zoo_id: zoo.id })
   const gone = await create(app, 'zoos', { name: 'Old', city: 'Bonn' })
   await call(app, 'DELETE', `/v1/zoos/${gone.id}`)
-  const reader = await bearerWith(app, 'zoos:write animals:write')
+  const writer = await bearerWith(app, 'zoos:read zoos:write animals:write')
   const valid: Operation[] = [
     { method: 'POST', path: '/v1/zoos', body: { name: 'Hellabrunn', city: 'Munich' } },
     { method: 'PATCH', path: `/v1/zoos/${zoo.id}`, body: { country: 'DE' } },
@@ -90,7 +90,7 @@ t.test('a batch that fails at any position answers that operation\'s refusal wit
       const operations = [...valid.slice(0, at), refused, ...valid.slice(at)]
       // A $ref naming operation 0 needs one before it.
       if (at === 0 && JSON.stringify(refused).includes('"0.')) continue
-      const res = await batch(app, operations, { authorization: reader })
+      const res = await batch(app, operations, { authorization: writer })
       const what = `${refused.method} ${refused.path} at ${at}`
       t.equal(res.statusCode, status, what)
       t.equal(res.json().operation, at, what)
@@ -99,7 +99,7 @@ t.test('a batch that fails at any position answers that operation\'s refusal wit
     }
   }
   t.same(await snapshot(app), before, 'no refused batch wrote anything')
-  const scope = await batch(app, [{ method: 'POST', path: '/v1/employees', body: {} }], { authorization: reader })
+  const scope = await batch(app, [{ method: 'POST', path: '/v1/employees', body: {} }], { authorization: writer })
   t.match(scope.headers['www-authenticate'], /insufficient_scope.*employees:write/, 'a 403 says the scope as alone')
   const put = await batch(app, [{ method: 'PUT', path: '/v1/zoos', body: ZOO }])
   t.same([put.statusCode, put.headers.allow], [405, undefined], 'no Allow: it would name another path\'s methods as the batch\'s')
@@ -212,4 +212,33 @@ t.test('a body nested deep in an operation is refused as any ill-typed value is'
   })
   t.equal(res.statusCode, 422)
   t.match(res.json(), { operation: 0, errors: [{ field: 'name', code: 'type' }] })
+})
+
+t.test('a queued batch is refused at once for any operation\'s path, method or scope: no job is made', async t => {
+  const app = await build(t)
+  const zoo = await create(app, 'zoos', ZOO)
+  const reader = await bearerWith(app, 'zoos:read animals:write')
+  const before = await snapshot(app)
+  const refusals: [Operation[], number, RegExp][] = [
+    [[{ method: 'DELETE', path: `/v1/zoos/${zoo.id}` }], 403, /^Operation 0: The access token lacks the scope zoos:write$/],
+    [[{ method: 'POST', path: '/v1/animals', body: animal('Knut') }, { method: 'PATCH', path: '/v1/zoos/{0.zoo_id}', body: {} }], 403,
+      /^Operation 1: .*zoos:write/],
+    [[{ method: 'POST', path: '/v1/animals', body: animal('Knut') }, { method: 'DELETE', path: '/v1/animals?id_gte=1' }], 403,
+      /^Operation 1: The access token lacks the scope animals:read$/],
+    [[{ method: 'POST', path: '/v1/animals', body: animal('Knut') }, { method: 'POST', path: '/v1/giraffes', body: {} }], 404,
+      /^Operation 1: Nothing at/],
+    [[{ method: 'POST', path: '/v1/animals', body: animal('Knut') }, { method: 'PUT', path: '/v1/animals', body: {} }], 405,
+      /^Operation 1: PUT is not allowed/]
+  ]
+  for (const [operations, status, message] of refusals) {
+    const res = await batch(app, operations, { authorization: reader, prefer: 'respond-async' })
+    t.equal(res.statusCode, status, JSON.stringify(operations))
+    t.match(res.json().error, message)
+  }
+  const huge = Array.from({ length: 100 }, () => ({ method: 'DELETE', path: `/v1/zoos/${zoo.id}` }))
+  t.equal((await batch(app, huge, { authorization: reader, prefer: 'respond-async' })).statusCode, 403)
+  t.same(await snapshot(app), before, 'no job was queued, nothing was written')
+  const allowed = await batch(app, [{ method: 'POST', path: '/v1/animals', body: animal('Knut') }],
+    { authorization: reader, prefer: 'respond-async' })
+  t.equal(allowed.statusCode, 202)
 })

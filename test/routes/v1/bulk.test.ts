@@ -78,8 +78,29 @@ t.test('Prefer: max-affected refuses more matches than it allows, naming their n
 
   const allowed = await call(app, 'PATCH', '/v1/zoos?city=Berlin', { country: 'DE' }, { prefer: 'max-affected=3' })
   t.same([allowed.statusCode, allowed.json(), allowed.headers['preference-applied']], [200, { affected: 3 }, 'max-affected=3'])
-  const ignored = await call(app, 'PATCH', '/v1/zoos?city=Munich', { country: 'DE' }, { prefer: 'max-affected=many' })
-  t.same([ignored.statusCode, ignored.headers['preference-applied']], [200, undefined], 'a value that is no number is ignored')
+})
+
+t.test('a max-affected or tx that cannot be read is refused (400 naming it), not ignored; queued, it is refused at once', async t => {
+  const app = await build(t)
+  await zoos(app)
+  const before = await snapshot(app)
+  for (const prefer of ['max-affected=+10', 'max-affected=-1', 'max-affected=10.0', 'max-affected=many', 'max-affected',
+    'max-affected=1e3', 'max-affected=10000000000000000', 'tx=rolback', 'tx', 'tx=rollback, max-affected=two']) {
+    for (const async of ['', 'respond-async, ']) {
+      const res = await call(app, 'PATCH', '/v1/zoos?id_gte=1', { country: 'DE' }, { prefer: `${async}${prefer}` })
+      t.equal(res.statusCode, 400, `${async}${prefer}`)
+      t.match(res.json().error, /^Invalid Prefer: (max-affected|tx) /, prefer)
+      const remove = await call(app, 'DELETE', '/v1/zoos?id_gte=1', undefined, { prefer: `${async}${prefer}` })
+      t.equal(remove.statusCode, 400, `DELETE ${async}${prefer}`)
+    }
+  }
+  t.same(await snapshot(app), before, 'nothing was changed, and no job was queued')
+  const spaced = await call(app, 'PATCH', '/v1/zoos?city=Munich', { country: 'DE' }, { prefer: 'max-affected = 1, tx="commit"' })
+  t.same([spaced.statusCode, spaced.headers['preference-applied']], [200, 'max-affected=1, tx=commit'], 'as RFC 7240 may write them')
+  const other = await call(app, 'PATCH', '/v1/zoos?city=Munich', { country: 'DE' }, { prefer: 'return=everything, handling=lenient' })
+  t.equal(other.statusCode, 200, 'what does not decide what is written is ignored, as RFC 7240 says')
+  const single = await call(app, 'PATCH', '/v1/zoos/1', { country: 'DE' }, { prefer: 'max-affected=+10' })
+  t.equal(single.statusCode, 201, 'a write of one record takes no max-affected')
 })
 
 t.test('Prefer: tx=rollback answers what the change would do and changes nothing', async t => {
@@ -159,13 +180,14 @@ t.test('nested: only the records of that parent, which must be live', async t =>
   t.equal((await call(app, 'DELETE', `/v1/zoos/${tierpark?.id}/animals?id_gte=1`)).statusCode, 410)
 })
 
-t.test('a change of many records needs the collection\'s write scope; Allow names the methods', async t => {
+t.test('a change of many records needs the collection\'s read and write scopes; Allow names the methods', async t => {
   const app = await build(t)
   await zoos(app)
   const reader = await bearerWith(app, 'zoos:read')
   const res = await call(app, 'PATCH', '/v1/zoos?city=Berlin', { country: 'DE' }, { authorization: reader })
   t.equal(res.statusCode, 403)
-  t.match(res.headers['www-authenticate'], /scope="zoos:write"/)
+  t.equal(res.headers['www-authenticate'], 'Bearer realm="zoo-api", error="insufficient_scope", scope="zoos:read zoos:write"')
+  t.match(res.json(), { error: 'The access token lacks the scope zoos:write' })
   const put = await call(app, 'PUT', '/v1/zoos?city=Berlin', { name: 'x', city: 'y' })
   t.equal(put.statusCode, 405)
   t.equal(put.headers.allow, 'GET, HEAD, POST, PATCH, DELETE, OPTIONS')
@@ -215,4 +237,39 @@ t.test('an Idempotency-Key names a change with its preferences: a dry run and th
   t.equal(real.statusCode, 422, 'not the dry run\'s answer replayed as if it had been applied')
   const same = await call(app, 'PATCH', '/v1/zoos?city=Berlin', { country: 'DE' }, { 'idempotency-key': 'k', prefer: 'TX=rollback' })
   t.same([same.statusCode, same.headers['idempotent-replayed']], [200, 'true'], 'the same preferences, however written')
+})
+
+t.test('a write-only token learns nothing of records through a change of many: not its records, not how many match', async t => {
+  const app = await build(t)
+  const [berlin] = await zoos(app)
+  await create(app, 'animals', { name: 'Knut', species: 'polar bear', animal_type_id: 1, zoo_id: berlin?.id })
+  const writer = await bearerWith(app, 'zoos:write animals:write')
+  const before = await snapshot(app)
+  const asked: [string, string, unknown, string][] = [
+    ['DELETE', '/v1/zoos?id_gte=1', undefined, 'tx=rollback, return=representation'],
+    ['PATCH', '/v1/zoos?id_gte=1', {}, 'tx=rollback, return=representation'],
+    ['PATCH', '/v1/zoos?q=tierpark', { country: 'DE' }, ''],
+    ['DELETE', '/v1/zoos?name=Tierpark', undefined, 'tx=rollback'],
+    ['DELETE', '/v1/zoos?city=Berlin', undefined, 'max-affected=0'],
+    ['DELETE', '/v1/zoos?id_gte=1', undefined, 'respond-async, tx=rollback, return=representation'],
+    ['PATCH', `/v1/zoos/${berlin?.id}/animals?name=Knut`, {}, 'tx=rollback, return=representation'],
+    ['DELETE', `/v1/zoos/${berlin?.id}/animals?id_gte=1`, undefined, 'respond-async, tx=rollback']
+  ]
+  for (const [method, url, body, prefer] of asked) {
+    const res = await call(app, method as 'PATCH' | 'DELETE', url, body, { authorization: writer, prefer })
+    const what = `${method} ${url} ${prefer}`
+    t.equal(res.statusCode, 403, what)
+    t.same(Object.keys(res.json()).sort(), ['documentation_url', 'error', 'message'], `${what}: nothing of the records`)
+    t.match(res.headers['www-authenticate'], /scope="(zoos|animals):read (zoos|animals):write"/, what)
+  }
+  const batched = await call(app, 'POST', '/v1/batch', {
+    operations: [{ method: 'DELETE', path: '/v1/zoos?id_gte=1' }]
+  }, { authorization: writer, prefer: 'respond-async' })
+  t.equal(batched.statusCode, 403, 'a batch\'s change of many records, queued')
+  t.same(await snapshot(app), before, 'nothing was changed, and no job was queued')
+  const one = await call(app, 'PATCH', `/v1/zoos/${berlin?.id}`, { country: 'DE' }, { authorization: writer })
+  t.equal(one.statusCode, 201, 'the token still writes a record it names')
+  const both = await bearerWith(app, 'zoos:read zoos:write')
+  const allowed = await call(app, 'DELETE', '/v1/zoos?city=Munich', undefined, { authorization: both, prefer: 'tx=rollback' })
+  t.same([allowed.statusCode, allowed.json()], [200, { affected: 1 }])
 })

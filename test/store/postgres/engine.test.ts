@@ -134,7 +134,7 @@ t.test('a kept total follows writes of another instance and of a statement run b
   const inGermany: Filter[] = [{ field: 'country', op: 'eq', value: 'DE' }]
   const created = await zoosThere.create([
     { name: 'A', city: 'Berlin', country: 'DE' }, { name: 'B', city: 'Paris', country: 'FR' }, { name: 'C', city: 'Bonn', country: 'DE' }
-  ], true)
+  ], true, 1000)
   t.equal(await list(inGermany), 2)
   t.equal(await list([]), 3)
 
