@@ -100,8 +100,8 @@ function command (name, { port, localPort, dataDir, tls, mode, databaseUrl }) {
         BOOTSTRAP_CLIENT_ID: BOOTSTRAP.id,
         BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP.secret,
         ACCESS_TOKEN_TTL: '86400',
-        // The feed case's fifty streams are one client's.
-        CHANGES_STREAMS_PER_CLIENT: '100',
+        // The feed case's fifty streams are one client's, on its own (client_credentials): one user's.
+        CHANGES_STREAMS_PER_USER: '100',
         // Instances behind one balancer issue and accept the tokens of one issuer: the URL clients use.
         ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://zoo.bench.test' })
       },

@@ -53,8 +53,8 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
     return text
   }
   const heartbeat = fastify.config.changesHeartbeat * 1000
-  const cap = fastify.config.changesStreamsPerClient
-  const { hub, streams, ends } = fastify.changeFeed
+  const { changesStreamsPerUser: perUser, changesStreamsPerClient: perClient } = fastify.config
+  const { hub, userStreams, clientStreams, ends } = fastify.changeFeed
 
   fastify.get('/changes', {
     config: { stream: true },
@@ -66,7 +66,8 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
         '{"id","record","at"}, following each change as it commits, with a comment every CHANGES_HEARTBEAT seconds; without a ' +
         'position, from the next change on. Otherwise one JSON page of changes and a Link to the next. Last-Event-ID (or after) ' +
         'resumes after a position: 410 when the feed no longer keeps what followed it. A stream ends when its access token ' +
-        'expires or is revoked; a client holds at most CHANGES_STREAMS_PER_CLIENT at once (429).',
+        'expires or is revoked; a user holds at most CHANGES_STREAMS_PER_USER at once through one client, and the users of a ' +
+        'client at most CHANGES_STREAMS_PER_CLIENT together (429).',
       tags: [resource.name],
       querystring: Type.Object({
         after: Type.Optional(PositionSchema),
@@ -112,12 +113,20 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
     if (principal === null) throw new Error('a change stream without a principal')
     if (gone) return reply.hijack()
     const client = JSON.stringify([principal.issuer, principal.clientId])
-    const open = streams.get(client) ?? 0
-    if (open >= cap) {
-      throw new HttpError(429, `This client has ${open} change streams open, the most it may: close one first`, {},
-        { 'Retry-After': String(RETRY_AFTER_SECONDS) })
+    // The users of one client (its password grant, an external issuer's shared azp) are counted apart, each by its subject.
+    const user = JSON.stringify([principal.issuer, principal.clientId, principal.subject])
+    const openByUser = userStreams.get(user) ?? 0
+    if (openByUser >= perUser) {
+      throw new HttpError(429, `This token's user has ${openByUser} change streams open through its client, the most one ` +
+        'user may: close one first', {}, { 'Retry-After': String(RETRY_AFTER_SECONDS) })
     }
-    streams.set(client, open + 1)
+    const openByClient = clientStreams.get(client) ?? 0
+    if (openByClient >= perClient) {
+      throw new HttpError(429, `This token's client has ${openByClient} change streams open for its users, the most one ` +
+        'client may: try again later', {}, { 'Retry-After': String(RETRY_AFTER_SECONDS) })
+    }
+    count(userStreams, user, 1)
+    count(clientStreams, client, 1)
     const stream = new PassThrough()
     const token = bearerOf(request)
     let ended = false
@@ -128,9 +137,8 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
       clearInterval(beat)
       clearTimeout(expiry)
       ends.delete(stopping)
-      const left = (streams.get(client) ?? 1) - 1
-      if (left === 0) streams.delete(client)
-      else streams.set(client, left)
+      count(userStreams, user, -1)
+      count(clientStreams, client, -1)
       stream.end(`: ${why}\n\n`)
     }
     const stopping = (): void => end('the server is stopping')
@@ -171,6 +179,13 @@ async function kept (log: ChangeLog, resource: Resource, position: string): Prom
       `(the feed keeps those after ${pruned}): read the collection again, then follow the feed from its head`)
   }
   return position
+}
+
+/** Adds `by` to the open streams of `key`, forgetting a key left with none. */
+function count (streams: Map<string, number>, key: string, by: 1 | -1): void {
+  const open = (streams.get(key) ?? 0) + by
+  if (open === 0) streams.delete(key)
+  else streams.set(key, open)
 }
 
 /** Resolves once `stream` takes writes again, or is closed (its reader gone: nothing will drain it). */

@@ -228,11 +228,19 @@ const WRITES = {
     default: '50',
     parse: integer(5, 60000, 'milliseconds')
   },
-  changesStreamsPerClient: {
-    env: 'CHANGES_STREAMS_PER_CLIENT',
-    description: 'change streams one client may hold open on one instance; one more is answered 429',
+  changesStreamsPerUser: {
+    env: 'CHANGES_STREAMS_PER_USER',
+    description: 'change streams one user may hold open through one client on one instance (a token\'s subject with its client: ' +
+      'under client_credentials the client itself); one more is answered 429',
     default: '10',
     parse: integer(1, 10000, 'streams')
+  },
+  changesStreamsPerClient: {
+    env: 'CHANGES_STREAMS_PER_CLIENT',
+    description: 'change streams the users of one client may hold open together on one instance, so that one client cannot ' +
+      'open streams for any number of users; one more is answered 429',
+    default: '1000',
+    parse: integer(1, 100000, 'streams')
   }
 } satisfies Record<string, AnySetting>
 

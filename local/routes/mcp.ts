@@ -66,6 +66,9 @@ export async function toolResult (work: () => object | Promise<object>, log: Fas
 /** One MCP server per request, over the one set of tools: nothing of a request outlives it. */
 function serverOf (tools: LocalTools, version: string, log: FastifyBaseLogger): McpServer {
   // The two tools are all there is, for the server's whole life: no list_changed will ever come.
+  // Said explicitly (registerTool would declare listChanged: true), it also keeps the SDK from
+  // holding 2026-07-28 subscriptions/listen streams open, which it would do with no idle limit
+  // (test/local/mcp-listen.test.ts).
   const server = new McpServer(
     { name: 'zoo-local-tools', title: 'Zoo API local tool server', version },
     { capabilities: { tools: { listChanged: false } } }

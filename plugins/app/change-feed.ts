@@ -10,8 +10,10 @@ declare module 'fastify' {
 
 export interface ChangeFeed {
   hub: ChangeHub
-  /** Each client's open streams on this instance, by issuer and client id: what CHANGES_STREAMS_PER_CLIENT caps. */
-  readonly streams: Map<string, number>
+  /** Each user's open streams on this instance, by issuer, client id and subject: what CHANGES_STREAMS_PER_USER caps. */
+  readonly userStreams: Map<string, number>
+  /** Each client's open streams on this instance, its users' together, by issuer and client id: what CHANGES_STREAMS_PER_CLIENT caps. */
+  readonly clientStreams: Map<string, number>
   /** What ends each open stream, called when the instance stops. */
   readonly ends: Set<() => void>
 }
@@ -21,14 +23,14 @@ const PRUNE_INTERVAL_MS = 60 * 60 * 1000
 
 /**
  * The change feed's shared parts: the hub every stream reads through (collections/feed.ts), the
- * count of each client's streams, and the pruning of changes older than CHANGES_RETENTION, at
+ * count of each user's and each client's streams, and the pruning of changes older than CHANGES_RETENTION, at
  * start-up and every hour (instances sharing a database may all prune: they agree). Open streams
  * end before the instance stops, so that closing does not wait for them.
  */
 export default fp(async function changeFeed (fastify) {
   const { feed } = fastify.storage.collections
   const hub = new ChangeHub(feed, fastify.config.changesPollInterval, err => fastify.log.error({ err }, 'change feed read failed'))
-  const state: ChangeFeed = { hub, streams: new Map(), ends: new Set() }
+  const state: ChangeFeed = { hub, userStreams: new Map(), clientStreams: new Map(), ends: new Set() }
   fastify.decorate('changeFeed', state)
 
   const prune = async (): Promise<void> => {

@@ -3,7 +3,7 @@ import { SignJWT } from 'jose'
 import t, { type Test } from 'tap'
 import { SigningKeys } from '../../../auth/keys.ts'
 import {
-  addClient, basic, bearer, BOOTSTRAP, build, buildBeside, call, cli, create, query, storageOf, tokenRequest, withStorage
+  addClient, addUser, basic, bearer, BOOTSTRAP, build, buildBeside, call, cli, create, query, storageOf, tokenRequest, withStorage
 } from '../../helper.ts'
 import { openStream, type Stream } from '../../sse.ts'
 
@@ -177,8 +177,8 @@ t.test('a stream ends when its access token expires', async t => {
   t.match(stream.comments.at(-1), /expired/)
 })
 
-t.test('each client holds at most CHANGES_STREAMS_PER_CLIENT streams at once', async t => {
-  const app = await build(t, { CHANGES_STREAMS_PER_CLIENT: '2' })
+t.test('a client on its own (client_credentials) holds at most CHANGES_STREAMS_PER_USER streams at once', async t => {
+  const app = await build(t, { CHANGES_STREAMS_PER_USER: '2' })
   const streams = [await follow(t, app, '/v1/zoos/changes'), await follow(t, app, '/v1/animals/changes')]
   const third = await follow(t, app, '/v1/zoos/changes')
   t.equal(third.status, 429)
@@ -192,6 +192,45 @@ t.test('each client holds at most CHANGES_STREAMS_PER_CLIENT streams at once', a
     reopened = await follow(t, app, '/v1/zoos/changes')
   }
   t.equal(reopened?.status, 200, 'a stream closed frees its place')
+})
+
+t.test('the stream limit counts each user of a client apart: one user at the limit leaves the others theirs', async t => {
+  const app = await build(t)
+  const alice = await passwordBearer(app, 'alice')
+  const bob = await passwordBearer(app, 'bob')
+  // The defaults: the client's ceiling stands far above a user's limit.
+  for (let i = 0; i < app.config.changesStreamsPerUser; i++) {
+    t.equal((await follow(t, app, '/v1/zoos/changes', { authorization: alice })).status, 200)
+  }
+  const more = await follow(t, app, '/v1/zoos/changes', { authorization: alice })
+  t.equal(more.status, 429, 'alice is at her limit')
+  t.equal(more.headers.get('retry-after'), '5')
+  const other = await follow(t, app, '/v1/zoos/changes', { authorization: bob })
+  t.equal(other.status, 200, 'bob, a user of the same client, still gets a stream')
+})
+
+t.test('the users of one client hold at most CHANGES_STREAMS_PER_CLIENT streams together', async t => {
+  const app = await build(t, { CHANGES_STREAMS_PER_USER: '2', CHANGES_STREAMS_PER_CLIENT: '3' })
+  const alice = await passwordBearer(app, 'alice')
+  const bob = await passwordBearer(app, 'bob')
+  const alices = [
+    await follow(t, app, '/v1/zoos/changes', { authorization: alice }),
+    await follow(t, app, '/v1/zoos/changes', { authorization: alice })
+  ]
+  t.same(alices.map(stream => stream.status), [200, 200])
+  t.equal((await follow(t, app, '/v1/zoos/changes', { authorization: bob })).status, 200)
+  const refused = await follow(t, app, '/v1/zoos/changes', { authorization: bob })
+  t.equal(refused.status, 429, 'bob is under his own limit, but the client is at its ceiling')
+  t.equal(refused.headers.get('retry-after'), '5')
+  t.equal((await follow(t, app, '/v1/zoos/changes', { authorization: await bearerOfNewClient(app) })).status, 200,
+    'another client has its own')
+  alices[0]?.close()
+  let reopened: Stream | undefined
+  for (let tries = 0; tries < 100 && reopened?.status !== 200; tries++) {
+    await new Promise(resolve => setTimeout(resolve, 20))
+    reopened = await follow(t, app, '/v1/zoos/changes', { authorization: bob })
+  }
+  t.equal(reopened?.status, 200, 'a stream closed frees its place in its client\'s count too')
 })
 
 t.test('many streams of one collection each get every change; closing the app ends them', async t => {
@@ -209,6 +248,13 @@ t.test('many streams of one collection each get every change; closing the app en
   await Promise.all(streams.map(stream => stream.until(() => stream.ended, 'the stream to end')))
   t.match(streams[0]?.comments.at(-1), /stopping/)
 })
+
+/** `Bearer <token>` of a new user with the zoos' read scope, through the password grant of the bootstrap client. */
+async function passwordBearer (app: FastifyInstance, username: string): Promise<string> {
+  await addUser(app, username, 'correct horse battery', 'zoos:read')
+  const res = await tokenRequest(app, { grant_type: 'password', username, password: 'correct horse battery' })
+  return `Bearer ${res.json().access_token as string}`
+}
 
 async function bearerOfNewClient (app: FastifyInstance): Promise<string> {
   const client = await addClient(app, 'zoos:read')
