@@ -5,7 +5,7 @@
 export const CASES = [
   'get-one', 'list-zoos', 'list-animals', 'list-employees', 'list-nested', 'list-range',
   'cursor-deep', 'offset-deep', 'list-fields', 'list-embed-zoo', 'list-embed-animals', 'list-q-one', 'list-q-two',
-  'list-304', 'post-one', 'patch-one', 'mixed', 'batch-100', 'bulk-patch', 'feed'
+  'list-304', 'post-one', 'patch-one', 'mixed', 'batch-100', 'bulk-patch', 'feed', 'hold'
 ]
 
 /**
@@ -30,7 +30,8 @@ export const SERVICE_ONLY = 'a feature of the service only'
 export const WRITE_POWER = {
   'batch-100': { ratio: 10 },
   'bulk-patch': { ms: 1000 },
-  feed: { p99: 100, ratio: 0.8 }
+  feed: { p99: 100, ratio: 0.8 },
+  hold: { ms: 1000 }
 }
 
 /** The cases `mixed` draws its reads (90%) and writes (10%) from. */

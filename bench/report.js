@@ -151,6 +151,13 @@ function printWritePower (service, opts) {
     } else if (caseName === 'bulk-patch') {
       rows.push([caseName, `${f.records} records: median ${ms(f.median)} ms, max ${ms(f.max)} ms`, '', '',
         `<= ${target.ms} ms`, f.max <= target.ms ? 'met' : 'missed'])
+    } else if (caseName === 'hold') {
+      for (const [write, m] of Object.entries(f.measured)) {
+        const worst = Math.max(m.ms, m.health.slowest)
+        const health = `/health at worst ${ms(m.health.slowest)} ms (${m.health.answers})`
+        rows.push([`hold: ${write}`, `${f.records} records: ${ms(m.ms)} ms`, health, '', `<= ${target.ms} ms`,
+          worst <= target.ms ? 'met' : 'missed'])
+      }
     } else {
       const missing = f.missing > 0 ? `, ${f.missing} events missing` : ''
       const delay = `p50 ${ms(f.p50)} ms, p99 ${ms(f.p99)} ms${missing}`

@@ -29,7 +29,7 @@ const HERE = fileURLToPath(new URL('.', import.meta.url))
 
 // 2 s measured after 1 s of warm-up per case: the whole default run (both TLS modes, four
 // targets, seventeen load cases: 100 runs of 3 s, the read-power cases being the service's alone; and
-// the three write-power cases, about 20 s, the service's alone) at
+// the four write-power cases, about 25 s, the service's alone) at
 // --rows 1000000, build, seeding, start-ups and the slow targets' queues included, stays under
 // ten minutes on two cores (bench/README.md).
 const DEFAULTS = {

@@ -3,18 +3,22 @@
 //
 // - batch-100: records created per second by batches of 100 creates (POST /v1/batch), one after
 //   the other on one connection, against 100 single POSTs one after the other on one connection.
-// - bulk-patch: the time of PATCH /v1/zoos?id_gte=..&id_lt=.. changing 10,000 zoos (a quarter of
-//   the rows when there are fewer than 40,000), three times, on three ranges.
+// - bulk-patch: the time of PATCH /v1/zoos?id_gte=..&id_lt=.. changing WRITE_MAX_RECORDS zoos (5,000,
+//   the most one request may; a quarter of the rows when there are fewer than four times that),
+//   three times, on three ranges.
+// - hold: the largest writes one request may make, and two at once, with /health meanwhile (hold.js).
 // - feed: 50 streams of /v1/zoos/changes open while zoos are created at 500 a second: the delay
 //   from each write's 201 arriving to its event arriving at each stream; and the most writes a
 //   second (post-one at full load) with the 50 streams open, against the same load without them.
 import { Agent as HttpAgent, request as httpRequest } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import autocannon from 'autocannon'
+import { hold, LIMIT } from './hold.js'
 import { percentile } from './report.js'
 
 const BATCH = 100
-const BULK = 10_000
+/** The largest change of many records the service allows (WRITE_MAX_RECORDS). */
+const BULK = LIMIT
 const SUBSCRIBERS = 50
 const WRITES_PER_SECOND = 500
 
@@ -227,6 +231,7 @@ export async function writePower (target, caseName, opts) {
     case 'batch-100': return batch100(target, opts)
     case 'bulk-patch': return bulkPatch(target, opts)
     case 'feed': return feed(target, opts)
+    case 'hold': return hold(target, opts)
     default: throw new Error(`unknown write-power case ${caseName}`)
   }
 }

@@ -1,0 +1,114 @@
+// The hold case: the largest writes WRITE_MAX_RECORDS allows one request, each timed while
+// /health is asked every 20 ms on a connection of its own. On SQLite a write holds the database,
+// and the event loop with it, for as long as it runs (docs/operations.md): how long each takes,
+// and the slowest /health answer meanwhile, show how long the service can be held by one
+// request, or by two at once (the group commit ends a group after 50 ms, so the second waits for
+// the next turn of the event loop: store/sqlite/group-commit.ts).
+import { Agent as HttpAgent, request as httpRequest } from 'node:http'
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import { SETTINGS } from '../dist/config/settings.js'
+
+/** The records one request may write, as the service runs in the bench (its default). */
+export const LIMIT = Number(SETTINGS.writeMaxRecords.default)
+/** The most records one POST of an array creates. */
+const ARRAY = 1000
+const HEALTH_EVERY_MS = 20
+
+/** A client of the target on `sockets` keep-alive connections of its own. */
+function client (target, sockets = 1) {
+  const agent = target.https
+    ? new HttpsAgent({ keepAlive: true, maxSockets: sockets, ca: target.ca })
+    : new HttpAgent({ keepAlive: true, maxSockets: sockets })
+  const request = target.https ? httpsRequest : httpRequest
+  const send = (method, path, body) => new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body)
+    const req = request({
+      host: '127.0.0.1',
+      port: target.port,
+      method,
+      path,
+      agent,
+      headers: { ...target.headers, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) }
+    }, res => {
+      const chunks = []
+      res.on('data', chunk => chunks.push(chunk))
+      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end(payload)
+  })
+  return { send, close: () => agent.destroy() }
+}
+
+/** Asks /health every HEALTH_EVERY_MS until stopped: the slowest answer, and how many there were. */
+function probe (target) {
+  const http = client(target)
+  const state = { running: true }
+  let slowest = 0
+  let answers = 0
+  const done = (async () => {
+    while (state.running) {
+      const started = performance.now()
+      const answer = await http.send('GET', '/health')
+      if (answer.status !== 200) throw new Error(`/health: ${answer.status} ${answer.body.slice(0, 200)}`)
+      slowest = Math.max(slowest, performance.now() - started)
+      answers++
+      await new Promise(resolve => setTimeout(resolve, HEALTH_EVERY_MS))
+    }
+  })()
+  return async () => {
+    state.running = false
+    await done
+    http.close()
+    return { slowest, answers }
+  }
+}
+
+function expect (answer, status, what) {
+  if (answer.status !== status) throw new Error(`${what}: ${answer.status} ${answer.body.slice(0, 300)}`)
+  return answer
+}
+
+let serial = 0
+const zoo = () => ({ name: `bench hold ${++serial}`, city: 'Holdville' })
+
+export async function hold (target, { rows }) {
+  // Ranges of ids far from the other cases' and from one another, each `size` long.
+  const size = Math.min(LIMIT, Math.floor(rows / 8))
+  const range = n => `id_gt=${rows - (n + 1) * size}&id_lte=${rows - n * size}`
+  const http = client(target, 2)
+  const patch = n => async () => expect(await http.send('PATCH', `/v1/zoos?${range(n)}`, { name: `held ${n} ${serial++}` }), 200,
+    'PATCH of many zoos')
+  const writes = {
+    // The name is searched: every record's search words are written again.
+    change: patch(0),
+    delete: async () => expect(await http.send('DELETE', `/v1/employees?${range(0)}`), 200, 'DELETE of many employees'),
+    'batch of creates': async () => expect(await http.send('POST', '/v1/batch', {
+      operations: Array.from({ length: Math.ceil(size / ARRAY) }, (_, i) =>
+        ({ method: 'POST', path: '/v1/zoos', body: Array.from({ length: Math.min(ARRAY, size - i * ARRAY) }, zoo) }))
+    }), 200, 'a batch of creates'),
+    'batch of changes': async () => expect(await http.send('POST', '/v1/batch', {
+      operations: Array.from({ length: 10 }, (_, i) => ({
+        method: 'PATCH',
+        path: `/v1/zoos?id_gt=${rows - 3 * size + i * size / 10}&id_lte=${rows - 3 * size + (i + 1) * size / 10}`,
+        body: { city: `held ${i}` }
+      }))
+    }), 200, 'a batch of changes'),
+    'two changes at once': async () => Promise.all([patch(1)(), patch(0)()])
+  }
+  const measured = {}
+  try {
+    for (const [name, write] of Object.entries(writes)) {
+      const stop = probe(target)
+      await new Promise(resolve => setTimeout(resolve, 100))
+      const started = performance.now()
+      await write()
+      const ms = performance.now() - started
+      measured[name] = { ms, health: await stop() }
+    }
+  } finally {
+    http.close()
+  }
+  return { records: size, measured, max: Math.max(...Object.values(measured).map(m => Math.max(m.ms, m.health.slowest))) }
+}
