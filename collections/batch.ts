@@ -58,6 +58,8 @@ const ResultSchema = Type.Object({
 }, { additionalProperties: false })
 
 const REF = /^(\d+)\.(.+)$/
+/** A path segment that names a field of an earlier operation's answer. */
+const REFERENCE = /^\{[^}]*\}$/
 
 /** One operation, checked and made ready: the write the store runs, and how to answer what it did. */
 interface Planned {
@@ -96,7 +98,7 @@ export function batchRoute (fastify: Instance): void {
         `${fastify.config.writeMaxRecords} records (WRITE_MAX_RECORDS), counted as each runs. Idempotency-Key applies to the ` +
         'batch as a whole.',
       tags: ['batch'],
-      // Each operation needs the scope of its own collection, checked as it runs.
+      // Each operation needs the scopes of its own collection, checked before the batch runs or is queued.
       security: BEARER,
       querystring: NoQuerySchema,
       headers: requestHeaders('Idempotency-Key', 'Prefer'),
@@ -116,10 +118,8 @@ export function batchRoute (fastify: Instance): void {
     preValidation: async request => {
       if (validBody(request.body) !== true) return
       ;(request.body as { operations: Operation[] }).operations.forEach(({ method, path }, index) => {
-        // An earlier answer's value stands where an id does: any id names the same collection.
-        const [unresolved = ''] = path.replace(/\{[^}]*\}/g, '1').split('?')
         try {
-          addressed(request, mounts, apiPrefix, method as Method, unresolved)
+          addressed(request, mounts, apiPrefix, method as Method, path.split('?')[0] as string)
         } catch (err) {
           throw answered(new BatchRefusal(index, err))
         }
@@ -214,9 +214,13 @@ function target (mounts: readonly Mount[], apiPrefix: string, path: string) {
   throw nothingAt(path)
 }
 
-/** A path segment that stands for an id: a positive integer, else the path names nothing. */
+/**
+ * A path segment that stands for an id: a positive integer, else the path names nothing. Before
+ * the batch runs, a segment `{<index>.<field>}` stands for the id an earlier answer will give
+ * (any id names the same collection); once it runs, every such segment has been replaced.
+ */
 function idOf (path: string, segment: string): number {
-  const id = /^\d{1,16}$/.test(segment) ? Number(segment) : 0
+  const id = /^\d{1,16}$/.test(segment) ? Number(segment) : REFERENCE.test(segment) ? 1 : 0
   if (id < 1 || id > Number.MAX_SAFE_INTEGER) throw nothingAt(path, ': identifiers are positive integers')
   return id
 }
