@@ -185,7 +185,11 @@ class SqliteCollection implements CollectionStore {
   readonly #live: Database.Statement
   readonly #tombstone: Database.Statement
   readonly totals: Totals
-  /** Writes committed to the collection by this process, and one more for each time another process wrote to the file. */
+  /**
+   * Writes committed to the collection by this process that changed a record (one that changed
+   * none, a change of many that matched none, leaves every list as it was), and one more for each
+   * time another process wrote to the file.
+   */
   changes = 0
 
   readonly store: SqliteStore
@@ -306,11 +310,12 @@ class SqliteCollection implements CollectionStore {
     })
   }
 
-  /** Once a write's transaction has committed: its changes kept in the totals and told to the feed. */
+  /** Once a write's transaction has committed: its changes kept in the totals, counted and told to the feed. */
   committed (changes: readonly Change[]): void {
+    if (changes.length === 0) return
     for (const { before, after } of changes) this.totals.apply(before, after)
     this.changes++
-    if (changes.length > 0) this.store.feed.committed()
+    this.store.feed.committed()
   }
 
   #count (filters: Filter[]): number {
