@@ -86,7 +86,9 @@ export class PostgresStore implements Store {
   /**
    * Makes the search words of the records that have none yet (those written before the search
    * column was, or by a version without it), in batches of one statement each. Every write keeps
-   * them from then on; instances starting together make the same words.
+   * them from then on; instances starting together make the same words, and a record another
+   * instance writes between the read of a batch and its write keeps the words that write made
+   * (`CollectionCore.indexing`).
    */
   async indexSearchWords (): Promise<void> {
     for (const collection of this.#collections.values()) await collection.indexSearchWords()

@@ -257,7 +257,11 @@ class SqliteCollection implements CollectionStore {
       for (const row of rows) put.run(...words(row))
       return rows.length === INDEXING_BATCH ? Number(rows.at(-1)?.[0]) : undefined
     })
-    for (let after: number | undefined = 0; after !== undefined; after = batch(after));
+    // BEGIN IMMEDIATE: a batch holds the file from its read to its write, so that a process
+    // writing the file meanwhile waits for it (busy_timeout) rather than fails the start-up. Its
+    // words could not be overwritten either way: SQLite refuses the write of a transaction that
+    // read before another committed (SQLITE_BUSY_SNAPSHOT).
+    for (let after: number | undefined = 0; after !== undefined; after = batch.immediate(after));
   }
 
   async presence (id: number): Promise<Presence> {
