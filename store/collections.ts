@@ -475,12 +475,18 @@ export class CollectionCore {
     }
   }
 
-  /** The statement that sets the search words of the records of given pairs (`unindexed`'s): their ids and words, two array parameters. */
+  /**
+   * The statement that sets the search words of the records of given pairs (`unindexed`'s): their
+   * ids and words, two array parameters. Only of those whose words are still not kept: a record
+   * written since it was read (by another instance, serving while this one starts) has its new
+   * words already, and the pair holds those of the record as it was. (Every id is after 0.)
+   */
   indexing (search: SearchIndex): string | undefined {
     const { column, given } = search
     if (column === undefined || given === undefined) return undefined
     const p = (n: number): string => this.dialect.placeholder(n)
-    return `UPDATE ${this.table} SET ${this.#givenWords(column, given).join(', ')} FROM ${given.from(p(1), p(2))} WHERE ${given.on}`
+    return `UPDATE ${this.table} SET ${this.#givenWords(column, given).join(', ')} FROM ${given.from(p(1), p(2))} ` +
+      `WHERE ${given.on} AND ${search.unindexed(() => '0')}`
   }
 
   /** The SQL condition of a list filter (the operator switch both engines share), its values bound to `params`. */

@@ -21,6 +21,8 @@ const UNIQUE_VIOLATION = '23505'
 const FOREIGN_KEY_VIOLATION = '23503'
 /** What a write made on a standing accepted before says when it no longer is (migrations/postgres/110_standing_changed.sql). */
 const STANDING_CHANGED = 'Z0001'
+/** What a write of one statement says when it finds no record to write (migrations/postgres/112_nothing_written.sql). */
+const NOTHING_WRITTEN = 'Z0002'
 /** Records whose search words are made in one statement at start-up. */
 const INDEXING_BATCH = 2000
 
@@ -86,7 +88,9 @@ export class PostgresStore implements Store {
   /**
    * Makes the search words of the records that have none yet (those written before the search
    * column was, or by a version without it), in batches of one statement each. Every write keeps
-   * them from then on; instances starting together make the same words.
+   * them from then on; instances starting together make the same words, and a record another
+   * instance writes between the read of a batch and its write keeps the words that write made
+   * (`CollectionCore.indexing`).
    */
   async indexSearchWords (): Promise<void> {
     for (const collection of this.#collections.values()) await collection.indexSearchWords()
@@ -288,10 +292,9 @@ class PostgresCollection implements CollectionStore {
 
   /**
    * Runs a write of one statement: the row it answers, once committed. Nothing is written
-   * otherwise: REFUSED when a constraint refused it, undefined when the record changed since it
-   * was read or the standing it was made on changed. (An update or delete that finds the record
-   * changed still raises the collection's change counter, as a change did commit: a total is
-   * counted once more.)
+   * otherwise, not even the collection's change counter: REFUSED when a constraint refused it,
+   * undefined when it found no record to write (none with the id, or one changed since it was
+   * read) or the standing it was made on changed.
    */
   async #once ({ sql, params }: Statement): Promise<Scalar[] | typeof REFUSED | undefined> {
     let row: Scalar[] | undefined
@@ -300,7 +303,7 @@ class PostgresCollection implements CollectionStore {
     } catch (err) {
       const { code } = err as pg.DatabaseError
       if (code === UNIQUE_VIOLATION || code === FOREIGN_KEY_VIOLATION) return REFUSED
-      if (code === STANDING_CHANGED) return undefined
+      if (code === STANDING_CHANGED || code === NOTHING_WRITTEN) return undefined
       throw err
     }
     if (row !== undefined) this.store.feed.committed()

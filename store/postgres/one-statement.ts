@@ -21,6 +21,16 @@ function stillAccepted (params: Parameters, { question, accepted }: Standing): s
 }
 
 /**
+ * The rows of the statement's `WITH` query `written` (`columns` of them), or, where it wrote none,
+ * the failure NOTHING_WRITTEN (migrations/postgres/112_nothing_written.sql): a write of no rows
+ * would still fire the collection's change-counter trigger. The one row joined to it is there
+ * whatever `written` holds, so that the condition is asked even when `written` is empty.
+ */
+const writtenOrFailed = (columns: string): string =>
+  `SELECT ${columns} FROM (SELECT 1) AS one LEFT JOIN written ON true ` +
+  'WHERE CASE WHEN written.id IS NULL THEN nothing_written() ELSE true END'
+
+/**
  * A write of one record as one statement in its own transaction (autocommit): the record written
  * and its change recorded in the feed by one `WITH` statement, in one round trip, where a
  * transaction of its own takes three or four (BEGIN, a read that locks the record, the write, the
@@ -34,9 +44,9 @@ function stillAccepted (params: Parameters, { question, accepted }: Standing): s
  * the record as it is, the standing asked in the statement as a create asks it, and the search
  * words of the fields an update does not set taken as the record keeps them, so that it is one
  * round trip too. What the constraints refuse (a reference that names no record, a unique value
- * taken, a record still named by others) and a record changed since it was read leave nothing
- * written: the caller then writes in a transaction of its own, whose checks say why, as they
- * always do.
+ * taken, a record still named by others), a record changed since it was read and one that is not
+ * there fail the statement, leaving nothing written, not even the collection's change counter:
+ * the caller then writes in a transaction of its own, whose checks say why, as they always do.
  */
 export class OneStatementWrites {
   readonly #core: CollectionCore
@@ -63,7 +73,7 @@ export class OneStatementWrites {
   #deleting (where: string, collection: string, now: string): string {
     return `WITH written AS (DELETE FROM ${this.#core.table} WHERE ${where} RETURNING id), ` +
       `buried AS (INSERT INTO tombstones (collection, id, deleted_at) SELECT ${collection}, id, ${now} FROM written), ` +
-      `recorded AS (${this.#feed.recordingWritten(this.#core.resource.name, 'deleted', 'NULL', now)}) SELECT id FROM written`
+      `recorded AS (${this.#feed.recordingWritten(this.#core.resource.name, 'deleted', 'NULL', now)}) ${writtenOrFailed('written.id')}`
   }
 
   /** Inserts `input`; answers the record's columns and version. */
@@ -83,7 +93,7 @@ export class OneStatementWrites {
     return this.#recorded(write, params.values, 'created', now)
   }
 
-  /** Sets `values` of the record that is `current`, while it is at `version`; answers it as written, or no row. */
+  /** Sets `values` of the record that is `current`, while it is at `version`; answers it as written, else fails (NOTHING_WRITTEN). */
   updated (current: ResourceRecord, version: number, values: ResourceRecord, now: string): Statement {
     const { sql, params } = this.#core.updated(current.id as number, values, now, { current, version })
     return this.#recorded(sql, params, 'updated', now)
@@ -93,7 +103,7 @@ export class OneStatementWrites {
    * Sets `values` of record `id` as it is, unread (a record read before is not needed: no
    * precondition, and search words of the fields not set as the record keeps them), with the
    * token's `standing` when there is one to ask, as `createdWhile` does. Answers the record as
-   * written, or no row: none is live, or its words are not kept yet.
+   * written, else fails (NOTHING_WRITTEN): none is live, or its words are not kept yet.
    */
   updatedUnread (id: number, values: ResourceRecord, now: string, standing: Standing | undefined): Statement {
     const condition = standing === undefined ? undefined : (params: Parameters) => stillAccepted(params, standing)
@@ -101,12 +111,12 @@ export class OneStatementWrites {
     return this.#recorded(sql, params, 'updated', now)
   }
 
-  /** Deletes record `id` while it is at `version`, leaving its tombstone; answers its id, or no row. */
+  /** Deletes record `id` while it is at `version`, leaving its tombstone; answers its id, else fails (NOTHING_WRITTEN). */
   deleted (id: number, version: number, now: string): Statement {
     return { sql: this.#delete, params: [id, version, this.#core.resource.name, now] }
   }
 
-  /** Deletes record `id` as it is, unread, with the token's `standing` as `updatedUnread`; answers its id, or no row. */
+  /** Deletes record `id` as it is, unread, with the token's `standing` as `updatedUnread`; answers its id, else fails. */
   deletedUnread (id: number, now: string, standing: Standing | undefined): Statement {
     const params = new Parameters(POSTGRES)
     params.add(id)
@@ -118,7 +128,7 @@ export class OneStatementWrites {
   /** `write` (of `count` parameters), its change recorded in the same statement, the time its last parameter. */
   #recording (write: string, count: number, event: FeedEvent): string {
     const recording = this.#feed.recordingWritten(this.#core.resource.name, event, this.#json, `$${count + 1}`)
-    return `WITH written AS (${write}), recorded AS (${recording}) SELECT * FROM written`
+    return `WITH written AS (${write}), recorded AS (${recording}) ${writtenOrFailed('written.*')}`
   }
 
   #recorded (write: string, params: unknown[], event: FeedEvent, now: string): Statement {

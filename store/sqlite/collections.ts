@@ -187,7 +187,11 @@ class SqliteCollection implements CollectionStore {
   readonly #live: Database.Statement
   readonly #tombstone: Database.Statement
   readonly totals: Totals
-  /** Writes committed to the collection by this process, and one more for each time another process wrote to the file. */
+  /**
+   * Writes committed to the collection by this process that changed a record (one that changed
+   * none, a change of many that matched none, leaves every list as it was), and one more for each
+   * time another process wrote to the file.
+   */
   changes = 0
 
   readonly store: SqliteStore
@@ -255,7 +259,11 @@ class SqliteCollection implements CollectionStore {
       for (const row of rows) put.run(...words(row))
       return rows.length === INDEXING_BATCH ? Number(rows.at(-1)?.[0]) : undefined
     })
-    for (let after: number | undefined = 0; after !== undefined; after = batch(after));
+    // BEGIN IMMEDIATE: a batch holds the file from its read to its write, so that a process
+    // writing the file meanwhile waits for it (busy_timeout) rather than fails the start-up. Its
+    // words could not be overwritten either way: SQLite refuses the write of a transaction that
+    // read before another committed (SQLITE_BUSY_SNAPSHOT).
+    for (let after: number | undefined = 0; after !== undefined; after = batch.immediate(after));
   }
 
   async presence (id: number): Promise<Presence> {
@@ -308,11 +316,12 @@ class SqliteCollection implements CollectionStore {
     })
   }
 
-  /** Once a write's transaction has committed: its changes kept in the totals and told to the feed. */
+  /** Once a write's transaction has committed: its changes kept in the totals, counted and told to the feed. */
   committed (changes: readonly Change[]): void {
+    if (changes.length === 0) return
     for (const { before, after } of changes) this.totals.apply(before, after)
     this.changes++
-    if (changes.length > 0) this.store.feed.committed()
+    this.store.feed.committed()
   }
 
   #count (filters: Filter[]): number {

@@ -142,3 +142,41 @@ t.test('Prefer: count=none spares the count: none on PostgreSQL, one stopped ear
   t.equal((await call(app, 'GET', '/v1/zoos?city=c1&sortby=name&limit=2')).headers['x-total-count'], '10')
   t.ok(counts().some(sql => sql.includes('WHERE') && !/LIMIT/.test(sql)), 'counted in full when the count is wanted')
 })
+
+t.test('a write that writes nothing, or is refused, leaves the tags as they were', async t => {
+  const app = await build(t)
+  const zoo = await create(app, 'zoos', { name: 'Tierpark', city: 'Berlin' })
+  const gone = await create(app, 'zoos', { name: 'Gone', city: 'Nowhere' })
+  t.equal((await call(app, 'DELETE', `/v1/zoos/${gone.id}`)).statusCode, 204)
+  const animal = await create(app, 'animals', { name: 'Knut', species: 'polar bear', animal_type_id: 1, zoo_id: zoo.id })
+  await create(app, 'employees', { name: 'Ada', role: 'keeper', email: 'ada@zoo.test' })
+  const grace = await create(app, 'employees', { name: 'Grace', role: 'vet', email: 'grace@zoo.test' })
+  const lists = ['/v1/zoos', '/v1/animals', '/v1/employees']
+
+  const zooBody = { name: 'Z', city: 'C' }
+  const writes = [
+    ['PATCH', '/v1/zoos/999', { city: 'X' }, {}, 404],
+    ['PUT', '/v1/zoos/999', zooBody, {}, 404],
+    ['DELETE', '/v1/zoos/999', undefined, {}, 404],
+    ['PATCH', `/v1/zoos/${gone.id}`, { city: 'X' }, {}, 410],
+    ['PUT', `/v1/zoos/${gone.id}`, zooBody, {}, 410],
+    ['DELETE', `/v1/zoos/${gone.id}`, undefined, {}, 410],
+    ['PATCH', `/v1/zoos/${gone.id}`, { city: 'X' }, { 'if-match': '"1"' }, 410],
+    ['DELETE', `/v1/zoos/${zoo.id}/animals/999`, undefined, {}, 404],
+    ['DELETE', `/v1/zoos/${zoo.id}`, undefined, {}, 409],
+    ['PATCH', `/v1/zoos/${zoo.id}`, { city: 'X' }, { 'if-match': '"9"' }, 412],
+    ['DELETE', `/v1/zoos/${zoo.id}`, undefined, { 'if-match': '"9"' }, 412],
+    ['PATCH', `/v1/animals/${animal.id}`, { zoo_id: 999 }, {}, 422],
+    ['PATCH', `/v1/employees/${grace.id}`, { email: 'ADA@zoo.test' }, {}, 422],
+    ['POST', '/v1/employees', { name: 'Bea', role: 'vet', email: 'Ada@Zoo.test' }, {}, 422],
+    ['PATCH', '/v1/zoos?city=Paris', { country: 'FR' }, {}, 200],
+    ['DELETE', '/v1/zoos?city=Paris', undefined, {}, 200]
+  ] as const
+  for (const [method, path, body, headers, status] of writes) {
+    const tags = await Promise.all(lists.map(async list => String((await call(app, 'GET', list)).headers.etag)))
+    t.equal((await call(app, method, path, body, headers)).statusCode, status, `${method} ${path}`)
+    const again = await Promise.all(lists.map(async (list, i) =>
+      (await call(app, 'GET', list, undefined, { 'if-none-match': tags[i] as string })).statusCode))
+    t.same(again, [304, 304, 304], `${method} ${path} ${status}: every list as it was`)
+  }
+})

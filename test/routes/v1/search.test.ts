@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { build, call, create, query, withStorage } from '../../helper.ts'
+import { build, call, create, ENGINE, query, withStorage } from '../../helper.ts'
 
 /*
  * Full-text search (`q=`) through inject() on the engine of the pass: every word of q begins a
@@ -151,4 +151,53 @@ t.test('a write\'s words are found by a later operation of its batch, and stay w
   t.same(answers.map(a => a.statusCode), [201, 422, 201, 200])
   t.same(names(await call(app, 'GET', '/v1/zoos?q=bern&sortby=name')), ['Bärenpark', 'Dählhölzli'])
   t.same(names(await call(app, 'GET', '/v1/zoos?q=alpine')), ['Alpine Zoo'])
+})
+
+t.test('a word longer than the words kept is compared by its first 255 characters, alike on both engines', async t => {
+  // 200 characters, each one of six once decomposed: a word of 1,200 characters and 3,600 bytes,
+  // longer than PostgreSQL keeps (2,047 bytes).
+  const long = '㌖'.repeat(200)
+  const app = await build(t)
+  const created = await call(app, 'POST', '/v1/zoos', { name: long, city: 'Far' })
+  t.equal(created.statusCode, 201, created.body)
+  const search = async (q: string) => {
+    const res = await call(app, 'GET', `/v1/zoos?q=${encodeURIComponent(q)}`)
+    t.equal(res.statusCode, 200, res.body)
+    const found = res.statusCode === 200 ? res.json().map((zoo: { id: number }) => zoo.id) : []
+    return { found, total: res.headers['x-total-count'] }
+  }
+  const { id } = created.json()
+  t.same(await search(long), { found: [id], total: '1' }, 'the whole word')
+  t.same(await search('㌖㌖'), { found: [id], total: '1' }, 'its first characters')
+  t.same(await search(`${long.slice(0, 50)} far`), { found: [id], total: '1' }, 'with another word')
+  t.same(await search('㍿'.repeat(200)), { found: [], total: '0' }, 'a long word that begins no word')
+  // ㌖ is 6 characters decomposed: the first 43 make 258, past which words are not compared.
+  t.same(await search(`${'㌖'.repeat(43)}㍿`), { found: [id], total: '1' }, 'what follows the first 255 characters is not compared')
+
+  // ㍿ is 4 characters decomposed, of 3 bytes each: 2,400 bytes.
+  const other = '㍿'.repeat(200)
+  const patched = await call(app, 'PATCH', `/v1/zoos/${id}`, { name: other })
+  t.equal(patched.statusCode, 201, patched.body)
+  t.same(await search(long), { found: [], total: '0' }, 'an update: the name\'s words made anew')
+  t.same(await search(`${other.slice(0, 100)} far`), { found: [id], total: '1' })
+
+  // As a version before search, or an operator's SQL, would write one: its words are made at start-up.
+  const now = new Date().toISOString()
+  await query(app, 'INSERT INTO zoos (name, city, created_at, updated_at) VALUES (?, ?, ?, ?)', [long, 'By SQL', now, now])
+  await withStorage(app, async () => {})
+  t.same(await search(long.slice(0, 60)), { found: [id + 1], total: '1' }, 'indexed when the storage opens')
+})
+
+t.test('on SQLite, a word kept whole before words were cut is found as the word cut would be', {
+  skip: ENGINE !== 'sqlite' && 'the FTS5 table of SQLite'
+}, async t => {
+  const long = '㌖'.repeat(200)
+  const app = await build(t)
+  const zoo = await create(app, 'zoos', { name: long, city: 'Far' })
+  // The row of the FTS5 table as a version that kept words whole wrote it.
+  await query(app, 'DELETE FROM zoos_search WHERE rowid = ?', [zoo.id])
+  await query(app, 'INSERT INTO zoos_search (rowid, words) VALUES (?, ?)', [zoo.id, `${long.normalize('NFKD')} far`])
+  const found = async (q: string) => (await call(app, 'GET', `/v1/zoos?q=${encodeURIComponent(q)}`)).json().length
+  t.same(await Promise.all([long, '㌖', `${long.slice(0, 43)}㍿`, 'far'].map(found)), [1, 1, 1, 1], 'as a record written now')
+  t.same(await Promise.all(['㍿', `${long.slice(0, 42)}㍿`].map(found)), [0, 0], 'what a record written now would not match')
 })

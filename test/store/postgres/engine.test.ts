@@ -3,6 +3,7 @@ import pg from 'pg'
 import t, { type Test } from 'tap'
 import { loadConfig } from '../../../config/index.ts'
 import { migrationsOf } from '../../../store/migrations.ts'
+import { CollectionCore, type SearchIndex } from '../../../store/collections.ts'
 import { openStorage } from '../../../store/open.ts'
 import type { Storage } from '../../../store/storage.ts'
 import type { Filter } from '../../../collections/store.ts'
@@ -157,4 +158,36 @@ t.test('a kept total follows writes of another instance and of a statement run b
   await pool.query('ALTER TABLE zoos DISABLE TRIGGER zoos_changes')
   await pool.query("UPDATE zoos SET country = 'DE'")
   t.equal(await list(inGermany), 2, 'a write that raises no counter is not seen: the total was kept, not counted again')
+})
+
+t.test('start-up indexing leaves the search words another instance wrote since it read the record', POSTGRES_PASS, async t => {
+  const url = freshSchema(t, 'engine')
+  const storage = await open(t, url)
+  const zoos = storage.collections.collection(Zoos)
+  const [created] = await zoos.create([{ name: 'Tierpark', city: 'Berlin' }], false)
+  const id = created?.record.id as number
+  const pool = new pg.Pool({ connectionString: url })
+  t.teardown(() => pool.end())
+  // As migration 111 leaves every record: waiting for start-up to make its words by field.
+  await pool.query('UPDATE zoos SET search_words = NULL WHERE id = $1', [id])
+
+  // An instance starting reads the records to index ...
+  // Loaded here, in the PostgreSQL pass only: the SQLite pass's coverage counts what it loads.
+  const { POSTGRES } = await import('../../../store/postgres/dialect.ts')
+  const core = new CollectionCore(Zoos, RESOURCES, POSTGRES)
+  const search = core.search as SearchIndex
+  const batch = core.unindexed(search, 0, 100)
+  const made = (await pool.query({ text: batch.sql, values: batch.params, rowMode: 'array' })).rows.map(batch.words)
+  t.same(made.map(([record]) => record), [id])
+  // ... another, serving, renames one of them ...
+  await zoos.update(id, { name: 'Wildpark' })
+  // ... and the first writes the words of what it read.
+  await pool.query(core.indexing(search) as string, [made.map(([record]) => record), made.map(([, words]) => words)])
+
+  const found = async (word: string) => (await zoos.list({
+    filters: [{ field: 'q', op: 'search', value: [word] }], sort: [{ field: 'id', direction: 'asc' }], limit: 5, offset: 0
+  }, { counting: 'exact' })).items.map(zoo => zoo.name)
+  t.same([await found('wildpark'), await found('tierpark')], [['Wildpark'], []], 'the words of the name as it is')
+  const { rows } = await pool.query('SELECT search_words FROM zoos WHERE id = $1', [id])
+  t.same(rows, [{ search_words: { name: 'wildpark', city: 'berlin' } }])
 })

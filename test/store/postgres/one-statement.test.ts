@@ -144,11 +144,15 @@ t.test('another write between the read and the write is answered as a transactio
   t.same(found.json().map((z: { id: number }) => z.id), [zoo.id], 'its search words made of the name the other write set')
 
   const conditional = [['PATCH', { city: 'Berlin' }], ['PUT', { name: 'Tierpark', city: 'Berlin' }], ['DELETE', undefined]] as const
+  const counted = async () =>
+    Number((await query(app, 'SELECT sum(changes) AS n FROM collection_changes WHERE collection = ?', ['zoos']))[0]?.n)
   for (const [method, body] of conditional) {
     const etag = String((await call(app, 'GET', `/v1/zoos/${zoo.id}`)).headers.etag)
     elsewhere("UPDATE zoos SET city = 'Cottbus', version = version + 1 WHERE id = ?", [zoo.id])
+    const before = await counted()
     const res = await call(app, method, `/v1/zoos/${zoo.id}`, body, { 'if-match': etag })
     t.same([res.statusCode, seen.between], [412, undefined], `${method} with If-Match of the version read, changed before the write`)
+    t.equal(await counted(), before + 1, 'the other write counted, the write that found the record changed not')
   }
   const [other, animal] = [
     await create(app, 'zoos', { name: 'Zoo Leipzig', city: 'Leipzig' }),

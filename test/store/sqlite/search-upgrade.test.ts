@@ -3,6 +3,7 @@ import t from 'tap'
 import { RESOURCES } from '../../../schemas/index.ts'
 import { Zoos } from '../../../schemas/zoo.ts'
 import type { ListQuery } from '../../../collections/store.ts'
+import { CollectionCore } from '../../../store/collections.ts'
 import { migrationsOf } from '../../../store/migrations.ts'
 import { openDatabase } from '../../../store/sqlite/database.ts'
 import { openSqliteStorage } from '../../../store/sqlite/storage.ts'
@@ -46,4 +47,53 @@ t.test('records of a file made before 080 are found by q after the upgrade, past
   const file = new Database(`${dir}/zoo.db`, { readonly: true })
   t.teardown(() => file.close())
   t.match(file.prepare("SELECT sql FROM sqlite_master WHERE name = 'zoos_search'").pluck().get(), /prefix = '1 2 3 4 5 6'/)
+})
+
+t.test('a process that writes while another makes the words at start-up waits for its batch, and its words stay', async t => {
+  const dir = t.testdir()
+  const first = openSqliteStorage(dir, { resources: RESOURCES })
+  const [created] = await first.collections.collection(Zoos).create([{ name: 'Tierpark', city: 'Berlin' }], false)
+  await first.close()
+  const id = created?.record.id as number
+  const other = new Database(`${dir}/zoo.db`)
+  t.teardown(() => other.close())
+  // As a version before 070 left it: without words.
+  other.prepare('DELETE FROM zoos_search WHERE rowid = ?').run(id)
+  other.pragma('busy_timeout = 0')
+  // The other process renames it, as the service writes: the record and its words in one transaction.
+  const rename = other.transaction(() => {
+    other.prepare("UPDATE zoos SET name = 'Wildpark' WHERE id = ?").run(id)
+    other.prepare('DELETE FROM zoos_search WHERE rowid = ?').run(id)
+    other.prepare('INSERT INTO zoos_search (rowid, words) VALUES (?, ?)').run(id, 'wildpark berlin')
+  })
+
+  // Between the read of a batch and the write of its words, the other process tries to write.
+  const { unindexed } = CollectionCore.prototype
+  t.teardown(() => { CollectionCore.prototype.unindexed = unindexed })
+  let tried: string | undefined
+  CollectionCore.prototype.unindexed = function (...args) {
+    const batch = unindexed.apply(this, args)
+    return {
+      ...batch,
+      words: row => {
+        if (tried === undefined) {
+          try {
+            rename.immediate()
+            tried = 'written'
+          } catch (err) {
+            tried = (err as { code: string }).code
+          }
+        }
+        return batch.words(row)
+      }
+    }
+  }
+  const storage = openSqliteStorage(dir, { resources: RESOURCES })
+  t.teardown(() => storage.close())
+  CollectionCore.prototype.unindexed = unindexed
+  t.equal(tried, 'SQLITE_BUSY', 'the batch holds the file: the other process waits for it (here, with no timeout, gives up)')
+  rename.immediate()
+  const zoos = storage.collections.collection(Zoos)
+  const found = async (word: string) => (await zoos.list(search([word]), { counting: 'exact' })).items.map(zoo => zoo.name)
+  t.same([await found('wildpark'), await found('tierpark')], [['Wildpark'], []], 'the words of the name as it is')
 })
