@@ -802,7 +802,8 @@ t.test('a write-only token learns nothing through changes of many records, alone
     // A batch's refusal names the operation refused too. A batch body too large or ill-formed is
     // refused for what it is before its operations are looked at.
     const keys = res.statusCode === 403 ? Object.keys(res.json()).filter(key => key !== 'operation').sort().join() : ''
-    const unread = res.statusCode === 413 || (res.statusCode === 422 && res.json().errors !== undefined && res.json().operation === undefined)
+    const body = res.statusCode === 422 ? res.json() : {}
+    const unread = res.statusCode === 413 || (body.errors !== undefined && body.operation === undefined)
     if (keys !== 'documentation_url,error,message' && !unread) {
       throw new Error(`neither the guard's 403 nor a refusal of the body as sent: ${res.statusCode} ${res.body.slice(0, 300)}`)
     }

@@ -164,7 +164,7 @@ t.test('start-up indexing leaves the search words another instance wrote since i
   const url = freshSchema(t, 'engine')
   const storage = await open(t, url)
   const zoos = storage.collections.collection(Zoos)
-  const [created] = await zoos.create([{ name: 'Tierpark', city: 'Berlin' }], false)
+  const [created] = await zoos.create([{ name: 'Tierpark', city: 'Berlin' }], false, 1000)
   const id = created?.record.id as number
   const pool = new pg.Pool({ connectionString: url })
   t.teardown(() => pool.end())

@@ -52,7 +52,7 @@ t.test('records of a file made before 080 are found by q after the upgrade, past
 t.test('a process that writes while another makes the words at start-up waits for its batch, and its words stay', async t => {
   const dir = t.testdir()
   const first = openSqliteStorage(dir, { resources: RESOURCES })
-  const [created] = await first.collections.collection(Zoos).create([{ name: 'Tierpark', city: 'Berlin' }], false)
+  const [created] = await first.collections.collection(Zoos).create([{ name: 'Tierpark', city: 'Berlin' }], false, 1000)
   await first.close()
   const id = created?.record.id as number
   const other = new Database(`${dir}/zoo.db`)
