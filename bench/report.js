@@ -153,7 +153,8 @@ function printWritePower (service, opts) {
         `<= ${target.ms} ms`, f.max <= target.ms ? 'met' : 'missed'])
     } else if (caseName === 'hold') {
       for (const [write, m] of Object.entries(f.measured)) {
-        const worst = Math.max(m.ms, m.health.slowest)
+        // On SQLite the write holds the process as long as it runs; on PostgreSQL only /health tells.
+        const worst = Math.max(opts.engine === 'sqlite' ? m.ms : 0, m.health.slowest)
         const health = `/health at worst ${ms(m.health.slowest)} ms (${m.health.answers})`
         rows.push([`hold: ${write}`, `${f.records} records: ${ms(m.ms)} ms`, health, '', `<= ${target.ms} ms`,
           worst <= target.ms ? 'met' : 'missed'])
