@@ -140,6 +140,21 @@ const REQUESTS = {
     default: '30',
     parse: integer(1, 3600, 'seconds')
   },
+  lingerTimeout: {
+    env: 'LINGER_TIMEOUT',
+    description: 'seconds an HTTP/1.1 connection stays open, half-closed, after an answer given while the client is still ' +
+      'sending its body (a 413 for a body over BODY_LIMIT, or a refusal given before the body is read): what the client ' +
+      'still sends is read and dropped, so that the client reads the answer rather than a reset',
+    default: '5',
+    parse: integer(1, 60, 'seconds')
+  },
+  lingerBytes: {
+    env: 'LINGER_BYTES',
+    description: 'bytes of such a body read and dropped at most before the connection is closed: a client that sends no ' +
+      'more than that after the answer, within LINGER_TIMEOUT, reads it even if it reads only once it has sent everything',
+    default: '16777216',
+    parse: integer(0, 1073741824, 'bytes')
+  },
   keepAliveTimeout: {
     env: 'KEEP_ALIVE_TIMEOUT',
     description: 'seconds an idle connection (HTTP/1.1 keep-alive, or an HTTP/2 session) stays open; longer than the idle ' +

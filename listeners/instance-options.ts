@@ -4,10 +4,12 @@ import type { Writable } from 'node:stream'
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import PinoPretty from 'pino-pretty'
 import type { Config } from '../config/index.ts'
+import { answerBeforeBodyEnds } from './lingering-close.ts'
 
 /** The settings every instance applies: its log, and how long and how much a client may take. */
 export type InstanceSettings = Pick<Config,
-  'logLevel' | 'logFormat' | 'headersTimeout' | 'requestTimeout' | 'keepAliveTimeout' | 'maxHeaderSize'>
+  'logLevel' | 'logFormat' | 'headersTimeout' | 'requestTimeout' | 'keepAliveTimeout' | 'maxHeaderSize' | 'lingerTimeout' |
+  'lingerBytes'>
 
 /**
  * An X-Request-Id a proxy in front may set, taken as the request's id so that its logs and ours
@@ -101,6 +103,8 @@ interface ConnectionLimits {
  *   block larger than MAX_HEADER_SIZE is answered 431. Node checks for late requests every
  *   `connectionsCheckingInterval`, 30 s by default: a tenth of the headers timeout keeps a
  *   deadline within 10 % of what it says.
+ * - An answer given while the client is still sending its request's body reaches the client
+ *   (`answerBeforeBodyEnds`).
  */
 export function equipInstance (fastify: FastifyInstance, settings: InstanceSettings): void {
   const server = fastify.server as ConnectionLimits
@@ -113,4 +117,5 @@ export function equipInstance (fastify: FastifyInstance, settings: InstanceSetti
     reply.header('X-Request-Id', request.id)
     done()
   })
+  answerBeforeBodyEnds(fastify, settings)
 }

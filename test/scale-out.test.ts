@@ -202,7 +202,7 @@ t.test('a client deleted with the CLI is refused at once on every instance, its 
 
 /** Runs the CLI on the instances' database; what it printed. */
 async function cliOn (env: Record<string, string>, argv: string[]): Promise<string> {
-  const cli = spawnTs('server.ts', env, undefined, argv)
+  const cli = spawnTs('server.ts', env, argv)
   let out = ''
   cli.stdout.on('data', chunk => { out += String(chunk) })
   const [code] = await once(cli, 'exit') as [number]
@@ -226,7 +226,7 @@ t.test('a key rotated with the CLI signs at once on every instance', POSTGRES_PA
   const client = randomAddress()
   const [a, b] = await Promise.all([start(t, env, client), start(t, env, client)]) as [Instance, Instance]
   const before = await token(a)
-  const cli = spawnTs('server.ts', env, undefined, ['key', 'rotate'])
+  const cli = spawnTs('server.ts', env, ['key', 'rotate'])
   let out = ''
   cli.stdout.on('data', chunk => { out += String(chunk) })
   t.same(await once(cli, 'exit'), [0, null])

@@ -37,7 +37,7 @@ function run (t: Test, env: Record<string, string> = {}, args: string[] = []) {
     BOOTSTRAP_CLIENT_ID: BOOTSTRAP.id,
     BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP.secret,
     ...env
-  }, undefined, args)
+  }, args)
   t.teardown(() => { child.kill('SIGKILL') })
   let stdout = ''
   let stderr = ''

@@ -162,21 +162,20 @@ export async function runTool (bin: string, args: string[], home: string): Promi
 
 /**
  * Runs a TypeScript file of this repository in a child process, as tap runs the tests: Node.js
- * strips its types, with tap's hooks (coverage bookkeeping) of the test process. As another user,
- * that bookkeeping (which writes where that user may not) is left out.
+ * strips its types, with tap's hooks (coverage bookkeeping) of the test process. A child that
+ * becomes another user runs without that bookkeeping, which writes where that user may not.
  */
 export function spawnTs (
   file: string,
   env: Record<string, string>,
-  user?: { uid: number; gid: number },
-  args: string[] = []
+  args: string[] = [],
+  { bookkeeping = true }: { bookkeeping?: boolean } = {}
 ): ChildProcessByStdio<null, Readable, Readable> {
-  const inherited = user === undefined ? process.env : withoutBookkeeping()
-  const execArgv = user === undefined ? process.execArgv : process.execArgv.filter(arg => !arg.includes('processinfo'))
+  const inherited = bookkeeping ? process.env : withoutBookkeeping()
+  const execArgv = bookkeeping ? process.execArgv : process.execArgv.filter(arg => !arg.includes('processinfo'))
   return spawn(process.execPath, [...execArgv, fileURLToPath(new URL(`../../${file}`, import.meta.url)), ...args], {
     env: { ...inherited, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    ...user
+    stdio: ['ignore', 'pipe', 'pipe']
   })
 }
 

@@ -8,7 +8,9 @@ const DENIED = { error: 'Access denied - permission denied' }
 
 /**
  * Permissions do not bind root, which runs these tests here: the server under test then runs as
- * the unprivileged user `nobody` in a child process. Any other user tests in-process.
+ * the unprivileged user `nobody` in a child process, which root starts and which gives up root
+ * once loaded, since `nobody` may not enter the checkout (a clone in /root, or in a folder of mode
+ * 700). Any other user tests in-process.
  */
 async function serverFor (t: Test, allowed: string): Promise<(path: string) => Promise<{ status: number; body: unknown }>> {
   if (process.getuid?.() !== 0) {
@@ -23,7 +25,8 @@ async function serverFor (t: Test, allowed: string): Promise<(path: string) => P
       return { status: res.statusCode, body: res.json() }
     }
   }
-  const child = spawnTs('test/local/fixtures/serve.ts', { ALLOWED_DIRS: allowed }, NOBODY)
+  const asNobody = [String(NOBODY.uid), String(NOBODY.gid)]
+  const child = spawnTs('test/local/fixtures/serve.ts', { ALLOWED_DIRS: allowed }, asNobody, { bookkeeping: false })
   t.teardown(() => {
     child.kill()
   })
@@ -34,7 +37,8 @@ async function serverFor (t: Test, allowed: string): Promise<(path: string) => P
   const line = await lineOf(child.stdout, l => l.startsWith('{')).catch(err => {
     throw new Error(`${String(err)}; stderr: ${stderr}`)
   })
-  const port = (JSON.parse(line) as { port: number }).port
+  const { port, uid } = JSON.parse(line) as { port: number, uid: number }
+  t.equal(uid, NOBODY.uid, 'the server runs as nobody')
   return async path => {
     const res = await send(port, {
       path: '/list_directory',

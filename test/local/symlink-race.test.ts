@@ -24,7 +24,7 @@ t.test('a directory swapped for a link to outside while it is listed never shows
     })
   ])
 
-  const swapper = spawnTs('test/local/fixtures/swap-directory.ts', {}, undefined, [`${root}/allowed/d`, `${root}/outside`, SWAPPING_MS])
+  const swapper = spawnTs('test/local/fixtures/swap-directory.ts', {}, [`${root}/allowed/d`, `${root}/outside`, SWAPPING_MS])
   t.teardown(() => {
     swapper.kill()
   })

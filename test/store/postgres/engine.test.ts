@@ -44,7 +44,7 @@ t.test('a URL without a user name connects as the operating-system user, as libp
   url.username = ''
   // Without USER and PGUSER in the environment, as under a service manager.
   const cli = spawnTs('server.ts', { DATABASE_URL: url.toString(), DATA_DIR: t.testdir(), USER: undefined, PGUSER: undefined } as never,
-    undefined, ['key', 'list'])
+    ['key', 'list'])
   let stderr = ''
   cli.stderr.on('data', chunk => { stderr += String(chunk) })
   t.same(await once(cli, 'exit'), [0, null], stderr)
