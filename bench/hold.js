@@ -4,42 +4,14 @@
 // and the slowest /health answer meanwhile, show how long the service can be held by one
 // request, or by two at once (the group commit ends a group after 50 ms, so the second waits for
 // the next turn of the event loop: store/sqlite/group-commit.ts).
-import { Agent as HttpAgent, request as httpRequest } from 'node:http'
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import { SETTINGS } from '../dist/config/settings.js'
+import { client, expect } from './client.js'
 
 /** The records one request may write, as the service runs in the bench (its default). */
 export const LIMIT = Number(SETTINGS.writeMaxRecords.default)
 /** The most records one POST of an array creates. */
 const ARRAY = 1000
 const HEALTH_EVERY_MS = 20
-
-/** A client of the target on `sockets` keep-alive connections of its own. */
-function client (target, sockets = 1) {
-  const agent = target.https
-    ? new HttpsAgent({ keepAlive: true, maxSockets: sockets, ca: target.ca })
-    : new HttpAgent({ keepAlive: true, maxSockets: sockets })
-  const request = target.https ? httpsRequest : httpRequest
-  const send = (method, path, body) => new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body)
-    const req = request({
-      host: '127.0.0.1',
-      port: target.port,
-      method,
-      path,
-      agent,
-      headers: { ...target.headers, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) }
-    }, res => {
-      const chunks = []
-      res.on('data', chunk => chunks.push(chunk))
-      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }))
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end(payload)
-  })
-  return { send, close: () => agent.destroy() }
-}
 
 /** Asks /health every HEALTH_EVERY_MS until stopped: the slowest answer, and how many there were. */
 function probe (target) {
@@ -63,11 +35,6 @@ function probe (target) {
     http.close()
     return { slowest, answers }
   }
-}
-
-function expect (answer, status, what) {
-  if (answer.status !== status) throw new Error(`${what}: ${answer.status} ${answer.body.slice(0, 300)}`)
-  return answer
 }
 
 let serial = 0

@@ -10,9 +10,10 @@
 // - feed: 50 streams of /v1/zoos/changes open while zoos are created at 500 a second: the delay
 //   from each write's 201 arriving to its event arriving at each stream; and the most writes a
 //   second (post-one at full load) with the 50 streams open, against the same load without them.
-import { Agent as HttpAgent, request as httpRequest } from 'node:http'
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import { request as httpRequest } from 'node:http'
+import { request as httpsRequest } from 'node:https'
 import autocannon from 'autocannon'
+import { client, expect } from './client.js'
 import { hold, LIMIT } from './hold.js'
 import { percentile } from './report.js'
 
@@ -22,40 +23,8 @@ const BULK = LIMIT
 const SUBSCRIBERS = 50
 const WRITES_PER_SECOND = 500
 
-/** A client of the target with keep-alive connections, as a program that writes would have. */
-function client (target, sockets = 1) {
-  const agent = target.https
-    ? new HttpsAgent({ keepAlive: true, maxSockets: sockets, ca: target.ca })
-    : new HttpAgent({ keepAlive: true, maxSockets: sockets })
-  const request = target.https ? httpsRequest : httpRequest
-  const send = (method, path, body) => new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body)
-    const req = request({
-      host: '127.0.0.1',
-      port: target.port,
-      method,
-      path,
-      agent,
-      headers: { ...target.headers, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) }
-    }, res => {
-      const chunks = []
-      res.on('data', chunk => chunks.push(chunk))
-      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }))
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end(payload)
-  })
-  return { send, close: () => agent.destroy() }
-}
-
 let serial = 0
 const zoo = () => ({ name: `bench write ${++serial} ${Math.random().toString(36).slice(2, 8)}`, city: 'Benchville' })
-
-function expect (answer, status, what) {
-  if (answer.status !== status) throw new Error(`${what}: ${answer.status} ${answer.body.slice(0, 300)}`)
-  return answer
-}
 
 /** Records a second made by `write` (which makes `per` records) called one after the other for `seconds`, after as long a warm-up. */
 async function recordsPerSecond (write, per, seconds) {

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify'
 import t, { type Test } from 'tap'
 import { selfSignedFiles } from '../../listeners/tls.ts'
 import { BOOTSTRAP } from '../helper.ts'
-import { lineOf, makeTree, spawnTs } from '../local/helper.ts'
+import { lineOf, makeTree, startServer } from '../local/helper.ts'
 import { type Answer, http2Request, http2Session, https1, httpsBearer, listenHttps } from '../tls/helper.ts'
 
 const TRIES = 40
@@ -20,20 +20,9 @@ const REFUSED = '413 {"error":"The body is larger than the 1048576 bytes this se
  * sharing the client's event loop, the client read every answer in time even without the lingering
  * close, and the test could not fail.
  */
-async function startServer (t: Test): Promise<{ port: number, ca: string }> {
+async function serverProcess (t: Test): Promise<{ port: number, ca: string }> {
   const dataDir = makeTree(t, {})
-  const child = spawnTs('server.ts', {
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOCAL_HOST: '127.0.0.1',
-    LOCAL_PORT: '0',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-    ALLOWED_DIRS: '',
-    BOOTSTRAP_CLIENT_ID: BOOTSTRAP.id,
-    BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP.secret
-  })
-  t.teardown(() => { child.kill('SIGKILL') })
+  const child = startServer(t, dataDir, { BOOTSTRAP_CLIENT_ID: BOOTSTRAP.id, BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP.secret })
   const line = await lineOf(child.stdout, line => /"msg":"Server listening at https:/.test(line))
   const port = Number(/:(\d+)"/.exec(line)?.[1])
   return { port, ca: readFileSync(selfSignedFiles(dataDir).cert, 'utf8') }
@@ -51,7 +40,7 @@ async function outcomes (tries: number, attempt: (i: number) => Promise<Answer>)
 }
 
 t.test('a client still sending a body over BODY_LIMIT reads its 413, over HTTP/1.1 and HTTP/2', async t => {
-  const { port, ca } = await startServer(t)
+  const { port, ca } = await serverProcess(t)
   const headers = { authorization: await httpsBearer(port, ca), 'content-type': 'application/json' }
   // Half the tries say the body's length up front, which the server refuses on sight; the others
   // send it in chunks (HTTP/1.1) or frames (HTTP/2), refused once the limit is crossed.

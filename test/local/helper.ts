@@ -179,6 +179,25 @@ export function spawnTs (
   })
 }
 
+/**
+ * `npm start` (server.ts) as a child process on `dataDir`: both listeners on loopback at free
+ * ports, JSON log lines on stdout, no allowed directory unless `env` says; killed at teardown.
+ */
+export function startServer (t: Test, dataDir: string, env: Record<string, string> = {}): ChildProcessByStdio<null, Readable, Readable> {
+  const child = spawnTs('server.ts', {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOCAL_HOST: '127.0.0.1',
+    LOCAL_PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    ALLOWED_DIRS: '',
+    ...env
+  })
+  t.teardown(() => { child.kill('SIGKILL') })
+  return child
+}
+
 /** Resolves with the first line of a stream that `accept` takes, or rejects when the stream ends. */
 export async function lineOf (stream: Readable, accept: (line: string) => boolean): Promise<string> {
   return new Promise((resolve, reject) => {

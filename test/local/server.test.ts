@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import type { Readable } from 'node:stream'
 import t, { type Test } from 'tap'
-import { lineOf, makeTree, send, spawnTs } from './helper.ts'
+import { lineOf, makeTree, send, startServer } from './helper.ts'
 
 interface LogLine {
   name?: string
@@ -21,20 +21,7 @@ const logLine = async (stream: Readable, accept: (log: LogLine) => boolean): Pro
 const listening = (log: LogLine): boolean => log.msg?.startsWith('Server listening at ') ?? false
 
 function start (t: Test, env: Record<string, string>) {
-  const dataDir = makeTree(t, {})
-  const child = spawnTs('server.ts', {
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOCAL_HOST: '127.0.0.1',
-    LOCAL_PORT: '0',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-    ALLOWED_DIRS: '',
-    ...env
-  })
-  t.teardown(() => {
-    child.kill('SIGKILL')
-  })
+  const child = startServer(t, makeTree(t, {}), env)
   const exit = once(child, 'exit') as Promise<[number | null, string | null]>
   return { child, exit }
 }

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { loadTls, selfSignedFiles } from '../../listeners/tls.ts'
-import { lineOf, makeTree, send, spawnTs } from '../local/helper.ts'
+import { lineOf, makeTree, send, startServer } from '../local/helper.ts'
 import { basic } from '../helper.ts'
 import { http2Request, http2Session, https1 } from './helper.ts'
 
@@ -25,19 +25,7 @@ const parse = (line: string): LogLine => {
 
 /** `npm start` as a child process on `dataDir`, killed at teardown; its log lines of interest. */
 function start (t: Test, dataDir: string, env: Record<string, string> = {}) {
-  const child = spawnTs('server.ts', {
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOCAL_HOST: '127.0.0.1',
-    LOCAL_PORT: '0',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-    ALLOWED_DIRS: '',
-    ...env
-  })
-  t.teardown(() => {
-    child.kill('SIGKILL')
-  })
+  const child = startServer(t, dataDir, env)
   const logLine = async (accept: (log: LogLine) => boolean): Promise<LogLine> =>
     parse(await lineOf(child.stdout, line => accept(parse(line))))
   const listening = (name: string | undefined) => async (): Promise<string> => {
