@@ -1,4 +1,4 @@
-import type { Resource } from '../collections/resource.ts'
+import type { Resource } from '../model/resource.ts'
 
 /** `<collection>:read` and `<collection>:write` for every collection. */
 export const scopesOf = (resources: readonly Resource[]): string[] => resources.flatMap(r => [`${r.name}:read`, `${r.name}:write`])

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyGetKey } from 'jose'
-import type { Alongside } from '../collections/store.ts'
+import type { Alongside } from '../store/contract.ts'
 import type { AccountStore, StandingColumns, TokenKey, TokenStanding } from '../store/storage.ts'
 import type { SigningKeys } from './keys.ts'
 

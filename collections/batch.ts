@@ -9,9 +9,9 @@ import { NoQuerySchema } from '../schemas/common.ts'
 import { accepted, BEARER, errors, GUARDED, requestHeaders, withHeaders } from '../schemas/responses.ts'
 import { etagOf, ifMatch } from './conditional.ts'
 import { parseFilters } from './list-query.ts'
-import type { Resource, ResourceRecord } from './resource.ts'
+import type { Resource, ResourceRecord } from '../model/resource.ts'
 import { belongingTo, createBodyOf, refuseNullBytesIn } from './routes.ts'
-import { BatchRefusal, type BatchResult, type BatchWrite, type Versioned } from './store.ts'
+import { BatchRefusal, type BatchResult, type BatchWrite, type Versioned } from '../store/contract.ts'
 
 type Instance = Parameters<FastifyPluginAsyncTypebox>[0]
 

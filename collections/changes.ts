@@ -6,10 +6,10 @@ import { vary } from '../http/cache-control.ts'
 import { HttpError } from '../http/errors.ts'
 import { originOf } from '../http/links.ts'
 import { serializerFor } from '../http/serialization.ts'
-import { IdSchema, TimestampSchema } from '../schemas/common.ts'
+import { IdSchema, TimestampSchema } from '../model/values.ts'
 import { componentsOf, errors, GUARDED, recordRef, withHeaders } from '../schemas/responses.ts'
-import { capitalize, type Resource } from './resource.ts'
-import { comparePositions, type ChangeEntry, type ChangeLog } from './store.ts'
+import { capitalize, type Resource } from '../model/resource.ts'
+import { comparePositions, type ChangeEntry, type ChangeLog } from '../store/contract.ts'
 
 type Instance = Parameters<FastifyPluginAsyncTypebox>[0]
 

@@ -1,4 +1,4 @@
-import type { Precondition } from './store.ts'
+import type { Precondition } from '../store/contract.ts'
 import { HttpError } from '../http/errors.ts'
 
 /**

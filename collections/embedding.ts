@@ -1,12 +1,12 @@
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox'
 import { HttpError } from '../http/errors.ts'
-import type { Resource, ResourceRecord } from './resource.ts'
-import type { CollectionStore } from './store.ts'
+import type { Resource, ResourceRecord } from '../model/resource.ts'
+import type { CollectionStore } from '../store/contract.ts'
 
 /*
  * `embed=`: the records of other collections a list answers with its own, one level deep, read
  * in one statement per embedded collection per page (never one per record). Each follows a
- * reference (collections/resource.ts `references`), one way or the other:
+ * reference (model/resource.ts `references`), one way or the other:
  *
  * - a parent: a record naming another by `zoo_id` gains `zoo`, the record it names (null when
  *   it names none);

@@ -1,4 +1,4 @@
-import { comparePositions, type ChangeEntry, type ChangeLog } from './store.ts'
+import { comparePositions, type ChangeEntry, type ChangeLog } from '../store/contract.ts'
 
 /** Changes read in one go, by a subscriber catching up or by the hub. */
 const PAGE = 1000
@@ -37,7 +37,7 @@ interface Subscriber extends Subscription {
  * - The hub reads the log after the last position it read when a write of this process commits
  *   (the log says so) and every `pollInterval` milliseconds for the writes of other processes
  *   (other instances on PostgreSQL), and hands each stream the changes of its collection.
- * - The log gives only final changes (collections/store.ts), so the hub never reads past a change
+ * - The log gives only final changes (store/contract.ts), so the hub never reads past a change
  *   that is still to come.
  */
 export class ChangeHub {

@@ -1,9 +1,9 @@
-import { PAGE_SIZE } from '../schemas/common.ts'
-import { KINDS, type FilterOperator, type Scalar } from './kinds.ts'
-import type { Column, Resource, ResourceRecord } from './resource.ts'
-import type { Filter, ListQuery, SortKey } from './store.ts'
+import { PAGE_SIZE } from '../model/values.ts'
+import { KINDS, type FilterOperator, type Scalar } from '../model/kinds.ts'
+import type { Column, Resource, ResourceRecord } from '../model/resource.ts'
+import type { Filter, ListQuery, SortKey } from '../store/contract.ts'
 import { HttpError } from '../http/errors.ts'
-import { MAX_QUERY_WORDS, wordsOf } from './search.ts'
+import { MAX_QUERY_WORDS, wordsOf } from '../model/search.ts'
 
 /** The parameters that are no filter on a field of their name. */
 const NOT_FILTERS = ['limit', 'offset', 'page', 'per_page', 'sortby', 'order', 'cursor', 'q', 'fields', 'embed'] as const
@@ -106,7 +106,7 @@ export function parseFields (resource: Resource, raw: string | undefined): strin
   return resource.columns.map(c => c.name).filter(name => name === 'id' || named.includes(name))
 }
 
-/** `q=` as a filter: its distinct words, each of which must begin a word of the record (collections/search.ts). */
+/** `q=` as a filter: its distinct words, each of which must begin a word of the record (model/search.ts). */
 function searchOf (q: string): Filter {
   const words = [...new Set(wordsOf(q))]
   if (words.length === 0) throw bad('q holds no word to search for: a word is a run of letters and digits')

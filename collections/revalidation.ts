@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { Counting } from './store.ts'
+import type { Counting } from '../store/contract.ts'
 
 /*
  * The ETag of a list answer. A page's items, total and links are a function of the request (its

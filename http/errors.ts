@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify'
 import type { ErrorBody } from '../schemas/common.ts'
-import { StoreError } from '../collections/refusals.ts'
+import { StoreError, type RefusalKind } from '../model/refusal.ts'
 import { fieldErrors } from './validation.ts'
 
 /** An answer other than success, raised anywhere in a request and rendered by `errorHandler`. */
@@ -45,11 +45,14 @@ function validationError (request: FastifyRequest, error: FastifyError): HttpErr
   return validationRefusal(part === 'body' ? 'body' : part === 'headers' ? 'headers' : 'querystring', error.validation ?? [])
 }
 
+/** The status that says why the data refused an operation. */
+const REFUSAL_STATUS: Record<RefusalKind, number> = { not_found: 404, gone: 410, conflict: 409, invalid: 422 }
+
 /** What an error answers when it is a refusal (an HttpError, or what the store refused); undefined for a fault. */
 export function refusalOf (error: unknown): HttpError | undefined {
   if (error instanceof HttpError) return error
   if (error instanceof StoreError) {
-    return new HttpError(error.status, error.message, error.errors.length > 0 ? { errors: error.errors } : {})
+    return new HttpError(REFUSAL_STATUS[error.kind], error.message, error.errors.length > 0 ? { errors: error.errors } : {})
   }
   return undefined
 }

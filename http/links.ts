@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { Link } from '../schemas/common.ts'
-import type { Resource } from '../collections/resource.ts'
+import type { Resource } from '../model/resource.ts'
 
 /** The version segment of every resource path (the version is in the URL). */
 export const API_VERSION = 'v1'

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { namesOf } from '../collections/resource.ts'
+import { namesOf } from '../model/resource.ts'
 import { vary } from './cache-control.ts'
 import { DOCUMENTATION_PREFIX, originOf } from './links.ts'
 import { allowOnly } from './method-not-allowed.ts'

@@ -1,7 +1,7 @@
 import { Ajv, type Options } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify'
-import type { FieldError } from '../schemas/common.ts'
+import type { FieldError } from '../model/values.ts'
 
 const common: Options = {
   // The contract refuses unknown members and parameters: nothing is silently dropped.

@@ -2,7 +2,7 @@ import { constants, existsSync, type BigIntStats, type Stats } from 'node:fs'
 import { lstat, open, readdir, readlink, realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { HttpError } from '../http/errors.ts'
-import { compareCodePoints } from '../store/text.ts'
+import { compareCodePoints } from '../model/text.ts'
 import { accessDenied, errorCode, isMissing, refusalFor, type PathGuard } from './path-guard.ts'
 import type { Entry } from './schemas.ts'
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { Nullable, TimestampSchema } from '../schemas/common.ts'
+import { Nullable, TimestampSchema } from '../model/values.ts'
 
 /** `limit` of list_directory. */
 export const LIST_LIMIT = { default: 1000, max: 10000 } as const

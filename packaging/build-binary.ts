@@ -75,7 +75,7 @@ function resourcesModule (): string {
   const folder = join(DIST, 'schemas')
   const files = readdirSync(folder).filter(name => name.endsWith('.js') && name !== 'index.js').sort()
   return [
-    `import { resourcesOf } from ${JSON.stringify(join(DIST, 'collections', 'resource.js'))}`,
+    `import { resourcesOf } from ${JSON.stringify(join(DIST, 'model', 'resource.js'))}`,
     ...files.map((name, i) => `import * as m${i} from ${JSON.stringify(join(folder, name))}`),
     `export const RESOURCES = resourcesOf([${files.map((_, i) => `m${i}`).join(', ')}])`
   ].join('\n')

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
-import { DateSchema, IdSchema, Nullable } from './common.ts'
-import { defineResource } from '../collections/resource.ts'
+import { DateSchema, IdSchema, Nullable } from '../model/values.ts'
+import { defineResource } from '../model/resource.ts'
 
 export const AnimalFieldsSchema = {
   name: Type.String({ minLength: 1, maxLength: 200 }),

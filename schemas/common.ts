@@ -1,25 +1,5 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox'
-
-export const IdSchema = Type.Integer({
-  minimum: 1,
-  maximum: Number.MAX_SAFE_INTEGER,
-  description: 'Identifier assigned by the server, ' +
-    'never reused'
-})
-export const DateSchema = Type.String({ format: 'date', description: 'Calendar date, YYYY-MM-DD' })
-export const TimestampSchema = Type.String({ format: 'date-time', description: 'RFC 3339 UTC timestamp' })
-
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
-
-export const FieldErrorSchema = Type.Object({
-  field: Type.String({ description: 'Dotted path of the offending member; "" for the body or parameter as a whole' }),
-  code: Type.String({
-    description: 'Machine-readable reason: required, unknown, type, format, length, range, pattern, enum, not_found, ' +
-      'unique, ...'
-  }),
-  message: Type.String()
-}, { additionalProperties: false })
-export type FieldError = Static<typeof FieldErrorSchema>
+import { Type, type Static } from '@sinclair/typebox'
+import { FieldErrorSchema } from '../model/values.ts'
 
 /** The body of every 4xx and 5xx answer. */
 export const ErrorSchema = Type.Object({
@@ -54,6 +34,3 @@ export const OptionsSchema = Type.Object({
 
 /** The querystring of a route that takes no parameter: any one is 400. */
 export const NoQuerySchema = Type.Object({}, { additionalProperties: false })
-
-/** Pagination and sorting parameters shared by every collection read. */
-export const PAGE_SIZE = { default: 20, max: 100 } as const

@@ -1,4 +1,4 @@
-// Every collection the API serves: the resources (collections/resource.ts, defineResource) that the
+// Every collection the API serves: the resources (model/resource.ts, defineResource) that the
 // files of this folder export, found when the program starts, so that a new collection is its
 // schema file and its route files. Listed with the collections others reference first, then by
 // name: the order of the hypermedia documents and the OpenAPI tags. The single binary, which has
@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs'
 import { basename, extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { resourcesOf } from '../collections/resource.ts'
+import { resourcesOf } from '../model/resource.ts'
 
 const self = fileURLToPath(import.meta.url)
 /** `.ts` where tap and the scripts run the source, `.js` in dist/. */

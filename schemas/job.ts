@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { Nullable, TimestampSchema } from './common.ts'
+import { Nullable, TimestampSchema } from '../model/values.ts'
 
 export const JobIdSchema = Type.String({
   format: 'uuid',

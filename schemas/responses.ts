@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import { ErrorSchema } from './common.ts'
 import { JobAcceptedSchema, JobSchema } from './job.ts'
-import { capitalize, type Resource } from '../collections/resource.ts'
+import { capitalize, type Resource } from '../model/resource.ts'
 
 /**
  * The response side of every route schema: shared bodies, the statuses the layers in front of

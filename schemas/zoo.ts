@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
-import { DateSchema, Nullable } from './common.ts'
+import { DateSchema, Nullable } from '../model/values.ts'
 import { COUNTRY_CODES } from './country-codes.ts'
-import { defineResource } from '../collections/resource.ts'
+import { defineResource } from '../model/resource.ts'
 
 export const ZooFieldsSchema = {
   name: Type.String({ minLength: 1, maxLength: 200 }),

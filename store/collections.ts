@@ -1,11 +1,12 @@
-import { DryRun, mustBeLive, StoreError, tooManyMatches } from '../collections/refusals.ts'
-import type { Column, Resource, ResourceRecord } from '../collections/resource.ts'
-import type { FieldError } from '../schemas/common.ts'
-import type { KindName, Scalar, Value } from '../collections/kinds.ts'
+import { StoreError } from '../model/refusal.ts'
+import { DryRun, mustBeLive, tooManyMatches } from './refusals.ts'
+import type { Column, Resource, ResourceRecord } from '../model/resource.ts'
+import type { FieldError } from '../model/values.ts'
+import type { KindName, Scalar, Value } from '../model/kinds.ts'
 import {
   BatchRefusal, type BatchResult, type BatchWrite, type Children, type FeedEvent, type Filter, type Precondition, type Versioned
-} from '../collections/store.ts'
-import { recordWords } from '../collections/search.ts'
+} from './contract.ts'
+import { recordWords } from '../model/search.ts'
 import { quote, storable } from './text.ts'
 
 /*
@@ -44,7 +45,7 @@ export interface Dialect {
   fold (value: Value): Value
   /** The condition "`expression` is one of `values`". */
   oneOf (expression: string, kind: KindName, values: Value[], params: Parameters): string
-  /** Where and how the search words of a collection's records are kept (`q`, collections/search.ts). */
+  /** Where and how the search words of a collection's records are kept (`q`, model/search.ts). */
   searchIndex (table: string): SearchIndex
 }
 

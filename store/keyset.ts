@@ -1,5 +1,5 @@
-import type { Scalar } from '../collections/resource.ts'
-import type { SortKey } from '../collections/store.ts'
+import type { Scalar } from '../model/resource.ts'
+import type { SortKey } from './contract.ts'
 
 /** One comparison of a keyset range: a sort key's column against the cursor's value of it. */
 export type RangeTerm =

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import { referencedFirst, type Resource } from '../collections/resource.ts'
+import { referencedFirst, type Resource } from '../model/resource.ts'
 import { migrationsOf } from './migrations.ts'
 import * as postgres from './postgres/schema.ts'
 import * as sqlite from './sqlite/schema.ts'

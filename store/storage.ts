@@ -1,5 +1,5 @@
-import type { Resource } from '../collections/resource.ts'
-import type { Store } from '../collections/store.ts'
+import type { Resource } from '../model/resource.ts'
+import type { Store } from './contract.ts'
 
 /**
  * The collections a storage keeps: their resources, and where the migrations that make their

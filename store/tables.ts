@@ -1,4 +1,4 @@
-import type { Column, Resource } from '../collections/resource.ts'
+import type { Column, Resource } from '../model/resource.ts'
 
 /*
  * What a collection's table must hold, whatever the engine, derived from its resource alone:

@@ -16,7 +16,7 @@ import { setHashCostForTests } from '../auth/secrets.ts'
 import { loadConfig, type Config } from '../config/index.ts'
 import { openStorage } from '../store/open.ts'
 import type { AccountStore, Storage } from '../store/storage.ts'
-import type { CollectionStore } from '../collections/store.ts'
+import type { CollectionStore } from '../store/contract.ts'
 import { checkContract } from './contract.ts'
 
 // The chosen secrets of the test apps (the bootstrap client's, the users') are hashed at a low

@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
-import { literals } from '../collections/kinds.ts'
-import type { Column, Resource } from '../collections/resource.ts'
+import { literals } from '../model/kinds.ts'
+import type { Column, Resource } from '../model/resource.ts'
 import { create } from './helper.ts'
 
 /*

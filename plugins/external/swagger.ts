@@ -1,7 +1,7 @@
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger'
 import type { FastifyInstance } from 'fastify'
 import { scopesFor, scopesOf } from '../../auth/scopes.ts'
-import { capitalize, namesOf } from '../../collections/resource.ts'
+import { capitalize, namesOf } from '../../model/resource.ts'
 import { security, type SECURITY_SCHEMES } from '../../schemas/responses.ts'
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { AccountStore, Client, NewRefreshToken, RefreshToken, TokenKey, TokenStanding, User } from '../storage.ts'
-import { asciiLower } from '../text.ts'
+import { asciiLower } from '../../model/text.ts'
 import { prepared, transaction, type Pool, type Queryable } from './database.ts'
 
 const USER = 'id, username, password_hash, scope, external_issuer, external_subject, created_at'

@@ -1,10 +1,10 @@
 import type pg from 'pg'
-import type { Scalar } from '../../collections/kinds.ts'
-import type { Resource, ResourceRecord } from '../../collections/resource.ts'
+import type { Scalar } from '../../model/kinds.ts'
+import type { Resource, ResourceRecord } from '../../model/resource.ts'
 import type {
   Alongside, BatchResult, BatchWrite, BulkLimits, Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Precondition, Presence,
   Store, Versioned
-} from '../../collections/store.ts'
+} from '../contract.ts'
 import {
   batchFailure, batching, CollectionCore, feedRows, invalid, maybeUndone, RecordBudget, resultOf, runAwaiting, stillReferenced,
   type Ask, type BatchPosition, type Sequence, type Statement

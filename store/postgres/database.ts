@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { userInfo } from 'node:os'
 import pg from 'pg'
-import type { Alongside } from '../../collections/store.ts'
+import type { Alongside } from '../contract.ts'
 import { ConfigError } from '../../config/index.ts'
 import { pendingOf, type Migration } from '../migrations.ts'
 import { quote } from '../text.ts'

@@ -1,7 +1,8 @@
 import pg from 'pg'
-import { KINDS } from '../../collections/kinds.ts'
 import type { Dialect } from '../collections.ts'
-import { asciiLower, quote } from '../text.ts'
+import { quote } from '../text.ts'
+import { asciiLower } from '../../model/text.ts'
+import { COLUMNS } from './columns.ts'
 
 const { escapeLiteral } = pg
 
@@ -24,7 +25,7 @@ export const POSTGRES: Dialect = {
   distinct: 'IS DISTINCT FROM',
   folded: column => `lower(${column})`,
   fold: value => typeof value === 'string' ? asciiLower(value) : value,
-  oneOf: (expression, kind, values, params) => `${expression} = ANY(${params.add(values)}::${KINDS[kind].postgres.array}[])`,
+  oneOf: (expression, kind, values, params) => `${expression} = ANY(${params.add(values)}::${COLUMNS[kind].array}[])`,
   // Each field's words by its name (an update that sets some fields keeps the others' as they
   // are), and all of them as the lexemes of a tsvector as they are (no parser, no dictionary),
   // which a query of them as a tsquery of quoted prefixes matches: the words hold letters and

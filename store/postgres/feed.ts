@@ -1,4 +1,4 @@
-import type { ChangeEntry, ChangeLog, FeedEvent } from '../../collections/store.ts'
+import type { ChangeEntry, ChangeLog, FeedEvent } from '../contract.ts'
 import type { FeedRow } from '../collections.ts'
 import pg from 'pg'
 import { prepared, transaction, type Pool } from './database.ts'

@@ -1,5 +1,5 @@
-import type { Value } from '../../collections/kinds.ts'
-import type { Filter, ListQuery, SortKey } from '../../collections/store.ts'
+import type { Value } from '../../model/kinds.ts'
+import type { Filter, ListQuery, SortKey } from '../contract.ts'
 import { Parameters, type CollectionCore, type Statement } from '../collections.ts'
 import { keysetRanges, type RangeTerm } from '../keyset.ts'
 import { quote } from '../text.ts'

@@ -1,5 +1,5 @@
-import type { ResourceRecord } from '../../collections/resource.ts'
-import type { Alongside, FeedEvent } from '../../collections/store.ts'
+import type { ResourceRecord } from '../../model/resource.ts'
+import type { Alongside, FeedEvent } from '../contract.ts'
 import { Parameters, type CollectionCore, type Statement } from '../collections.ts'
 import { quote } from '../text.ts'
 import { POSTGRES } from './dialect.ts'

@@ -1,4 +1,4 @@
-import { filterSetKey, type Alongside, type Filter } from '../../collections/store.ts'
+import { filterSetKey, type Alongside, type Filter } from '../contract.ts'
 import { prepared, type Queryable } from './database.ts'
 
 /** The sum of a collection's change counters, as text (a bigint may exceed what a JavaScript number keeps exact). */

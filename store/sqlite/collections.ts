@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import type Database from 'better-sqlite3'
-import { compareAsciiCaseInsensitive, KINDS, type Comparator, type Scalar } from '../../collections/kinds.ts'
-import type { Resource, ResourceRecord } from '../../collections/resource.ts'
+import { compareAsciiCaseInsensitive, KINDS, type Comparator, type Scalar } from '../../model/kinds.ts'
+import type { Resource, ResourceRecord } from '../../model/resource.ts'
 import type {
   BatchResult, BatchWrite, BulkLimits, Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Precondition, Presence, Store,
   Versioned
-} from '../../collections/store.ts'
+} from '../contract.ts'
 import {
   batchFailure, batching, CollectionCore, feedRows, maybeUndone, RecordBudget, resultOf, runNow, type Ask, type BatchPosition, type Change,
   type Sequence
@@ -17,6 +17,7 @@ import { GroupCommit } from './group-commit.ts'
 import { ListQueries, readIndexes } from './list.ts'
 import { checkTables } from './schema.ts'
 import { Totals } from './totals.ts'
+import { COLUMNS } from './columns.ts'
 
 const STATEMENT_CACHE_SIZE = 512
 /** Records whose search words are made in one transaction at start-up. */
@@ -368,7 +369,7 @@ class SqliteCollection implements CollectionStore {
 function comparatorOf (resource: Resource, field: string, collations: Map<string, string>): Comparator {
   const column = resource.columns.find(c => c.name === field)
   if (column === undefined) throw new Error(`no column ${field} in ${resource.name}`)
-  if (KINDS[column.kind].sqlite.type !== 'TEXT') return KINDS[column.kind].compare
+  if (COLUMNS[column.kind].type !== 'TEXT') return KINDS[column.kind].compare
   const collation = collations.get(field) ?? 'BINARY'
   if (collation === 'BINARY') return KINDS[column.kind].compare
   if (collation === 'NOCASE') return compareAsciiCaseInsensitive

@@ -1,6 +1,6 @@
-import { KINDS } from '../../collections/kinds.ts'
 import type { Dialect } from '../collections.ts'
 import { quote } from '../text.ts'
+import { COLUMNS } from './columns.ts'
 
 /** The FTS5 table of a collection's search words (store/sqlite/schema.ts makes it). */
 export const searchTable = (table: string): string => `${table}_search`
@@ -13,8 +13,8 @@ export const searchTable = (table: string): string => `${table}_search`
  */
 export const SQLITE: Dialect = {
   placeholder: () => '?',
-  bind: (kind, value) => KINDS[kind].sqlite.bind?.(value) ?? value,
-  read: (kind, stored) => stored === null ? null : KINDS[kind].sqlite.read?.(stored) ?? stored,
+  bind: (kind, value) => COLUMNS[kind].bind?.(value) ?? value,
+  read: (kind, stored) => stored === null ? null : COLUMNS[kind].read?.(stored) ?? stored,
   forUpdate: '',
   forKeyShare: '',
   distinct: 'IS NOT',

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3'
-import type { ChangeEntry, ChangeLog, FeedEvent } from '../../collections/store.ts'
+import type { ChangeEntry, ChangeLog, FeedEvent } from '../contract.ts'
 import type { FeedRow } from '../collections.ts'
 import type { SqliteDatabase } from './database.ts'
 

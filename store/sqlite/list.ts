@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3'
-import type { Scalar } from '../../collections/kinds.ts'
-import type { Filter, ListQuery, SortKey } from '../../collections/store.ts'
+import type { Scalar } from '../../model/kinds.ts'
+import type { Filter, ListQuery, SortKey } from '../contract.ts'
 import { Parameters, type CollectionCore, type Statement } from '../collections.ts'
 import { keysetRanges } from '../keyset.ts'
 import { quote } from '../text.ts'

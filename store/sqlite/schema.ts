@@ -1,8 +1,8 @@
-import { KINDS } from '../../collections/kinds.ts'
-import type { Column, Resource } from '../../collections/resource.ts'
+import type { Column, Resource } from '../../model/resource.ts'
 import { groupIndexes, mismatch, sortIndexes } from '../tables.ts'
 import type { SqliteDatabase } from './database.ts'
 import { searchTable } from './dialect.ts'
+import { COLUMNS } from './columns.ts'
 
 /*
  * A collection's table in SQLite (store/tables.ts says what it holds): STRICT, so a column holds
@@ -16,7 +16,7 @@ function columnDefinition (resource: Resource, column: Column): string {
   if (column.name === 'id') return 'id INTEGER PRIMARY KEY AUTOINCREMENT'
   return [
     column.name,
-    KINDS[column.kind].sqlite.type,
+    COLUMNS[column.kind].type,
     ...(column.nullable ? [] : ['NOT NULL']),
     ...(resource.unique.includes(column.name) ? ['COLLATE NOCASE UNIQUE'] : []),
     ...(column.references === undefined ? [] : [`REFERENCES ${column.references} (id) ON DELETE RESTRICT`])
@@ -33,7 +33,7 @@ const createIndex = (resource: Resource, index: { name: string, columns: string[
   `CREATE INDEX ${index.name} ON ${resource.name} (${index.columns.join(', ')});`
 
 /**
- * The FTS5 table of a collection's search words (collections/search.ts), or none for a collection
+ * The FTS5 table of a collection's search words (model/search.ts), or none for a collection
  * without text fields: contentless (the words are made again from the record whenever it is
  * written), its rows deletable by rowid, the `ascii` tokenizer (which splits the words at their
  * spaces and changes nothing in them) and no positions (a word is searched for, not a phrase).
@@ -84,7 +84,7 @@ export function wantedFacts (resource: Resource): string[] {
     'table STRICT',
     ...resource.columns.map(c => c.name === 'id'
       ? 'column id INTEGER PRIMARY KEY AUTOINCREMENT'
-      : `column ${c.name} ${KINDS[c.kind].sqlite.type}${c.nullable ? '' : ' NOT NULL'}`),
+      : `column ${c.name} ${COLUMNS[c.kind].type}${c.nullable ? '' : ' NOT NULL'}`),
     'column version INTEGER NOT NULL DEFAULT 1',
     ...resource.columns.filter(c => c.references !== undefined)
       .map(c => `foreign key ${c.name} REFERENCES ${c.references as string} (id) ON DELETE RESTRICT`),

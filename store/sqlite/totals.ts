@@ -1,7 +1,7 @@
-import type { Comparator, Value } from '../../collections/kinds.ts'
-import type { ResourceRecord } from '../../collections/resource.ts'
-import { matchesWords, recordWords } from '../../collections/search.ts'
-import { filterSetKey, type Filter } from '../../collections/store.ts'
+import type { Comparator, Value } from '../../model/kinds.ts'
+import type { ResourceRecord } from '../../model/resource.ts'
+import { matchesWords, recordWords } from '../../model/search.ts'
+import { filterSetKey, type Filter } from '../contract.ts'
 
 /** A record matches a filter: the filter's semantics, evaluated in memory. */
 type Matcher = (record: ResourceRecord) => boolean

@@ -11,7 +11,7 @@ import { buildServing, call, create, routeTree } from '../helper.ts'
 import { Exhibits } from './fixture/exhibits.ts'
 
 /*
- * A collection of a user's own, of every kind of field (collections/kinds.ts): string, integer,
+ * A collection of a user's own, of every kind of field (model/kinds.ts): string, integer,
  * number, boolean, date, timestamp, enum and a reference, nested under the collection it
  * references. It comes from nothing but its schema file (fixture/exhibits.ts), its two route
  * files (fixture/routes) and the migration npm run migrations writes for it, here into a copy of

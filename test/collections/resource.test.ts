@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import t from 'tap'
-import { Nullable } from '../../schemas/common.ts'
-import { defineResource, resourcesOf } from '../../collections/resource.ts'
+import { Nullable } from '../../model/values.ts'
+import { defineResource, resourcesOf } from '../../model/resource.ts'
 
 t.test('a resource description the generic code cannot serve is refused when it is defined', async t => {
   const define = (fields: Record<string, ReturnType<typeof Type.String>>) =>

@@ -6,7 +6,7 @@ import t, { type Test } from 'tap'
 import { loadConfig } from '../../config/index.ts'
 import { buildLocalServer } from '../../local/app.ts'
 import { encodeCursor } from '../../local/directory-listing.ts'
-import { compareCodePoints } from '../../store/text.ts'
+import { compareCodePoints } from '../../model/text.ts'
 import { checkContract } from '../contract.ts'
 import { makeTree, mcpMessages, type Tree } from '../local/helper.ts'
 import {

@@ -3,7 +3,7 @@ import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, utimesSyn
 import { lstat, open, readdir, readlink, realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
-import { compareCodePoints } from '../../store/text.ts'
+import { compareCodePoints } from '../../model/text.ts'
 import {
   decodeCursor,
   DirectoryLister,

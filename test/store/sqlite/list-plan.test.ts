@@ -4,13 +4,13 @@ import { RESOURCES } from '../../../schemas/index.ts'
 import { Animals } from '../../../schemas/animal.ts'
 import { Employees } from '../../../schemas/employee.ts'
 import { Zoos } from '../../../schemas/zoo.ts'
-import type { Resource } from '../../../collections/resource.ts'
+import type { Resource } from '../../../model/resource.ts'
 import { CollectionCore } from '../../../store/collections.ts'
 import { SqliteStore } from '../../../store/sqlite/collections.ts'
 import { SQLITE } from '../../../store/sqlite/dialect.ts'
 import { ListQueries, readIndexes } from '../../../store/sqlite/list.ts'
 import { openDatabase } from '../../../store/sqlite/database.ts'
-import type { ListQuery } from '../../../collections/store.ts'
+import type { ListQuery } from '../../../store/contract.ts'
 
 /** The migrated schema, empty: plans depend on the indexes and the counts the store passes, not on data. */
 function setUp (t: Test): Database.Database {

@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import t from 'tap'
-import { compareAsciiCaseInsensitive } from '../../../collections/kinds.ts'
+import { compareAsciiCaseInsensitive } from '../../../model/kinds.ts'
 import { Totals } from '../../../store/sqlite/totals.ts'
-import { compareCodePoints } from '../../../store/text.ts'
+import { compareCodePoints } from '../../../model/text.ts'
 import { build, call, create } from '../../helper.ts'
 
 const TRICKY = [

@@ -1,5 +1,3 @@
-import type { ResourceRecord } from './resource.ts'
-
 /*
  * Full-text search (`q=`), as both engines answer it. A word is a run of letters and digits,
  * compared without regard to case or diacritics: `Zürich` is the word `zurich`, and so is
@@ -46,7 +44,7 @@ export function wordsOf (text: string): string[] {
 const cut = (word: string): string => word.length <= MAX_WORD_LENGTH ? word : [...word].slice(0, MAX_WORD_LENGTH).join('')
 
 /** The distinct words of a record's searched fields (`resource.search`), in the order they first appear. */
-export function recordWords (fields: readonly string[], record: ResourceRecord): string[] {
+export function recordWords (fields: readonly string[], record: Readonly<Record<string, unknown>>): string[] {
   const words = new Set<string>()
   for (const field of fields) {
     const value = record[field]

@@ -1,4 +1,4 @@
-import type { FilterOperator, Resource, ResourceRecord, Scalar } from './resource.ts'
+import type { FilterOperator, Resource, ResourceRecord, Scalar } from '../model/resource.ts'
 
 /**
  * The storage contract of the collections, free of any SQL: each database engine implements

@@ -1,30 +1,6 @@
-import type { FieldError } from '../schemas/common.ts'
-import type { Resource } from './resource.ts'
-import type { CollectionStore, Presence } from './store.ts'
-
-/** The status each kind of refusal answers. */
-const STATUS = { not_found: 404, gone: 410, conflict: 409, invalid: 422 } as const
-
-/** Why a store operation was refused, and the HTTP status that says so. */
-export class StoreError extends Error {
-  override name = 'StoreError'
-  readonly kind: 'not_found' | 'gone' | 'conflict' | 'invalid'
-  readonly errors: FieldError[]
-
-  constructor (
-    kind: 'not_found' | 'gone' | 'conflict' | 'invalid',
-    message: string,
-    errors: FieldError[] = []
-  ) {
-    super(message)
-    this.kind = kind
-    this.errors = errors
-  }
-
-  get status (): number {
-    return STATUS[this.kind]
-  }
-}
+import { StoreError } from '../model/refusal.ts'
+import type { Resource } from '../model/resource.ts'
+import type { CollectionStore, Presence } from './contract.ts'
 
 /**
  * Refuses an id that names no live record: 404 if it never did, 410 if it was deleted (ids are

@@ -2,7 +2,7 @@ import {
   Kind, OptionalKind, Type, TypeGuard,
   type TObject, type TProperties, type TSchema
 } from '@sinclair/typebox'
-import { IdSchema, PAGE_SIZE, TimestampSchema } from '../schemas/common.ts'
+import { IdSchema, PAGE_SIZE, TimestampSchema } from './values.ts'
 import { FILTER_OPERATORS, KINDS, literals, type KindName, type Scalar } from './kinds.ts'
 import { MAX_QUERY_WORDS } from './search.ts'
 
@@ -27,7 +27,7 @@ export interface ResourceSpec {
   name: string
   singular: string
   /**
-   * The writable fields, each of a kind of collections/kinds.ts: `Type.String` (with lengths, a
+   * The writable fields, each of a kind of model/kinds.ts: `Type.String` (with lengths, a
    * pattern or `enum`), `Type.Integer`, `Type.Number`, `Type.Boolean`, a date or timestamp
    * (`DateSchema`, `TimestampSchema`), an enum (`Type.Union` of `Type.Literal` strings), and a
    * reference (an integer named in `references`). `Type.Optional` marks a field that may be left
@@ -50,7 +50,7 @@ export interface Resource {
   singular: string
   references: Record<string, string>
   unique: string[]
-  /** The text fields `q` searches (collections/search.ts); none: the collection takes no `q`. */
+  /** The text fields `q` searches (model/search.ts); none: the collection takes no `q`. */
   search: string[]
   /** Writable fields in declaration order (OPTIONS `writable`). */
   writable: string[]

@@ -1,6 +1,6 @@
 import { Kind, Type, type TSchema } from '@sinclair/typebox'
-import { DateSchema, TimestampSchema } from '../schemas/common.ts'
-import { asciiLower, compareCodePoints } from '../store/text.ts'
+import { DateSchema, TimestampSchema } from './values.ts'
+import { asciiLower, compareCodePoints } from './text.ts'
 
 /** A value of a field: what JSON carries and the stores compare. */
 export type Scalar = string | number | boolean | null
@@ -10,13 +10,14 @@ export type Value = Exclude<Scalar, null>
 export type Comparator = (a: Value, b: Value) => number
 
 export const FILTER_OPERATORS = ['gt', 'gte', 'lt', 'lte', 'ne', 'in'] as const
-/** `search` is `q`, the full-text search of collections/search.ts: its value is the words of the query. */
+/** `search` is `q`, the full-text search of model/search.ts: its value is the words of the query. */
 export type FilterOperator = 'eq' | typeof FILTER_OPERATORS[number] | 'search'
 
 /**
  * What one kind of field is, everywhere the generic collection code meets it: how a resource
- * declares it, how a query string filters on it, how each database stores and compares it.
- * Adding a kind is one entry of KINDS: the compiler points at any member left out.
+ * declares it, how a query string filters on it, how its values compare. Adding a kind is one
+ * entry of KINDS and one of each engine's column types (store/sqlite/columns.ts,
+ * store/postgres/columns.ts): the compiler points at any member left out.
  */
 export interface FieldKind {
   /** Whether a field's TypeBox schema (optional and `| null` taken off) is of this kind; tried in KINDS' order. */
@@ -32,10 +33,6 @@ export interface FieldKind {
   /** Whether a value read back from a cursor can be one of the field's. */
   valid (value: unknown): boolean
   compare: Comparator
-  /** SQLite's column type (STRICT tables hold exactly it), and the value as bound and as read when they differ from JSON's. */
-  sqlite: { type: 'INTEGER' | 'REAL' | 'TEXT', bind?: (value: Value) => Value, read?: (stored: Value) => Value }
-  /** PostgreSQL's column type, as information_schema names it, and the type of an array of values. */
-  postgres: { type: 'bigint' | 'double precision' | 'boolean' | 'text', array: string }
 }
 
 export type KindName = 'reference' | 'integer' | 'number' | 'boolean' | 'date' | 'timestamp' | 'enum' | 'string'
@@ -79,9 +76,7 @@ const integerKind = {
   operators: ALL,
   parse: integer,
   valid: (value: unknown) => Number.isSafeInteger(value),
-  compare: compareNumbers,
-  sqlite: { type: 'INTEGER' },
-  postgres: { type: 'bigint', array: 'bigint' }
+  compare: compareNumbers
 } as const
 
 const textKind = {
@@ -91,9 +86,7 @@ const textKind = {
     return raw
   },
   valid: isText,
-  compare: compareText,
-  sqlite: { type: 'TEXT' },
-  postgres: { type: 'text', array: 'text' }
+  compare: compareText
 } as const
 
 /**
@@ -114,9 +107,7 @@ export const KINDS: Record<KindName, FieldKind> = {
       return value
     },
     valid: value => typeof value === 'number' && Number.isFinite(value),
-    compare: compareNumbers,
-    sqlite: { type: 'REAL' },
-    postgres: { type: 'double precision', array: 'float8' }
+    compare: compareNumbers
   },
   boolean: {
     declared: schema => schema[Kind] === 'Boolean',
@@ -129,10 +120,7 @@ export const KINDS: Record<KindName, FieldKind> = {
       return raw === 'true'
     },
     valid: value => typeof value === 'boolean',
-    compare: compareNumbers,
-    // STRICT tables have no boolean type: 0 and 1, read back as false and true.
-    sqlite: { type: 'INTEGER', bind: value => value === true ? 1 : 0, read: stored => stored === 1 },
-    postgres: { type: 'boolean', array: 'boolean' }
+    compare: compareNumbers
   },
   date: {
     ...textKind,

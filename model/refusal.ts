@@ -1,0 +1,20 @@
+import type { FieldError } from './values.ts'
+
+export type RefusalKind = 'not_found' | 'gone' | 'conflict' | 'invalid'
+
+/** Why the data refused an operation: no such record, one deleted, a conflict with others, or invalid values. */
+export class StoreError extends Error {
+  override name = 'StoreError'
+  readonly kind: RefusalKind
+  readonly errors: FieldError[]
+
+  constructor (
+    kind: RefusalKind,
+    message: string,
+    errors: FieldError[] = []
+  ) {
+    super(message)
+    this.kind = kind
+    this.errors = errors
+  }
+}
