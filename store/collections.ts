@@ -1,11 +1,11 @@
-import { StoreError } from '../model/refusal.ts'
-import { DryRun, mustBeLive, tooManyMatches } from './refusals.ts'
 import type { Column, Resource, ResourceRecord } from '../model/resource.ts'
 import type { FieldError } from '../model/values.ts'
-import type { KindName, Scalar, Value } from '../model/kinds.ts'
-import {
-  BatchRefusal, type BatchResult, type BatchWrite, type Children, type FeedEvent, type Filter, type Precondition, type Versioned
-} from './contract.ts'
+import type { Scalar, Value } from '../model/kinds.ts'
+import type { BatchResult, BatchWrite, Children, FeedEvent, Filter, Precondition, Versioned } from './contract.ts'
+import { Parameters, type Dialect, type SearchIndex, type Statement } from './dialect.ts'
+import type { RecordBudget } from './record-budget.ts'
+import { invalid, mustBeLive, stillReferenced, tooManyMatches } from './refusals.ts'
+import { exists, later, row, rows, run, type Ask, type Change, type Sequence } from './sequence.ts'
 import { recordWords } from '../model/search.ts'
 import { quote, storable } from './text.ts'
 
@@ -21,72 +21,6 @@ import { quote, storable } from './text.ts'
  * to the end at once, inside its group commit's transaction, where nothing may wait; PostgreSQL
  * awaits each answer over the network, inside a transaction of its own.
  */
-
-/** What an engine says apart: how statements name their parameters, lock rows and compare values. */
-export interface Dialect {
-  /** The text of the `n`th parameter of a statement, from 1: `?` or `$n`. */
-  placeholder (n: number): string
-  /** A value of a kind as bound to a statement; text goes through `storable` first. */
-  bind (kind: KindName, value: Value): Value
-  /** A value of a kind as read back from a row. */
-  read (kind: KindName, stored: Scalar): Scalar
-  /**
-   * Appended to the read of the record a write changes: what locks it until the write commits
-   * ('' where the transaction holds the whole database).
-   */
-  forUpdate: string
-  /** Appended to the read of a referenced record: what keeps it from being deleted until the write commits. */
-  forKeyShare: string
-  /** The null-safe "differs from": `IS NOT`, `IS DISTINCT FROM`. */
-  distinct: string
-  /** A unique field's column as it compares, case-insensitively (SQLite's NOCASE column as it is; PostgreSQL's `lower()`). */
-  folded (column: string): string
-  /** A value as a folded column compares with it. */
-  fold (value: Value): Value
-  /** The condition "`expression` is one of `values`". */
-  oneOf (expression: string, kind: KindName, values: Value[], params: Parameters): string
-  /** Where and how the search words of a collection's records are kept (`q`, model/search.ts). */
-  searchIndex (table: string): SearchIndex
-}
-
-/**
- * The search words of a collection's records, kept in the write's own transaction: in columns of
- * the table (PostgreSQL: each field's words, and a tsvector of them all), or in a table apart
- * (SQLite's FTS5, the words bound as one text, separated by spaces).
- */
-export interface SearchIndex {
-  /**
-   * The columns of the table that hold them, and their values made of the searched `fields`
-   * (`resource.search`) and their `words`: an SQL text expression each, its words separated by
-   * spaces. An update that sets some of those fields takes the others' words as the record keeps
-   * them, `kept(field)`, without reading the record first; `everyKept(fields)` is the condition
-   * that it keeps those (it does not while it waits to be indexed, `unindexed`, nor a field made
-   * searched since it was written). Kept by the field's name, not its place: a field added or
-   * moved in the resource leaves the words kept of the others as they are.
-   */
-  column?: {
-    names: string[]
-    values (fields: readonly string[], words: string[]): string[]
-    kept (field: string): string
-    everyKept (fields: string[]): string
-  }
-  /** The statements that keep a table apart: `put` [id, words] after an insert (an update removes first), `remove` [id]. */
-  apart?: { put: string, remove: string }
-  /**
-   * With columns: how a statement sets the words of many records at once, each its own. `from`
-   * lists the given [id, words] pairs (two array parameters; a record's words are its fields'
-   * words separated by a tab), `on` joins them to the table, `field(i)` is the words of a pair's
-   * searched field i.
-   */
-  given?: { from (ids: string, words: string): string, on: string, field (index: number): string }
-  /** The condition "every word of `words` begins a word of the record", its value added to `params`. */
-  match (words: string[], params: Parameters): string
-  /**
-   * The condition of the records whose words are not kept yet (rows written before the index was),
-   * among those after an id: `after()` adds it as a parameter and answers its placeholder.
-   */
-  unindexed (after: () => string): string
-}
 
 /** Between the words of two fields where a record's words are bound as one text: a word holds letters and digits only. */
 const FIELDS_APART = '\t'
@@ -105,42 +39,6 @@ export interface UpdateGuard {
   version?: number
   condition?: (params: Parameters) => string
 }
-
-/** The parameters of one statement, each named as its dialect names the next. */
-export class Parameters {
-  readonly values: unknown[] = []
-  readonly dialect: Dialect
-
-  constructor (dialect: Dialect) {
-    this.dialect = dialect
-  }
-
-  add (value: unknown): string {
-    this.values.push(value)
-    return this.dialect.placeholder(this.values.length)
-  }
-}
-
-export interface Statement {
-  sql: string
-  params: unknown[]
-}
-
-/** A statement a write asks its engine to run, and what it wants back. */
-export type Ask =
-  | Statement & { want: 'row' }
-  | Statement & { want: 'rows' }
-  | Statement & { want: 'exists' }
-  | Statement & { want: 'run' }
-  /**
-   * Nothing waits for it: it may run at any point before the write ends, and before any later
-   * `rows` of the same write (SQLite runs the search index's upkeep at the end of each write:
-   * store/sqlite/collections.ts says why).
-   */
-  | Statement & { want: 'later' }
-
-/** What a write did to the collection, once it commits: the record before and after (undefined: none). */
-export interface Change { before: ResourceRecord | undefined, after: ResourceRecord | undefined }
 
 /** A change as the feed's statement binds it: collection, record id, event, the record as JSON (null once deleted). */
 export type FeedRow = [string, number, FeedEvent, string | null]
@@ -163,157 +61,6 @@ function chunks<T> (items: readonly T[]): T[][] {
   for (let i = 0; i < items.length; i += BULK_CHUNK) runs.push(items.slice(i, i + BULK_CHUNK))
   return runs
 }
-
-/**
- * The records one request may still write (WRITE_MAX_RECORDS), spent by each write it makes as
- * that write runs; the operations of a batch share one. It bounds what one request holds: on
- * SQLite, the database and the event loop, for as long as its writes take; everywhere, the
- * records read and kept in memory and the change feed's rows of one transaction (which ranks them
- * below a million: migrations/postgres/090_changes.sql).
- */
-export class RecordBudget {
-  readonly max: number
-  /** Whether the operations of a batch share it: what its refusals call the request. */
-  readonly batch: boolean
-  #spent = 0
-
-  constructor (max: number, batch = false) {
-    this.max = max
-    this.batch = batch
-  }
-
-  /** How many records are left to write. */
-  get left (): number {
-    return this.max - this.#spent
-  }
-
-  /** Spends `count` records, or refuses the write that would take more than are left, before it writes any. */
-  spend (count: number): void {
-    if (count > this.left) {
-      throw new StoreError('invalid', `One request may write at most ${this.max} records; this ${this.batch ? 'batch' : 'one'} would ` +
-        `write ${this.#spent + count}; nothing was written`)
-    }
-    this.#spent += count
-  }
-
-  /** The refusal of a change whose filters match more records than are left. */
-  exceeded (resource: Resource): StoreError {
-    const may = this.batch
-      ? `this batch may change only ${this.left} more records (one request may write at most ${this.max})`
-      : `one request may change at most ${this.max} records`
-    return new StoreError('invalid', `More than ${this.left} ${resource.name} match, and ${may}: narrow the filters; nothing was changed`)
-  }
-}
-
-/** A write's sequence: its statements in turn, then its result and its changes. */
-export type Sequence<T> = Generator<Ask, { result: T, changes: Change[] }, unknown>
-
-/** The first row of a statement, its values in the order of the select list, or undefined. */
-function * row (sql: string, params: unknown[]): Generator<Ask, Scalar[] | undefined, unknown> {
-  return (yield { sql, params, want: 'row' }) as Scalar[] | undefined
-}
-
-/** Every row of a statement, each its values in the order of the select list. */
-function * rows (sql: string, params: unknown[]): Generator<Ask, Scalar[][], unknown> {
-  return (yield { sql, params, want: 'rows' }) as Scalar[][]
-}
-
-function * exists (sql: string, params: unknown[]): Generator<Ask, boolean, unknown> {
-  return (yield { sql, params, want: 'exists' }) as boolean
-}
-
-function * run (sql: string, params: unknown[]): Generator<Ask, void, unknown> {
-  yield { sql, params, want: 'run' }
-}
-
-function * later (sql: string, params: unknown[]): Generator<Ask, void, unknown> {
-  yield { sql, params, want: 'later' }
-}
-
-/** A sequence run to its end and then undone: its result travels in a DryRun, which undoes the transaction as any refusal does. */
-export function * undone<T> (sequence: Sequence<T>): Sequence<T> {
-  const { result } = yield * sequence
-  throw new DryRun(result)
-}
-
-/** `sequence`, undone at its end when `dryRun`. */
-export const maybeUndone = <T>(sequence: Sequence<T>, dryRun: boolean): Sequence<T> => dryRun ? undone(sequence) : sequence
-
-/** The result of a write, or of its dry run (`undone`). */
-export async function resultOf<T> (write: Promise<T>): Promise<T> {
-  try {
-    return await write
-  } catch (err) {
-    if (err instanceof DryRun) return err.result as T
-    throw err
-  }
-}
-
-/** Runs a sequence to its end, each statement answered at once. */
-export function runNow<R> (sequence: Generator<Ask, R, unknown>, answer: (ask: Ask) => unknown): R {
-  let step = sequence.next()
-  while (step.done !== true) step = sequence.next(answer(step.value))
-  return step.value
-}
-
-/** Runs a sequence to its end, awaiting each answer. */
-export async function runAwaiting<R> (sequence: Generator<Ask, R, unknown>, answer: (ask: Ask) => Promise<unknown>): Promise<R> {
-  let step = sequence.next()
-  while (step.done !== true) step = sequence.next(await answer(step.value))
-  return step.value
-}
-
-/** The changes a batch made to one collection, in the order its writes ran. */
-export interface Touched { collection: string, changes: Change[] }
-
-/**
- * Where a batch stands: `started` once its writes are asked for, the index of the write being
- * made ready or run, and that write once `next` gave it; `done` once every write has run. A
- * failure before the start or after the end is the batch's own, of no operation.
- */
-export interface BatchPosition { started: boolean, index: number, write: BatchWrite | undefined, done: boolean }
-
-/** What a batch throws when it fails at `position`: the refusal of an operation, or the failure as it is outside them. */
-export const batchFailure = (position: BatchPosition, err: unknown): unknown =>
-  position.started && !position.done ? new BatchRefusal(position.index, err) : err
-
-/**
- * The writes of a batch as one sequence, for one transaction: each asked of `next` once the one
- * before it is done, and run as a write of its own collection would be.
- */
-export function * batching (
-  core: (collection: string) => CollectionCore,
-  next: (done: readonly BatchResult[]) => BatchWrite | undefined,
-  now: string,
-  position: BatchPosition,
-  budget: RecordBudget
-): Generator<Ask, { result: BatchResult[], touched: Touched[] }, unknown> {
-  const result: BatchResult[] = []
-  const touched: Touched[] = []
-  position.started = true
-  for (;;) {
-    position.index = result.length
-    position.write = undefined
-    const write = position.write = next(result)
-    if (write === undefined) {
-      position.done = true
-      return { result, touched }
-    }
-    if (write.parent !== undefined) yield * core(write.parent.collection).ensuringLive(write.parent.id)
-    const step = yield * core(write.collection).running(write, now, budget)
-    result.push(step.result)
-    touched.push({ collection: write.collection, changes: step.changes })
-  }
-}
-
-export function invalid (errors: FieldError[]): StoreError {
-  return new StoreError('invalid', `Validation failed: ${errors.map(e => e.message).join('; ')}`, errors)
-}
-
-/** The refusal of deleting a record that others still name. */
-export const stillReferenced = (resource: Resource, id: number | undefined, what: string): StoreError =>
-  new StoreError('conflict', `${id === undefined ? `a ${resource.singular}` : `${resource.singular} ${id}`} still has ${what}; ` +
-    'delete or move them first')
 
 /**
  * The SQL and write sequences of one collection's table, for one dialect. Every statement's text

@@ -1,5 +1,6 @@
 import { StoreError } from '../model/refusal.ts'
 import type { Resource } from '../model/resource.ts'
+import type { FieldError } from '../model/values.ts'
 import type { CollectionStore, Presence } from './contract.ts'
 
 /**
@@ -35,3 +36,12 @@ export class DryRun<T> extends Error {
 export async function ensureLive (collection: CollectionStore, id: number): Promise<void> {
   mustBeLive(collection.resource, id, await collection.presence(id))
 }
+
+export function invalid (errors: FieldError[]): StoreError {
+  return new StoreError('invalid', `Validation failed: ${errors.map(e => e.message).join('; ')}`, errors)
+}
+
+/** The refusal of deleting a record that others still name. */
+export const stillReferenced = (resource: Resource, id: number | undefined, what: string): StoreError =>
+  new StoreError('conflict', `${id === undefined ? `a ${resource.singular}` : `${resource.singular} ${id}`} still has ${what}; ` +
+    'delete or move them first')

@@ -5,10 +5,12 @@ import type {
   Alongside, BatchResult, BatchWrite, BulkLimits, Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Precondition, Presence,
   Store, Versioned
 } from '../contract.ts'
-import {
-  batchFailure, batching, CollectionCore, feedRows, invalid, maybeUndone, RecordBudget, resultOf, runAwaiting, stillReferenced,
-  type Ask, type BatchPosition, type Sequence, type Statement
-} from '../collections.ts'
+import { batchFailure, batching, type BatchPosition } from '../batching.ts'
+import { CollectionCore, feedRows } from '../collections.ts'
+import type { Statement } from '../dialect.ts'
+import { RecordBudget } from '../record-budget.ts'
+import { invalid, stillReferenced } from '../refusals.ts'
+import { maybeUndone, resultOf, runAwaiting, type Ask, type Sequence } from '../sequence.ts'
 import { prepared, transaction, type Client, type Pool } from './database.ts'
 import { POSTGRES } from './dialect.ts'
 import { PostgresChangeLog } from './feed.ts'

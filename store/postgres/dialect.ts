@@ -1,5 +1,5 @@
 import pg from 'pg'
-import type { Dialect } from '../collections.ts'
+import type { Dialect } from '../dialect.ts'
 import { quote } from '../text.ts'
 import { asciiLower } from '../../model/text.ts'
 import { COLUMNS } from './columns.ts'

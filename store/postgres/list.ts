@@ -1,6 +1,7 @@
 import type { Value } from '../../model/kinds.ts'
 import type { Filter, ListQuery, SortKey } from '../contract.ts'
-import { Parameters, type CollectionCore, type Statement } from '../collections.ts'
+import type { CollectionCore } from '../collections.ts'
+import { Parameters, type Statement } from '../dialect.ts'
 import { keysetRanges, type RangeTerm } from '../keyset.ts'
 import { quote } from '../text.ts'
 import { POSTGRES } from './dialect.ts'

@@ -1,6 +1,7 @@
 import type { ResourceRecord } from '../../model/resource.ts'
 import type { Alongside, FeedEvent } from '../contract.ts'
-import { Parameters, type CollectionCore, type Statement } from '../collections.ts'
+import type { CollectionCore } from '../collections.ts'
+import { Parameters, type Statement } from '../dialect.ts'
 import { quote } from '../text.ts'
 import { POSTGRES } from './dialect.ts'
 import type { PostgresChangeLog } from './feed.ts'

@@ -6,10 +6,10 @@ import type {
   BatchResult, BatchWrite, BulkLimits, Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Precondition, Presence, Store,
   Versioned
 } from '../contract.ts'
-import {
-  batchFailure, batching, CollectionCore, feedRows, maybeUndone, RecordBudget, resultOf, runNow, type Ask, type BatchPosition, type Change,
-  type Sequence
-} from '../collections.ts'
+import { batchFailure, batching, type BatchPosition } from '../batching.ts'
+import { CollectionCore, feedRows } from '../collections.ts'
+import { RecordBudget } from '../record-budget.ts'
+import { maybeUndone, resultOf, runNow, type Ask, type Change, type Sequence } from '../sequence.ts'
 import type { SqliteDatabase } from './database.ts'
 import { searchTable, SQLITE } from './dialect.ts'
 import { SqliteChangeLog } from './feed.ts'

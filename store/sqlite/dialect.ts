@@ -1,4 +1,4 @@
-import type { Dialect } from '../collections.ts'
+import type { Dialect } from '../dialect.ts'
 import { quote } from '../text.ts'
 import { COLUMNS } from './columns.ts'
 

@@ -1,0 +1,87 @@
+import type { KindName, Scalar, Value } from '../model/kinds.ts'
+
+/** What an engine says apart: how statements name their parameters, lock rows and compare values. */
+export interface Dialect {
+  /** The text of the `n`th parameter of a statement, from 1: `?` or `$n`. */
+  placeholder (n: number): string
+  /** A value of a kind as bound to a statement; text goes through `storable` first. */
+  bind (kind: KindName, value: Value): Value
+  /** A value of a kind as read back from a row. */
+  read (kind: KindName, stored: Scalar): Scalar
+  /**
+   * Appended to the read of the record a write changes: what locks it until the write commits
+   * ('' where the transaction holds the whole database).
+   */
+  forUpdate: string
+  /** Appended to the read of a referenced record: what keeps it from being deleted until the write commits. */
+  forKeyShare: string
+  /** The null-safe "differs from": `IS NOT`, `IS DISTINCT FROM`. */
+  distinct: string
+  /** A unique field's column as it compares, case-insensitively (SQLite's NOCASE column as it is; PostgreSQL's `lower()`). */
+  folded (column: string): string
+  /** A value as a folded column compares with it. */
+  fold (value: Value): Value
+  /** The condition "`expression` is one of `values`". */
+  oneOf (expression: string, kind: KindName, values: Value[], params: Parameters): string
+  /** Where and how the search words of a collection's records are kept (`q`, model/search.ts). */
+  searchIndex (table: string): SearchIndex
+}
+
+/**
+ * The search words of a collection's records, kept in the write's own transaction: in columns of
+ * the table (PostgreSQL: each field's words, and a tsvector of them all), or in a table apart
+ * (SQLite's FTS5, the words bound as one text, separated by spaces).
+ */
+export interface SearchIndex {
+  /**
+   * The columns of the table that hold them, and their values made of the searched `fields`
+   * (`resource.search`) and their `words`: an SQL text expression each, its words separated by
+   * spaces. An update that sets some of those fields takes the others' words as the record keeps
+   * them, `kept(field)`, without reading the record first; `everyKept(fields)` is the condition
+   * that it keeps those (it does not while it waits to be indexed, `unindexed`, nor a field made
+   * searched since it was written). Kept by the field's name, not its place: a field added or
+   * moved in the resource leaves the words kept of the others as they are.
+   */
+  column?: {
+    names: string[]
+    values (fields: readonly string[], words: string[]): string[]
+    kept (field: string): string
+    everyKept (fields: string[]): string
+  }
+  /** The statements that keep a table apart: `put` [id, words] after an insert (an update removes first), `remove` [id]. */
+  apart?: { put: string, remove: string }
+  /**
+   * With columns: how a statement sets the words of many records at once, each its own. `from`
+   * lists the given [id, words] pairs (two array parameters; a record's words are its fields'
+   * words separated by a tab), `on` joins them to the table, `field(i)` is the words of a pair's
+   * searched field i.
+   */
+  given?: { from (ids: string, words: string): string, on: string, field (index: number): string }
+  /** The condition "every word of `words` begins a word of the record", its value added to `params`. */
+  match (words: string[], params: Parameters): string
+  /**
+   * The condition of the records whose words are not kept yet (rows written before the index was),
+   * among those after an id: `after()` adds it as a parameter and answers its placeholder.
+   */
+  unindexed (after: () => string): string
+}
+
+/** The parameters of one statement, each named as its dialect names the next. */
+export class Parameters {
+  readonly values: unknown[] = []
+  readonly dialect: Dialect
+
+  constructor (dialect: Dialect) {
+    this.dialect = dialect
+  }
+
+  add (value: unknown): string {
+    this.values.push(value)
+    return this.dialect.placeholder(this.values.length)
+  }
+}
+
+export interface Statement {
+  sql: string
+  params: unknown[]
+}
