@@ -1,5 +1,5 @@
 import { BatchRefusal, type BatchResult, type BatchWrite } from './contract.ts'
-import type { CollectionCore } from './collections.ts'
+import type { CollectionWrites } from './collections.ts'
 import type { RecordBudget } from './record-budget.ts'
 import type { Ask, Change } from './sequence.ts'
 
@@ -22,7 +22,7 @@ export const batchFailure = (position: BatchPosition, err: unknown): unknown =>
  * before it is done, and run as a write of its own collection would be.
  */
 export function * batching (
-  core: (collection: string) => CollectionCore,
+  writes: (collection: string) => CollectionWrites,
   next: (done: readonly BatchResult[]) => BatchWrite | undefined,
   now: string,
   position: BatchPosition,
@@ -39,8 +39,8 @@ export function * batching (
       position.done = true
       return { result, touched }
     }
-    if (write.parent !== undefined) yield * core(write.parent.collection).ensuringLive(write.parent.id)
-    const step = yield * core(write.collection).running(write, now, budget)
+    if (write.parent !== undefined) yield * writes(write.parent.collection).ensuringLive(write.parent.id)
+    const step = yield * writes(write.collection).running(write, now, budget)
     result.push(step.result)
     touched.push({ collection: write.collection, changes: step.changes })
   }

@@ -1,4 +1,11 @@
 import type { KindName, Scalar, Value } from '../model/kinds.ts'
+import type { Sql } from './sql.ts'
+
+/*
+ * The engine's side of the collection SQL (store/collection-sql.ts), which each engine implements
+ * once (store/sqlite/dialect.ts, store/postgres/dialect.ts): what the SQL of the two engines says
+ * apart.
+ */
 
 /** What an engine says apart: how statements name their parameters, lock rows and compare values. */
 export interface Dialect {
@@ -10,19 +17,19 @@ export interface Dialect {
   read (kind: KindName, stored: Scalar): Scalar
   /**
    * Appended to the read of the record a write changes: what locks it until the write commits
-   * ('' where the transaction holds the whole database).
+   * (nothing where the transaction holds the whole database).
    */
-  forUpdate: string
+  forUpdate: Sql
   /** Appended to the read of a referenced record: what keeps it from being deleted until the write commits. */
-  forKeyShare: string
+  forKeyShare: Sql
   /** The null-safe "differs from": `IS NOT`, `IS DISTINCT FROM`. */
-  distinct: string
+  distinct: Sql
   /** A unique field's column as it compares, case-insensitively (SQLite's NOCASE column as it is; PostgreSQL's `lower()`). */
-  folded (column: string): string
+  folded (column: Sql): Sql
   /** A value as a folded column compares with it. */
   fold (value: Value): Value
   /** The condition "`expression` is one of `values`". */
-  oneOf (expression: string, kind: KindName, values: Value[], params: Parameters): string
+  oneOf (expression: Sql, kind: KindName, values: Value[]): Sql
   /** Where and how the search words of a collection's records are kept (`q`, model/search.ts). */
   searchIndex (table: string): SearchIndex
 }
@@ -44,44 +51,21 @@ export interface SearchIndex {
    */
   column?: {
     names: string[]
-    values (fields: readonly string[], words: string[]): string[]
-    kept (field: string): string
-    everyKept (fields: string[]): string
+    values (fields: readonly string[], words: Sql[]): Sql[]
+    kept (field: string): Sql
+    everyKept (fields: string[]): Sql
   }
-  /** The statements that keep a table apart: `put` [id, words] after an insert (an update removes first), `remove` [id]. */
-  apart?: { put: string, remove: string }
+  /** The statements that keep a table apart: `put` a record's words after an insert (an update removes first), `remove` them. */
+  apart?: { put (id: number, words: string): Sql, remove (id: number): Sql }
   /**
    * With columns: how a statement sets the words of many records at once, each its own. `from`
-   * lists the given [id, words] pairs (two array parameters; a record's words are its fields'
-   * words separated by a tab), `on` joins them to the table, `field(i)` is the words of a pair's
-   * searched field i.
+   * lists the given `ids` and their `words` (two array parameters; a record's words are its
+   * fields' words separated by a tab), `on` joins them to the table, `field(i)` is the words of a
+   * pair's searched field i.
    */
-  given?: { from (ids: string, words: string): string, on: string, field (index: number): string }
-  /** The condition "every word of `words` begins a word of the record", its value added to `params`. */
-  match (words: string[], params: Parameters): string
-  /**
-   * The condition of the records whose words are not kept yet (rows written before the index was),
-   * among those after an id: `after()` adds it as a parameter and answers its placeholder.
-   */
-  unindexed (after: () => string): string
-}
-
-/** The parameters of one statement, each named as its dialect names the next. */
-export class Parameters {
-  readonly values: unknown[] = []
-  readonly dialect: Dialect
-
-  constructor (dialect: Dialect) {
-    this.dialect = dialect
-  }
-
-  add (value: unknown): string {
-    this.values.push(value)
-    return this.dialect.placeholder(this.values.length)
-  }
-}
-
-export interface Statement {
-  sql: string
-  params: unknown[]
+  given?: { from (ids: number[], words: string[]): Sql, on: Sql, field (index: number): Sql }
+  /** The condition "every word of `words` begins a word of the record". */
+  match (words: string[]): Sql
+  /** The condition of the records whose words are not kept yet (rows written before the index was), among those after the id `after`. */
+  unindexed (after: number): Sql
 }

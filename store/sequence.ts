@@ -1,20 +1,22 @@
 import type { Scalar } from '../model/kinds.ts'
 import type { ResourceRecord } from '../model/resource.ts'
-import type { Statement } from './dialect.ts'
 import { DryRun } from './refusals.ts'
+import type { Sql } from './sql.ts'
 
-/** A statement a write asks its engine to run, and what it wants back. */
-export type Ask =
-  | Statement & { want: 'row' }
-  | Statement & { want: 'rows' }
-  | Statement & { want: 'exists' }
-  | Statement & { want: 'run' }
-  /**
-   * Nothing waits for it: it may run at any point before the write ends, and before any later
-   * `rows` of the same write (SQLite runs the search index's upkeep at the end of each write:
-   * store/sqlite/collections.ts says why).
-   */
-  | Statement & { want: 'later' }
+/*
+ * A write's sequence is a generator that yields each statement it needs answered: SQLite runs it
+ * to the end at once, inside its group commit's transaction, where nothing may wait; PostgreSQL
+ * awaits each answer over the network, inside a transaction of its own. The engine renders each
+ * statement for itself (store/sql.ts).
+ */
+
+/**
+ * A statement a write asks its engine to run, and what it wants back. `later`: nothing waits for
+ * it; it may run at any point before the write ends, and before any later `rows` of the same
+ * write (SQLite runs the search index's upkeep at the end of each write:
+ * store/sqlite/collections.ts says why).
+ */
+export interface Ask { statement: Sql, want: 'row' | 'rows' | 'exists' | 'run' | 'later' }
 
 /** What a write did to the collection, once it commits: the record before and after (undefined: none). */
 export interface Change { before: ResourceRecord | undefined, after: ResourceRecord | undefined }
@@ -23,25 +25,25 @@ export interface Change { before: ResourceRecord | undefined, after: ResourceRec
 export type Sequence<T> = Generator<Ask, { result: T, changes: Change[] }, unknown>
 
 /** The first row of a statement, its values in the order of the select list, or undefined. */
-export function * row (sql: string, params: unknown[]): Generator<Ask, Scalar[] | undefined, unknown> {
-  return (yield { sql, params, want: 'row' }) as Scalar[] | undefined
+export function * row (statement: Sql): Generator<Ask, Scalar[] | undefined, unknown> {
+  return (yield { statement, want: 'row' }) as Scalar[] | undefined
 }
 
 /** Every row of a statement, each its values in the order of the select list. */
-export function * rows (sql: string, params: unknown[]): Generator<Ask, Scalar[][], unknown> {
-  return (yield { sql, params, want: 'rows' }) as Scalar[][]
+export function * rows (statement: Sql): Generator<Ask, Scalar[][], unknown> {
+  return (yield { statement, want: 'rows' }) as Scalar[][]
 }
 
-export function * exists (sql: string, params: unknown[]): Generator<Ask, boolean, unknown> {
-  return (yield { sql, params, want: 'exists' }) as boolean
+export function * exists (statement: Sql): Generator<Ask, boolean, unknown> {
+  return (yield { statement, want: 'exists' }) as boolean
 }
 
-export function * run (sql: string, params: unknown[]): Generator<Ask, void, unknown> {
-  yield { sql, params, want: 'run' }
+export function * run (statement: Sql): Generator<Ask, void, unknown> {
+  yield { statement, want: 'run' }
 }
 
-export function * later (sql: string, params: unknown[]): Generator<Ask, void, unknown> {
-  yield { sql, params, want: 'later' }
+export function * later (statement: Sql): Generator<Ask, void, unknown> {
+  yield { statement, want: 'later' }
 }
 
 /** A sequence run to its end and then undone: its result travels in a DryRun, which undoes the transaction as any refusal does. */

@@ -6,11 +6,12 @@ import type {
   Store, Versioned
 } from '../contract.ts'
 import { batchFailure, batching, type BatchPosition } from '../batching.ts'
-import { CollectionCore, feedRows } from '../collections.ts'
-import type { Statement } from '../dialect.ts'
+import { CollectionSql } from '../collection-sql.ts'
+import { CollectionWrites, feedRows } from '../collections.ts'
 import { RecordBudget } from '../record-budget.ts'
 import { invalid, stillReferenced } from '../refusals.ts'
 import { maybeUndone, resultOf, runAwaiting, type Ask, type Sequence } from '../sequence.ts'
+import { numbered, sql, type Sql, type Statement } from '../sql.ts'
 import { prepared, transaction, type Client, type Pool } from './database.ts'
 import { POSTGRES } from './dialect.ts'
 import { PostgresChangeLog } from './feed.ts'
@@ -65,7 +66,7 @@ export class PostgresStore implements Store {
       const now = new Date().toISOString()
       const budget = new RecordBudget(records, true)
       const { result, touched } = await transaction(this.pool,
-        client => runAwaiting(batching(name => this.#named(name).core, next, now, position, budget), ask => answerOn(client, ask)),
+        client => runAwaiting(batching(name => this.#named(name).writes, next, now, position, budget), ask => answerOn(client, ask)),
         done => this.feed.recording(done.touched.flatMap(({ collection, changes }) => feedRows(collection, changes)), now), alongside)
       if (touched.some(({ changes }) => changes.length > 0)) this.feed.committed()
       return result
@@ -92,24 +93,32 @@ export class PostgresStore implements Store {
    * column was, or by a version without it), in batches of one statement each. Every write keeps
    * them from then on; instances starting together make the same words, and a record another
    * instance writes between the read of a batch and its write keeps the words that write made
-   * (`CollectionCore.indexing`).
+   * (`CollectionSql.indexing`).
    */
   async indexSearchWords (): Promise<void> {
     for (const collection of this.#collections.values()) await collection.indexSearchWords()
   }
 }
 
-/** A statement whose text is one of a few (store/postgres/database.ts), its rows as arrays of the select list. */
-const asArrays = (sql: string, params: unknown[]): pg.QueryArrayConfig => ({ ...prepared(sql, params), rowMode: 'array' })
+/** A statement whose text is one of a few, prepared (store/postgres/database.ts), its rows as arrays of the select list. */
+function asArrays (statement: Sql): pg.QueryArrayConfig {
+  const { sql: text, params } = statement.render(POSTGRES.placeholder)
+  return { ...prepared(text, params), rowMode: 'array' }
+}
+
+/** A statement whose text varies with what is asked (a list's filters), its rows as arrays of the select list. */
+function varying (statement: Sql): pg.QueryArrayConfig {
+  const { sql: text, params } = statement.render(POSTGRES.placeholder)
+  return { text, values: params, rowMode: 'array' }
+}
 
 class PostgresCollection implements CollectionStore {
-  readonly core: CollectionCore
+  readonly sql: CollectionSql
+  readonly writes: CollectionWrites
   readonly #queries: PostgresListQueries
   readonly #pool: Pool
   readonly #totals: PostgresTotals
   readonly #oneStatement: OneStatementWrites
-  /** The read of one record with another question's columns, by the text of those: made once, as the statement is named by it. */
-  readonly #readAlongside = new Map<string, string>()
 
   readonly store: PostgresStore
   readonly resource: Resource
@@ -118,82 +127,75 @@ class PostgresCollection implements CollectionStore {
     this.store = store
     this.resource = resource
     this.#pool = store.pool
-    this.core = new CollectionCore(resource, store.resources, POSTGRES)
+    this.sql = new CollectionSql(resource, POSTGRES)
+    this.writes = new CollectionWrites(this.sql, store.resources)
     this.#totals = new PostgresTotals(resource.name)
-    this.#queries = new PostgresListQueries(this.core)
-    this.#oneStatement = new OneStatementWrites(this.core, store.feed)
+    this.#queries = new PostgresListQueries(this.sql)
+    this.#oneStatement = new OneStatementWrites(this.sql, store.feed)
   }
 
   async list (query: ListQuery, { counting, changes }: ListOptions): Promise<Page> {
     const total = counting === 'none'
       ? undefined
-      : await this.#totals.get(this.#pool, query.filters, this.#queries.count(query.filters), changes)
+      : await this.#totals.get(this.#pool, query.filters, this.sql.count(query.filters), changes)
     // The total is exact: a page that starts past it is empty without reading anything.
     if (total === 0 || (total !== undefined && query.after === undefined && query.offset >= total)) return { items: [], total }
-    const page = this.#queries.page(query)
-    const found = await this.#pool.query<Scalar[]>({ text: page.sql, values: page.params, rowMode: 'array' } satisfies pg.QueryArrayConfig)
-    return { items: found.rows.map(row => this.core.record(row)), total }
+    const found = await this.#pool.query<Scalar[]>(varying(this.#queries.page(query)))
+    return { items: found.rows.map(row => this.sql.record(row)), total }
   }
 
   async get (id: number, alongside?: Alongside): Promise<Versioned | undefined> {
     if (alongside === undefined || alongside.settled) {
-      const { rows } = await this.#pool.query<Scalar[]>(asArrays(this.core.read, [id]))
-      return rows[0] === undefined ? undefined : this.core.versioned(rows[0])
+      const { rows } = await this.#pool.query<Scalar[]>(asArrays(this.sql.read(id)))
+      return rows[0] === undefined ? undefined : this.sql.versioned(rows[0])
     }
-    // One row whatever the record: the other question's answer, then the record's columns (nulls when there is none).
-    const also = alongside.columns(2)
-    let sql = this.#readAlongside.get(also.sql)
-    if (sql === undefined) {
-      sql = `SELECT ${also.sql}, record.* FROM (SELECT 1) AS one LEFT JOIN (${this.core.read}) AS record ON true`
-      this.#readAlongside.set(also.sql, sql)
-    }
-    const { rows } = await this.#pool.query<Scalar[]>(asArrays(sql, [id, ...also.params]))
+    // One row whatever the record: the other question's answer, then the record's columns and version (nulls when there is none).
+    const also = numbered(first => alongside.columns(first))
+    const { rows } = await this.#pool.query<Scalar[]>(
+      asArrays(sql`SELECT ${also}, record.* FROM (SELECT 1) AS one LEFT JOIN (${this.sql.read(id)}) AS record ON true`))
     const row = rows[0] as Scalar[]
-    alongside.answer(row.slice(0, also.count))
-    const record = row.slice(also.count)
-    return record[0] === null ? undefined : this.core.versioned(record)
+    const answered = row.length - this.sql.columns.length - 1
+    alongside.answer(row.slice(0, answered))
+    const record = row.slice(answered)
+    return record[0] === null ? undefined : this.sql.versioned(record)
   }
 
   async getMany (ids: readonly number[]): Promise<ResourceRecord[]> {
     if (ids.length === 0) return []
-    const { sql, params } = this.core.byIds(ids)
-    const { rows } = await this.#pool.query<Scalar[]>(asArrays(sql, params))
-    return rows.map(row => this.core.record(row))
+    const { rows } = await this.#pool.query<Scalar[]>(asArrays(this.sql.byIds(ids)))
+    return rows.map(row => this.sql.record(row))
   }
 
   async children (field: string, parents: readonly number[], limit: number): Promise<Children> {
     if (parents.length === 0) return { items: new Map(), totals: new Map() }
-    const { sql, params } = this.core.children(field, parents, limit)
-    const { rows } = await this.#pool.query<Scalar[]>({ text: sql, values: params, rowMode: 'array' } satisfies pg.QueryArrayConfig)
-    const { items, totals, full } = this.core.grouped(field, parents, rows, limit)
+    const { rows } = await this.#pool.query<Scalar[]>(varying(this.sql.children(field, parents, limit)))
+    const { items, totals, full } = this.sql.grouped(field, parents, rows, limit)
     if (full.length > 0) {
-      const counts = this.core.childCounts(field, full)
-      const { rows: counted } = await this.#pool.query<[string, string]>(asArrays(counts.sql, counts.params))
+      const { rows: counted } = await this.#pool.query<[string, string]>(asArrays(this.sql.childCounts(field, full)))
       for (const [parent, count] of counted) totals.set(Number(parent), Number(count))
     }
     return { items, totals }
   }
 
   async indexSearchWords (): Promise<void> {
-    const search = this.core.search
-    const write = search === undefined ? undefined : this.core.indexing(search)
-    if (search === undefined || write === undefined) return
+    const search = this.sql.search
+    if (search === undefined) return
     for (let after = 0; ;) {
-      const { sql, params, words } = this.core.unindexed(search, after, INDEXING_BATCH)
-      const { rows } = await this.#pool.query<Scalar[]>({ text: sql, values: params, rowMode: 'array' } satisfies pg.QueryArrayConfig)
-      if (rows.length === 0) return
+      const { statement, words } = this.sql.unindexed(search, after, INDEXING_BATCH)
+      const { rows } = await this.#pool.query<Scalar[]>(varying(statement))
       const made = rows.map(words)
-      await this.#pool.query(write, [made.map(([id]) => id), made.map(([, text]) => text)])
+      const write = this.sql.indexing(search, made.map(([id]) => id), made.map(([, text]) => text))
+      if (made.length === 0 || write === undefined) return
+      await this.#pool.query(varying(write))
       after = made.at(-1)?.[0] as number
     }
   }
 
   async presence (id: number): Promise<Presence> {
     // One round trip for both questions.
-    const { rows } = await this.#pool.query<{ live: boolean, deleted: boolean }>(prepared(
-      `SELECT EXISTS (SELECT 1 FROM ${this.core.table} WHERE id = $1) AS live, ` +
-      'EXISTS (SELECT 1 FROM tombstones WHERE collection = $2 AND id = $1) AS deleted', [id, this.resource.name]))
-    const { live, deleted } = rows[0] as { live: boolean, deleted: boolean }
+    const { rows } = await this.#pool.query<[boolean, boolean]>(
+      asArrays(sql`SELECT EXISTS (${this.sql.live(id)}), EXISTS (${this.sql.tombstone(id)})`))
+    const [live, deleted] = rows[0] as [boolean, boolean]
     return live ? 'live' : deleted ? 'deleted' : 'absent'
   }
 
@@ -209,9 +211,9 @@ class PostgresCollection implements CollectionStore {
     const [input] = inputs
     if (!batch && inputs.length === 1 && input !== undefined) {
       const created = await this.#createdOnce(input, alongside)
-      if (created !== REFUSED && created !== undefined) return [this.core.versioned(created)]
+      if (created !== REFUSED && created !== undefined) return [this.sql.versioned(created)]
     }
-    return this.#commit(now => this.core.creating(inputs, batch, now, new RecordBudget(records)), alongside)
+    return this.#commit(now => this.writes.creating(inputs, batch, now, new RecordBudget(records)), alongside)
   }
 
   /**
@@ -231,19 +233,19 @@ class PostgresCollection implements CollectionStore {
   }
 
   async replace (id: number, input: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned> {
-    return this.#write(id, this.core.replaced(input), precondition, alongside)
+    return this.#write(id, this.sql.replaced(input), precondition, alongside)
   }
 
   async update (id: number, changes: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned> {
-    return this.#write(id, this.core.changed(changes), precondition, alongside)
+    return this.#write(id, this.sql.changed(changes), precondition, alongside)
   }
 
   async #write (id: number, values: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned> {
     const written = await this.#writtenOnce(id, precondition, alongside,
       (now, standing) => this.#oneStatement.updatedUnread(id, values, now, standing),
       (now, current) => this.#oneStatement.updated(current.record, current.version, values, now))
-    if (written !== undefined) return this.core.versioned(written)
-    return this.#commit(now => this.core.writing(id, values, precondition, now), alongside)
+    if (written !== undefined) return this.sql.versioned(written)
+    return this.#commit(now => this.writes.writing(id, values, precondition, now), alongside)
   }
 
   async delete (id: number, precondition?: Precondition, alongside?: Alongside): Promise<void> {
@@ -251,7 +253,7 @@ class PostgresCollection implements CollectionStore {
       (now, standing) => this.#oneStatement.deletedUnread(id, now, standing),
       (now, current) => this.#oneStatement.deleted(id, current.version, now))
     if (deleted !== undefined) return
-    return this.#commit(now => this.core.deleting(id, precondition, now), alongside, id)
+    return this.#commit(now => this.writes.deleting(id, precondition, now), alongside, id)
   }
 
   /**
@@ -287,8 +289,7 @@ class PostgresCollection implements CollectionStore {
   /** Asks `alongside` alone, unless it is answered. */
   async #settle (alongside: Alongside | undefined): Promise<void> {
     if (alongside === undefined || alongside.settled) return
-    const { sql, params } = alongside.columns(1)
-    const { rows } = await this.#pool.query<unknown[]>(asArrays(`SELECT ${sql}`, params))
+    const { rows } = await this.#pool.query<unknown[]>(asArrays(sql`SELECT ${numbered(first => alongside.columns(first))}`))
     alongside.answer(rows[0] as unknown[])
   }
 
@@ -298,10 +299,10 @@ class PostgresCollection implements CollectionStore {
    * undefined when it found no record to write (none with the id, or one changed since it was
    * read) or the standing it was made on changed.
    */
-  async #once ({ sql, params }: Statement): Promise<Scalar[] | typeof REFUSED | undefined> {
+  async #once ({ sql: text, params }: Statement): Promise<Scalar[] | typeof REFUSED | undefined> {
     let row: Scalar[] | undefined
     try {
-      row = (await this.#pool.query<Scalar[]>(asArrays(sql, params))).rows[0]
+      row = (await this.#pool.query<Scalar[]>({ ...prepared(text, params), rowMode: 'array' })).rows[0]
     } catch (err) {
       const { code } = err as pg.DatabaseError
       if (code === UNIQUE_VIOLATION || code === FOREIGN_KEY_VIOLATION) return REFUSED
@@ -314,14 +315,14 @@ class PostgresCollection implements CollectionStore {
 
   async updateWhere (filters: Filter[], changes: ResourceRecord, { max, dryRun, records }: BulkLimits, alongside?: Alongside):
   Promise<Versioned[]> {
-    const values = this.core.changed(changes)
+    const values = this.sql.changed(changes)
     const budget = new RecordBudget(records)
-    return resultOf(this.#commit(now => maybeUndone(this.core.writingWhere(filters, values, max, now, budget), dryRun), alongside))
+    return resultOf(this.#commit(now => maybeUndone(this.writes.writingWhere(filters, values, max, now, budget), dryRun), alongside))
   }
 
   async deleteWhere (filters: Filter[], { max, dryRun, records }: BulkLimits, alongside?: Alongside): Promise<ResourceRecord[]> {
     const budget = new RecordBudget(records)
-    return resultOf(this.#commit(now => maybeUndone(this.core.deletingWhere(filters, max, now, budget), dryRun), alongside, 'many'))
+    return resultOf(this.#commit(now => maybeUndone(this.writes.deletingWhere(filters, max, now, budget), dryRun), alongside, 'many'))
   }
 
   /**
@@ -361,7 +362,7 @@ type Deleting = number | 'many'
 
 /** Runs one statement of a write on the connection of its transaction, as the write asks. */
 async function answerOn (client: Client, ask: Ask): Promise<unknown> {
-  const { rows, rowCount } = await client.query<Scalar[]>(asArrays(ask.sql, ask.params))
+  const { rows, rowCount } = await client.query<Scalar[]>(asArrays(ask.statement))
   switch (ask.want) {
     case 'row': return rows[0]
     case 'rows': return rows

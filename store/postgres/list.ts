@@ -1,10 +1,6 @@
-import type { Value } from '../../model/kinds.ts'
-import type { Filter, ListQuery, SortKey } from '../contract.ts'
-import type { CollectionCore } from '../collections.ts'
-import { Parameters, type Statement } from '../dialect.ts'
-import { keysetRanges, type RangeTerm } from '../keyset.ts'
-import { quote } from '../text.ts'
-import { POSTGRES } from './dialect.ts'
+import type { ListQuery, SortKey } from '../contract.ts'
+import type { CollectionSql } from '../collection-sql.ts'
+import { join, raw, sql, type Sql } from '../sql.ts'
 
 /**
  * The SQL of a collection read in PostgreSQL. Unlike SQLite's, PostgreSQL's planner keeps
@@ -15,62 +11,34 @@ import { POSTGRES } from './dialect.ts'
  *   LAST`; every index of migrations/postgres is built `NULLS FIRST`, which serves both ways);
  * - text compares in code-point order (the columns are `COLLATE "C"`), and a unique field (the
  *   email) without regard to ASCII case, as SQLite's NOCASE: `lower()` of a `"C"` column folds
- *   A-Z only, and the values compared with it are folded alike.
+ *   A-Z only, and the values compared with it are folded alike (store/collection-sql.ts).
  *
  * A keyset cursor is the same disjoint ranges as SQLite's (store/keyset.ts), each read by a
  * subquery an index can serve, joined in sort order: one round trip.
  */
 export class PostgresListQueries {
-  readonly #core: CollectionCore
-  readonly #folded: Set<string>
+  readonly #table: CollectionSql
 
-  constructor (core: CollectionCore) {
-    this.#core = core
-    this.#folded = new Set(core.resource.unique)
-  }
-
-  count (filters: Filter[]): Statement {
-    const params = new Parameters(POSTGRES)
-    return { sql: `SELECT count(*) AS total FROM ${this.#core.table}${this.#where(filters, params)}`, params: params.values }
+  constructor (table: CollectionSql) {
+    this.#table = table
   }
 
   /** The page: `limit` rows after `offset`, or after the keyset position of `query.after`. */
-  page (query: ListQuery): Statement {
-    const params = new Parameters(POSTGRES)
-    const select = this.#core.select
-    const orderBy = ` ORDER BY ${query.sort.map(key => this.#ordered(key)).join(', ')}`
+  page (query: ListQuery): Sql {
+    const { select } = this.#table
+    const orderBy = sql` ORDER BY ${join(query.sort.map(key => this.#ordered(key)), ', ')}`
     if (query.after === undefined) {
-      const where = this.#where(query.filters, params)
-      const sql = `${select}${where}${orderBy} LIMIT ${params.add(query.limit)} OFFSET ${params.add(query.offset)}`
-      return { sql, params: params.values }
+      return sql`${select}${this.#table.where(query.filters)}${orderBy} LIMIT ${query.limit} OFFSET ${query.offset}`
     }
     if (query.offset !== 0) throw new Error('a keyset page takes no offset')
-    const limit = params.add(query.limit)
-    const filters = query.filters.map(f => this.#core.condition(f, params))
-    const ranges = keysetRanges(query.sort, query.after, field => this.#core.column(field).nullable).map(range => {
-      const conditions = [...filters, ...range.map(term => this.#term(term, params))]
-      return `(${select} WHERE ${conditions.join(' AND ')}${orderBy} LIMIT ${limit})`
-    })
-    return { sql: `SELECT * FROM (${ranges.join(' UNION ALL ')}) AS page${orderBy} LIMIT ${limit}`, params: params.values }
+    const filters = query.filters.map(f => this.#table.condition(f))
+    const ranges = this.#table.after(query.sort, query.after)
+      .map(range => sql`(${select} WHERE ${join([...filters, range], ' AND ')}${orderBy} LIMIT ${query.limit})`)
+    return sql`SELECT * FROM (${join(ranges, ' UNION ALL ')}) AS page${orderBy} LIMIT ${query.limit}`
   }
 
-  #where (filters: Filter[], params: Parameters): string {
-    return filters.length === 0 ? '' : ` WHERE ${filters.map(f => this.#core.condition(f, params)).join(' AND ')}`
-  }
-
-  /** The column as it compares and sorts: folded for a case-insensitive one. */
-  #expression (field: string): string {
-    return this.#folded.has(field) ? POSTGRES.folded(quote(field)) : quote(field)
-  }
-
-  #ordered (key: SortKey): string {
-    return `${this.#expression(key.field)} ${key.direction === 'asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST'}`
-  }
-
-  #term (term: RangeTerm, params: Parameters): string {
-    const column = this.#expression(term.field)
-    if (!('value' in term)) return `${column} ${term.test.toUpperCase()}`
-    const value = this.#core.bind(term.field, term.value) as Value
-    return `${column} ${term.test} ${params.add(this.#folded.has(term.field) ? POSTGRES.fold(value) : value)}`
+  /** The column as it sorts (folded for a case-insensitive one), NULL first in ascending order. */
+  #ordered (key: SortKey): Sql {
+    return sql`${this.#table.compared(key.field)} ${raw(key.direction === 'asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST')}`
   }
 }

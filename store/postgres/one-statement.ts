@@ -1,7 +1,7 @@
 import type { ResourceRecord } from '../../model/resource.ts'
 import type { Alongside, FeedEvent } from '../contract.ts'
-import type { CollectionCore } from '../collections.ts'
-import { Parameters, type Statement } from '../dialect.ts'
+import type { CollectionSql } from '../collection-sql.ts'
+import { list, numbered, raw, sql, type Sql, type Statement } from '../sql.ts'
 import { quote } from '../text.ts'
 import { POSTGRES } from './dialect.ts'
 import type { PostgresChangeLog } from './feed.ts'
@@ -12,13 +12,11 @@ export interface Standing { question: Alongside, accepted: readonly unknown[] }
 /**
  * The condition that `standing` is answered exactly as accepted, which otherwise fails the
  * statement with STANDING_CHANGED (migrations/postgres/110_standing_changed.sql): a write of no
- * rows would still fire the collection's change-counter trigger. Its parameters added to `params`.
+ * rows would still fire the collection's change-counter trigger.
  */
-function stillAccepted (params: Parameters, { question, accepted }: Standing): string {
-  const asked = question.columns(params.values.length + 1)
-  params.values.push(...asked.params)
-  const same = `ROW(${asked.sql}) IS NOT DISTINCT FROM ROW(${accepted.map(value => params.add(value)).join(', ')})`
-  return `CASE WHEN ${same} THEN true ELSE standing_changed() END`
+function stillAccepted ({ question, accepted }: Standing): Sql {
+  const same = sql`ROW(${numbered(first => question.columns(first))}) IS NOT DISTINCT FROM ROW(${list(accepted)})`
+  return sql`CASE WHEN ${same} THEN true ELSE standing_changed() END`
 }
 
 /**
@@ -27,9 +25,8 @@ function stillAccepted (params: Parameters, { question, accepted }: Standing): s
  * would still fire the collection's change-counter trigger. The one row joined to it is there
  * whatever `written` holds, so that the condition is asked even when `written` is empty.
  */
-const writtenOrFailed = (columns: string): string =>
-  `SELECT ${columns} FROM (SELECT 1) AS one LEFT JOIN written ON true ` +
-  'WHERE CASE WHEN written.id IS NULL THEN nothing_written() ELSE true END'
+const writtenOrFailed = (columns: string): Sql => raw(`SELECT ${columns} FROM (SELECT 1) AS one LEFT JOIN written ON true ` +
+  'WHERE CASE WHEN written.id IS NULL THEN nothing_written() ELSE true END')
 
 /**
  * A write of one record as one statement in its own transaction (autocommit): the record written
@@ -50,36 +47,23 @@ const writtenOrFailed = (columns: string): string =>
  * the caller then writes in a transaction of its own, whose checks say why, as they always do.
  */
 export class OneStatementWrites {
-  readonly #core: CollectionCore
+  readonly #table: CollectionSql
   readonly #feed: PostgresChangeLog
   /** The record as the feed keeps it: its columns, by name, in the order of the API's records. */
   readonly #json: string
-  /** The texts of the create and the delete, the same every time: made once. */
-  readonly #create: string
-  readonly #delete: string
 
-  constructor (core: CollectionCore, feed: PostgresChangeLog) {
-    if (core.search?.apart !== undefined) throw new Error('one-statement writes keep search words in a column of the table only')
-    this.#core = core
+  constructor (table: CollectionSql, feed: PostgresChangeLog) {
+    if (table.search?.apart !== undefined) throw new Error('one-statement writes keep search words in a column of the table only')
+    this.#table = table
     this.#feed = feed
     // A row of its own, not json_build_object: that function takes at most 100 arguments, 50 fields.
-    const columns = core.columns.map(c => `written.${quote(c.name)} AS ${quote(c.name)}`).join(', ')
+    const columns = table.columns.map(c => `written.${quote(c.name)} AS ${quote(c.name)}`).join(', ')
     this.#json = `(SELECT row_to_json(record) FROM (SELECT ${columns}) AS record)::text`
-    // Every insert has as many parameters as an empty record's.
-    this.#create = this.#recording(core.insert, core.inserted({}, '').values.length, 'created')
-    this.#delete = this.#deleting('id = $1 AND version = $2', '$3', '$4')
-  }
-
-  /** The delete of the record `where` finds, with its tombstone and its change, `collection` and `now` the placeholders of those. */
-  #deleting (where: string, collection: string, now: string): string {
-    return `WITH written AS (DELETE FROM ${this.#core.table} WHERE ${where} RETURNING id), ` +
-      `buried AS (INSERT INTO tombstones (collection, id, deleted_at) SELECT ${collection}, id, ${now} FROM written), ` +
-      `recorded AS (${this.#feed.recordingWritten(this.#core.resource.name, 'deleted', 'NULL', now)}) ${writtenOrFailed('written.id')}`
   }
 
   /** Inserts `input`; answers the record's columns and version. */
   created (input: ResourceRecord, now: string): Statement {
-    return { sql: this.#create, params: [...this.#core.inserted(input, now).values, now] }
+    return this.#recorded(this.#table.inserted(input, now).statement, 'created', now)
   }
 
   /**
@@ -88,16 +72,12 @@ export class OneStatementWrites {
    * (migrations/postgres/110_standing_changed.sql). Answers the record's columns and version.
    */
   createdWhile (input: ResourceRecord, now: string, standing: Standing): Statement {
-    const params = new Parameters(POSTGRES)
-    for (const value of this.#core.inserted(input, now).values) params.add(value)
-    const write = this.#core.insertWhere(stillAccepted(params, standing))
-    return this.#recorded(write, params.values, 'created', now)
+    return this.#recorded(this.#table.inserted(input, now, stillAccepted(standing)).statement, 'created', now)
   }
 
   /** Sets `values` of the record that is `current`, while it is at `version`; answers it as written, else fails (NOTHING_WRITTEN). */
   updated (current: ResourceRecord, version: number, values: ResourceRecord, now: string): Statement {
-    const { sql, params } = this.#core.updated(current.id as number, values, now, { current, version })
-    return this.#recorded(sql, params, 'updated', now)
+    return this.#recorded(this.#table.updated(current.id as number, values, now, { current, version }).statement, 'updated', now)
   }
 
   /**
@@ -107,32 +87,37 @@ export class OneStatementWrites {
    * written, else fails (NOTHING_WRITTEN): none is live, or its words are not kept yet.
    */
   updatedUnread (id: number, values: ResourceRecord, now: string, standing: Standing | undefined): Statement {
-    const condition = standing === undefined ? undefined : (params: Parameters) => stillAccepted(params, standing)
-    const { sql, params } = this.#core.updated(id, values, now, { condition })
-    return this.#recorded(sql, params, 'updated', now)
+    const condition = standing === undefined ? undefined : stillAccepted(standing)
+    return this.#recorded(this.#table.updated(id, values, now, { condition }).statement, 'updated', now)
   }
 
   /** Deletes record `id` while it is at `version`, leaving its tombstone; answers its id, else fails (NOTHING_WRITTEN). */
   deleted (id: number, version: number, now: string): Statement {
-    return { sql: this.#delete, params: [id, version, this.#core.resource.name, now] }
+    return this.#deleting(sql`id = ${id} AND version = ${version}`, now)
   }
 
   /** Deletes record `id` as it is, unread, with the token's `standing` as `updatedUnread`; answers its id, else fails. */
   deletedUnread (id: number, now: string, standing: Standing | undefined): Statement {
-    const params = new Parameters(POSTGRES)
-    params.add(id)
-    const where = standing === undefined ? '' : ` AND ${stillAccepted(params, standing)}`
-    const sql = this.#deleting(`id = $1${where}`, params.add(this.#core.resource.name), params.add(now))
-    return { sql, params: params.values }
+    return this.#deleting(standing === undefined ? sql`id = ${id}` : sql`id = ${id} AND ${stillAccepted(standing)}`, now)
   }
 
-  /** `write` (of `count` parameters), its change recorded in the same statement, the time its last parameter. */
-  #recording (write: string, count: number, event: FeedEvent): string {
-    const recording = this.#feed.recordingWritten(this.#core.resource.name, event, this.#json, `$${count + 1}`)
-    return `WITH written AS (${write}), recorded AS (${recording}) ${writtenOrFailed('written.*')}`
+  /** `write`, which returns the record it writes, its change recorded in the same statement. */
+  #recorded (write: Sql, event: FeedEvent, now: string): Statement {
+    return sql`WITH written AS (${write}), recorded AS (${this.#recording(event, this.#json, now)}) ${writtenOrFailed('written.*')}`
+      .render(POSTGRES.placeholder)
   }
 
-  #recorded (write: string, params: unknown[], event: FeedEvent, now: string): Statement {
-    return { sql: this.#recording(write, params.length, event), params: [...params, now] }
+  /** The delete of the record `where` finds, with its tombstone and its change. */
+  #deleting (where: Sql, now: string): Statement {
+    const written = sql`DELETE FROM ${this.#table.table} WHERE ${where} RETURNING id`
+    const buried = sql`INSERT INTO tombstones (collection, id, deleted_at) SELECT ${this.#table.resource.name}, id, ${now} FROM written`
+    const recorded = this.#recording('deleted', 'NULL', now)
+    return sql`WITH written AS (${written}), buried AS (${buried}), recorded AS (${recorded}) ${writtenOrFailed('written.id')}`
+      .render(POSTGRES.placeholder)
+  }
+
+  /** The feed's record of the change of the record `written` returns (`record`, the expression of its JSON), made at `now`. */
+  #recording (event: FeedEvent, record: string, now: string): Sql {
+    return numbered(first => ({ sql: this.#feed.recordingWritten(this.#table.resource.name, event, record, `$${first}`), params: [now] }))
   }
 }

@@ -7,16 +7,18 @@ import type {
   Versioned
 } from '../contract.ts'
 import { batchFailure, batching, type BatchPosition } from '../batching.ts'
-import { CollectionCore, feedRows } from '../collections.ts'
+import { CollectionSql } from '../collection-sql.ts'
+import { CollectionWrites, feedRows } from '../collections.ts'
 import { RecordBudget } from '../record-budget.ts'
 import { maybeUndone, resultOf, runNow, type Ask, type Change, type Sequence } from '../sequence.ts'
+import { sql, type Sql } from '../sql.ts'
 import type { SqliteDatabase } from './database.ts'
 import { searchTable, SQLITE } from './dialect.ts'
 import { SqliteChangeLog } from './feed.ts'
 import { GroupCommit } from './group-commit.ts'
 import { ListQueries, readIndexes } from './list.ts'
 import { checkTables } from './schema.ts'
-import { Totals } from './totals.ts'
+import { SqliteTotals } from './totals.ts'
 import { COLUMNS } from './columns.ts'
 
 const STATEMENT_CACHE_SIZE = 512
@@ -35,7 +37,7 @@ export class SqliteStore implements Store {
    */
   readonly #epoch = randomBytes(9).toString('base64url')
   /** Every collection write goes through it: see store/sqlite/group-commit.ts. */
-  readonly writes: GroupCommit
+  readonly groupCommit: GroupCommit
   readonly feed: SqliteChangeLog
   /**
    * The statements the running write left for its end (`want: 'later'`): the upkeep of the FTS5
@@ -59,7 +61,7 @@ export class SqliteStore implements Store {
     this.db = db
     this.resources = resources
     checkTables(db, resources)
-    this.writes = new GroupCommit(db)
+    this.groupCommit = new GroupCommit(db)
     this.feed = new SqliteChangeLog(db)
     this.#dataVersion = db.prepare('PRAGMA data_version').pluck()
     this.#seenVersion = this.#dataVersion.get() as number
@@ -80,13 +82,13 @@ export class SqliteStore implements Store {
   }
 
   batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined, records: number): Promise<BatchResult[]> {
-    return this.writes.submit(onCommit => {
+    return this.groupCommit.submit(onCommit => {
       const now = new Date().toISOString()
       const position: BatchPosition = { started: false, index: 0, write: undefined, done: false }
       try {
         const { result, touched } = this.running(() => {
           const budget = new RecordBudget(records, true)
-          const done = runNow(batching(name => this.#named(name).core, next, now, position, budget), ask => this.answer(ask))
+          const done = runNow(batching(name => this.#named(name).writes, next, now, position, budget), ask => this.answer(ask))
           this.feed.record(done.touched.flatMap(({ collection, changes }) => feedRows(collection, changes)), now)
           return done
         })
@@ -116,25 +118,49 @@ export class SqliteStore implements Store {
   }
 
   #runLater (): void {
-    for (; this.#laterRun < this.#later.length; this.#laterRun++) {
-      const { sql, params } = this.#later[this.#laterRun] as Ask
-      this.statement(sql).run(...params)
-    }
+    for (; this.#laterRun < this.#later.length; this.#laterRun++) this.run((this.#later[this.#laterRun] as Ask).statement)
   }
 
   /** Runs one statement of a write in the open transaction, as the write asks. */
   answer (ask: Ask): unknown {
-    if (ask.want === 'later') return this.#later.push(ask)
-    const statement = this.statement(ask.sql)
     switch (ask.want) {
-      case 'row': return statement.raw().get(...ask.params)
+      case 'later': return this.#later.push(ask)
+      case 'row': return this.row(ask.statement)
       case 'rows':
         // A read of many rows may read the search index: it sees every write before it.
         this.#runLater()
-        return statement.raw().all(...ask.params)
-      case 'exists': return statement.get(...ask.params) !== undefined
-      case 'run': return statement.run(...ask.params)
+        return this.rows(ask.statement)
+      case 'exists': return this.row(ask.statement) !== undefined
+      case 'run': return this.run(ask.statement)
     }
+  }
+
+  /** The first row of a statement, its values in the order of the select list, or undefined. */
+  row (statement: Sql): Scalar[] | undefined {
+    const { prepared, params } = this.#prepared(statement)
+    return prepared.raw().get(...params) as Scalar[] | undefined
+  }
+
+  /** Every row of a statement, each its values in the order of the select list. */
+  rows (statement: Sql): Scalar[][] {
+    const { prepared, params } = this.#prepared(statement)
+    return prepared.raw().all(...params) as Scalar[][]
+  }
+
+  /** The first value of the first row of a statement. */
+  value (statement: Sql): unknown {
+    const { prepared, params } = this.#prepared(statement)
+    return prepared.pluck().get(...params)
+  }
+
+  run (statement: Sql): void {
+    const { prepared, params } = this.#prepared(statement)
+    prepared.run(...params)
+  }
+
+  #prepared (statement: Sql): { prepared: Database.Statement, params: unknown[] } {
+    const { sql: text, params } = statement.render(SQLITE.placeholder)
+    return { prepared: this.statement(text), params }
   }
 
   #named (name: string): SqliteCollection {
@@ -182,13 +208,10 @@ export class SqliteStore implements Store {
 }
 
 class SqliteCollection implements CollectionStore {
-  readonly core: CollectionCore
+  readonly sql: CollectionSql
+  readonly writes: CollectionWrites
   readonly #queries: ListQueries
-  /** The reads of one record, whose text never changes, prepared once. */
-  readonly #read: Database.Statement
-  readonly #live: Database.Statement
-  readonly #tombstone: Database.Statement
-  readonly totals: Totals
+  readonly totals: SqliteTotals
   /**
    * Writes committed to the collection by this process that changed a record (one that changed
    * none, a change of many that matched none, leaves every list as it was), and one more for each
@@ -202,13 +225,11 @@ class SqliteCollection implements CollectionStore {
   constructor (store: SqliteStore, resource: Resource) {
     this.store = store
     this.resource = resource
-    this.core = new CollectionCore(resource, store.resources, SQLITE)
-    this.#read = store.db.prepare(this.core.read).raw()
-    this.#live = store.db.prepare(this.core.live)
-    this.#tombstone = store.db.prepare(this.core.tombstone)
+    this.sql = new CollectionSql(resource, SQLITE)
+    this.writes = new CollectionWrites(this.sql, store.resources)
     const { indexes, collations } = readIndexes(store.db, resource.name)
-    this.#queries = new ListQueries(this.core, indexes)
-    this.totals = new Totals(field => comparatorOf(resource, field, collations), resource.search)
+    this.#queries = new ListQueries(this.sql, indexes)
+    this.totals = new SqliteTotals(field => comparatorOf(resource, field, collations), resource.search)
   }
 
   async list (query: ListQuery, { counting }: ListOptions): Promise<Page> {
@@ -218,35 +239,29 @@ class SqliteCollection implements CollectionStore {
     if (total === 0 || (total !== undefined && query.after === undefined && query.offset >= total)) return { items: [], total }
     const size = this.#count([])
     const items: ResourceRecord[] = []
-    for (const { sql, params } of this.#queries.page(query, total ?? this.#matchingAtLeast(query, size), size)) {
+    for (const page of this.#queries.page(query, total ?? this.#matchingAtLeast(query, size), size)) {
       const wanted = query.limit - items.length
       if (wanted <= 0) break
-      const rows = this.store.statement(sql).raw().all(...params, wanted, query.offset) as Scalar[][]
-      for (const row of rows) items.push(this.core.record(row))
+      for (const row of this.store.rows(sql`${page} LIMIT ${wanted} OFFSET ${query.offset}`)) items.push(this.sql.record(row))
     }
     return { items, total }
   }
 
   async get (id: number): Promise<Versioned | undefined> {
-    const row = this.#read.get(id) as Scalar[] | undefined
-    return row === undefined ? undefined : this.core.versioned(row)
+    const row = this.store.row(this.sql.read(id))
+    return row === undefined ? undefined : this.sql.versioned(row)
   }
 
   async getMany (ids: readonly number[]): Promise<ResourceRecord[]> {
     if (ids.length === 0) return []
-    const { sql, params } = this.core.byIds(ids)
-    return (this.store.statement(sql).raw().all(...params) as Scalar[][]).map(row => this.core.record(row))
+    return this.store.rows(this.sql.byIds(ids)).map(row => this.sql.record(row))
   }
 
   async children (field: string, parents: readonly number[], limit: number): Promise<Children> {
     if (parents.length === 0) return { items: new Map(), totals: new Map() }
-    const { sql, params } = this.core.children(field, parents, limit)
-    const { items, totals, full } = this.core.grouped(field, parents, this.store.statement(sql).raw().all(...params) as Scalar[][], limit)
+    const { items, totals, full } = this.sql.grouped(field, parents, this.store.rows(this.sql.children(field, parents, limit)), limit)
     if (full.length > 0) {
-      const counts = this.core.childCounts(field, full)
-      for (const [parent, count] of this.store.statement(counts.sql).raw().all(...counts.params) as [number, number][]) {
-        totals.set(parent, count)
-      }
+      for (const [parent, count] of this.store.rows(this.sql.childCounts(field, full)) as [number, number][]) totals.set(parent, count)
     }
     return { items, totals }
   }
@@ -260,20 +275,20 @@ class SqliteCollection implements CollectionStore {
    * meanwhile. Kept in the table's own configuration: set once, on a file made before too.
    */
   mergeSearchWordsGradually (): void {
-    const table = this.core.search?.apart === undefined ? undefined : searchTable(this.resource.name)
+    const table = this.sql.search?.apart === undefined ? undefined : searchTable(this.resource.name)
     if (table === undefined) return
     const kept = this.store.db.prepare(`SELECT v FROM ${table}_config WHERE k = 'deletemerge'`).pluck().get()
     if (kept !== 0) this.store.db.prepare(`INSERT INTO ${table} (${table}, rank) VALUES ('deletemerge', 0)`).run()
   }
 
   indexSearchWords (): void {
-    const search = this.core.search
-    if (search?.apart === undefined) return
-    const put = this.store.db.prepare(search.apart.put)
+    const search = this.sql.search
+    const apart = search?.apart
+    if (search === undefined || apart === undefined) return
     const batch = this.store.db.transaction((after: number) => {
-      const { sql, params, words } = this.core.unindexed(search, after, INDEXING_BATCH)
-      const rows = this.store.db.prepare(sql).raw().all(...params) as Scalar[][]
-      for (const row of rows) put.run(...words(row))
+      const { statement, words } = this.sql.unindexed(search, after, INDEXING_BATCH)
+      const rows = this.store.rows(statement)
+      for (const row of rows) this.store.run(apart.put(...words(row)))
       return rows.length === INDEXING_BATCH ? Number(rows.at(-1)?.[0]) : undefined
     })
     // BEGIN IMMEDIATE: a batch holds the file from its read to its write, so that a process
@@ -284,35 +299,36 @@ class SqliteCollection implements CollectionStore {
   }
 
   async presence (id: number): Promise<Presence> {
-    if (this.#live.get(id) !== undefined) return 'live'
-    return this.#tombstone.get(this.resource.name, id) === undefined ? 'absent' : 'deleted'
+    if (this.store.row(this.sql.live(id)) !== undefined) return 'live'
+    return this.store.row(this.sql.tombstone(id)) === undefined ? 'absent' : 'deleted'
   }
 
   create (inputs: ResourceRecord[], batch: boolean, records: number): Promise<Versioned[]> {
-    return this.#commit(now => this.core.creating(inputs, batch, now, new RecordBudget(records)))
+    return this.#commit(now => this.writes.creating(inputs, batch, now, new RecordBudget(records)))
   }
 
   replace (id: number, input: ResourceRecord, precondition?: Precondition): Promise<Versioned> {
-    const values = this.core.replaced(input)
-    return this.#commit(now => this.core.writing(id, values, precondition, now))
+    const values = this.sql.replaced(input)
+    return this.#commit(now => this.writes.writing(id, values, precondition, now))
   }
 
   update (id: number, changes: ResourceRecord, precondition?: Precondition): Promise<Versioned> {
-    const values = this.core.changed(changes)
-    return this.#commit(now => this.core.writing(id, values, precondition, now))
+    const values = this.sql.changed(changes)
+    return this.#commit(now => this.writes.writing(id, values, precondition, now))
   }
 
   delete (id: number, precondition?: Precondition): Promise<void> {
-    return this.#commit(now => this.core.deleting(id, precondition, now))
+    return this.#commit(now => this.writes.deleting(id, precondition, now))
   }
 
   updateWhere (filters: Filter[], changes: ResourceRecord, { max, dryRun, records }: BulkLimits): Promise<Versioned[]> {
-    const values = this.core.changed(changes)
-    return resultOf(this.#commit(now => maybeUndone(this.core.writingWhere(filters, values, max, now, new RecordBudget(records)), dryRun)))
+    const values = this.sql.changed(changes)
+    const budget = new RecordBudget(records)
+    return resultOf(this.#commit(now => maybeUndone(this.writes.writingWhere(filters, values, max, now, budget), dryRun)))
   }
 
   deleteWhere (filters: Filter[], { max, dryRun, records }: BulkLimits): Promise<ResourceRecord[]> {
-    return resultOf(this.#commit(now => maybeUndone(this.core.deletingWhere(filters, max, now, new RecordBudget(records)), dryRun)))
+    return resultOf(this.#commit(now => maybeUndone(this.writes.deletingWhere(filters, max, now, new RecordBudget(records)), dryRun)))
   }
 
   /**
@@ -321,7 +337,7 @@ class SqliteCollection implements CollectionStore {
    * commit, not before: a write undone leaves them as they were.
    */
   #commit<T> (sequence: (now: string) => Sequence<T>): Promise<T> {
-    return this.store.writes.submit(onCommit => {
+    return this.store.groupCommit.submit(onCommit => {
       const now = new Date().toISOString()
       const { result, changes } = this.store.running(() => {
         const done = runNow(sequence(now), ask => this.store.answer(ask))
@@ -342,10 +358,7 @@ class SqliteCollection implements CollectionStore {
   }
 
   #count (filters: Filter[]): number {
-    return this.totals.get(filters, () => {
-      const { sql, params } = this.#queries.count(filters)
-      return this.store.statement(sql).pluck().get(...params) as number
-    })
+    return this.totals.get(filters, () => this.store.value(this.sql.count(filters)) as number)
   }
 
   /**
@@ -357,8 +370,7 @@ class SqliteCollection implements CollectionStore {
   #matchingAtLeast (query: ListQuery, size: number): number {
     const kept = this.totals.peek(query.filters)
     if (kept !== undefined) return kept
-    const { sql, params } = this.#queries.countUpTo(query, size)
-    return this.store.statement(sql).pluck().get(...params) as number
+    return this.store.value(this.#queries.countUpTo(query, size)) as number
   }
 }
 

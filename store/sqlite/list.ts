@@ -1,11 +1,8 @@
 import type Database from 'better-sqlite3'
-import type { Scalar } from '../../model/kinds.ts'
-import type { Filter, ListQuery, SortKey } from '../contract.ts'
-import type { CollectionCore } from '../collections.ts'
-import { Parameters, type Statement } from '../dialect.ts'
-import { keysetRanges } from '../keyset.ts'
+import type { ListQuery, SortKey } from '../contract.ts'
+import type { CollectionSql } from '../collection-sql.ts'
+import { identifier, join, raw, sql, type Sql } from '../sql.ts'
 import { quote } from '../text.ts'
-import { SQLITE } from './dialect.ts'
 
 /** An index as the planner uses it: its key columns, each entry implicitly followed by the rowid (`id`). */
 export interface TableIndex {
@@ -90,32 +87,20 @@ const COST = {
  * sorted: its cost grows with the largest group of equal values of the first field.
  */
 export class ListQueries {
-  readonly #core: CollectionCore
-  readonly #from: string
+  readonly #table: CollectionSql
   /** The shortest index led by each column. */
   readonly #leading = new Map<string, TableIndex>()
   /** Two-column indexes (lead, sort field) and one-column ones (lead, then id): walkable within an equality group of `lead`. */
   readonly #grouped: TableIndex[]
 
-  constructor (core: CollectionCore, indexes: TableIndex[]) {
-    this.#core = core
-    this.#from = core.table
+  constructor (table: CollectionSql, indexes: TableIndex[]) {
+    this.#table = table
     for (const index of [...indexes].sort((a, b) => a.columns.length - b.columns.length)) {
       const lead = index.columns[0] as string
       if (!this.#leading.has(lead)) this.#leading.set(lead, index)
     }
     // Every column a list may sort by leads an index: start-up checked it (store/sqlite/schema.ts).
     this.#grouped = indexes.filter(i => i.columns.length <= 2)
-  }
-
-  /** `WHERE ...` of the filters (empty without filters), their values added to `params`. */
-  where (filters: Filter[], params: Parameters): string {
-    return filters.length === 0 ? '' : ` WHERE ${filters.map(f => this.#core.condition(f, params)).join(' AND ')}`
-  }
-
-  count (filters: Filter[]): Statement {
-    const params = new Parameters(SQLITE)
-    return { sql: `SELECT count(*) FROM ${this.#from}${this.where(filters, params)}`, params: params.values }
   }
 
   /**
@@ -125,36 +110,29 @@ export class ListQueries {
    * costs a sixteenth of the fetch by COST's figures, and #access chooses it whatever the
    * true count beyond. Below that number the count is exact.
    */
-  countUpTo (query: ListQuery, size: number): Statement {
-    const params = new Parameters(SQLITE)
+  countUpTo (query: ListQuery, size: number): Sql {
     const cap = Math.min(size, Math.ceil(4 * Math.sqrt((query.offset + query.limit) * size)))
-    const where = this.where(query.filters, params)
-    return { sql: `SELECT count(*) FROM (SELECT 1 FROM ${this.#from}${where} LIMIT ${params.add(cap)})`, params: params.values }
+    return sql`SELECT count(*) FROM (SELECT 1 FROM ${this.#table.table}${this.#table.where(query.filters)} LIMIT ${cap})`
   }
 
   /**
-   * The statements that read the page, in order: run each with two more parameters, the rows still
-   * wanted (LIMIT) and the offset (0 with a cursor), until the page is full. One statement without
-   * a cursor; with one, a statement per keyset range. Each row holds the columns in order.
+   * The statements that read the page, in order: run each followed by the LIMIT of the rows still
+   * wanted and the OFFSET (0 with a cursor), until the page is full. One statement without a
+   * cursor; with one, a statement per keyset range. Each row holds the columns in order.
    */
-  page (query: ListQuery, matching: number, size: number): Statement[] {
+  page (query: ListQuery, matching: number, size: number): Sql[] {
     const access = this.#access(query, matching, size)
     const [first, ...rest] = query.sort as [SortKey, ...SortKey[]]
     // Filter first: `+` keeps the first key's collation but no index can give its order.
-    const lead = access.walk ? '' : '+'
-    const orderBy = [`${lead}${quote(first.field)} ${direction(first)}`, ...rest.map(k => `${quote(k.field)} ${direction(k)}`)].join(', ')
-    const tail = ` ORDER BY ${orderBy} LIMIT ? OFFSET ?`
-    if (query.after === undefined) {
-      const params = new Parameters(SQLITE)
-      return [{ sql: `${this.#core.select} ${access.hint}${this.where(query.filters, params)}${tail}`, params: params.values }]
-    }
+    const lead = raw(access.walk ? '' : '+')
+    const keys = [sql`${lead}${identifier(first.field)} ${direction(first)}`, ...rest.map(k => sql`${identifier(k.field)} ${direction(k)}`)]
+    const orderBy = join(keys, ', ')
+    const read = sql`${this.#table.select} ${raw(access.hint)}`
+    if (query.after === undefined) return [sql`${read}${this.#table.where(query.filters)} ORDER BY ${orderBy}`]
     if (query.offset !== 0) throw new Error('a keyset page takes no offset')
-    return this.#ranges(query.sort, query.after, lead).map(range => {
-      const params = new Parameters(SQLITE)
-      const conditions = [...query.filters.map(f => this.#core.condition(f, params)), range.sql]
-      params.values.push(...range.params)
-      return { sql: `${this.#core.select} ${access.hint} WHERE ${conditions.join(' AND ')}${tail}`, params: params.values }
-    })
+    const filters = query.filters.map(f => this.#table.condition(f))
+    return this.#table.after(query.sort, query.after, lead)
+      .map(range => sql`${read} WHERE ${join([...filters, range], ' AND ')} ORDER BY ${orderBy}`)
   }
 
   #access (query: ListQuery, matching: number, size: number): { hint: string, walk: boolean } {
@@ -177,23 +155,6 @@ export class ListQueries {
     // The rowid is the table's own order: NOT INDEXED walks it.
     return { hint: first === 'id' ? 'NOT INDEXED' : `INDEXED BY ${quote((this.#leading.get(first) as TableIndex).name)}`, walk: true }
   }
-
-  /**
-   * The rows after the keyset position `after`, as disjoint ranges in sort order
-   * (store/keyset.ts). `lead` prefixes the first key's column, as in ORDER BY.
-   */
-  #ranges (sort: SortKey[], after: Scalar[], lead: string): Statement[] {
-    return keysetRanges(sort, after, field => this.#core.column(field).nullable).map(range => {
-      const params: unknown[] = []
-      const terms = range.map(term => {
-        const column = `${term.position === 0 ? lead : ''}${quote(term.field)}`
-        if (!('value' in term)) return `${column} ${term.test.toUpperCase()}`
-        params.push(this.#core.bind(term.field, term.value))
-        return `${column} ${term.test} ?`
-      })
-      return { sql: `(${terms.join(' AND ')})`, params }
-    })
-  }
 }
 
-const direction = (key: SortKey): string => key.direction === 'asc' ? 'ASC' : 'DESC'
+const direction = (key: SortKey): Sql => raw(key.direction === 'asc' ? 'ASC' : 'DESC')

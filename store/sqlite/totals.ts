@@ -1,7 +1,8 @@
 import type { Comparator, Value } from '../../model/kinds.ts'
 import type { ResourceRecord } from '../../model/resource.ts'
 import { matchesWords, recordWords } from '../../model/search.ts'
-import { filterSetKey, type Filter } from '../contract.ts'
+import type { Filter } from '../contract.ts'
+import { KeptTotals } from '../kept-totals.ts'
 
 /** A record matches a filter: the filter's semantics, evaluated in memory. */
 type Matcher = (record: ResourceRecord) => boolean
@@ -12,64 +13,50 @@ interface Entry {
 }
 
 /**
- * Matching-record counts (`X-Total-Count`) of one collection, one per set of filters, kept exact
- * across writes instead of counted again on every read.
- *
- * Counting costs as much as the rows it counts, so a total that is counted per request grows with
- * the table. A count read once stays exact if every committed write adjusts it: the write knows
- * the record before and after, and each cached filter set is evaluated on both (in memory, with
- * the same semantics as the SQL condition; the list tests compare the two on random filters). A
- * write rolled back adjusts nothing. Anything else that changes the table (another connection)
- * must call `clear()`.
- *
- * Bounded: the least recently read set is forgotten first, and every write costs one evaluation
- * per kept set.
+ * The kept totals of one collection in SQLite (store/kept-totals.ts), kept exact across writes
+ * instead of counted again on every read. A count read once stays exact if every committed write
+ * adjusts it: the write knows the record before and after, and each kept filter set is evaluated
+ * on both (in memory, with the same semantics as the SQL condition; the list tests compare the
+ * two on random filters). A write rolled back adjusts nothing. Anything else that changes the
+ * table (another connection) must call `clear()`. Every write costs one evaluation per kept set.
  */
-export class Totals {
-  readonly #entries = new Map<string, Entry>()
+export class SqliteTotals {
+  readonly #kept: KeptTotals<Entry>
 
   readonly compare: (field: string) => Comparator
   /** The fields `q` searches. */
   readonly searched: readonly string[]
-  readonly capacity: number
 
-  constructor (compare: (field: string) => Comparator, searched: readonly string[], capacity = 256) {
+  constructor (compare: (field: string) => Comparator, searched: readonly string[], capacity?: number) {
     this.compare = compare
     this.searched = searched
-    this.capacity = capacity
+    this.#kept = new KeptTotals(capacity)
   }
 
-  /** The count for `filters`, from the cache, or from `count()` once. */
+  /** The count for `filters`, as kept, or from `count()` once. */
   get (filters: Filter[], count: () => number): number {
-    const key = filterSetKey(filters)
-    const entry = this.#entries.get(key)
-    if (entry !== undefined) {
-      // Map order is insertion order: moving the entry to the end keeps the oldest first.
-      this.#entries.delete(key)
-      this.#entries.set(key, entry)
-      return entry.count
-    }
+    const kept = this.#kept.read(filters)
+    if (kept !== undefined) return kept.count
     const fresh = { matches: matcher(filters, this.compare, this.searched), count: count() }
-    if (this.#entries.size >= this.capacity) this.#entries.delete(this.#entries.keys().next().value as string)
-    this.#entries.set(key, fresh)
+    this.#kept.keep(filters, fresh)
     return fresh.count
   }
 
   /** The kept count for `filters`, without counting. */
   peek (filters: Filter[]): number | undefined {
-    return this.#entries.get(filterSetKey(filters))?.count
+    return this.#kept.peek(filters)?.count
   }
 
   /** A committed write: `before` undefined for a create, `after` undefined for a delete. */
   apply (before: ResourceRecord | undefined, after: ResourceRecord | undefined): void {
-    for (const entry of this.#entries.values()) {
+    for (const entry of this.#kept.entries()) {
       if (before !== undefined && entry.matches(before)) entry.count--
       if (after !== undefined && entry.matches(after)) entry.count++
     }
   }
 
   clear (): void {
-    this.#entries.clear()
+    this.#kept.clear()
   }
 }
 

@@ -3,7 +3,7 @@ import pg from 'pg'
 import t, { type Test } from 'tap'
 import { loadConfig } from '../../../config/index.ts'
 import { migrationsOf } from '../../../store/migrations.ts'
-import { CollectionCore } from '../../../store/collections.ts'
+import { CollectionSql } from '../../../store/collection-sql.ts'
 import type { SearchIndex } from '../../../store/dialect.ts'
 import { openStorage } from '../../../store/open.ts'
 import type { Storage } from '../../../store/storage.ts'
@@ -175,15 +175,18 @@ t.test('start-up indexing leaves the search words another instance wrote since i
   // An instance starting reads the records to index ...
   // Loaded here, in the PostgreSQL pass only: the SQLite pass's coverage counts what it loads.
   const { POSTGRES } = await import('../../../store/postgres/dialect.ts')
-  const core = new CollectionCore(Zoos, RESOURCES, POSTGRES)
-  const search = core.search as SearchIndex
-  const batch = core.unindexed(search, 0, 100)
-  const made = (await pool.query({ text: batch.sql, values: batch.params, rowMode: 'array' })).rows.map(batch.words)
+  const table = new CollectionSql(Zoos, POSTGRES)
+  const search = table.search as SearchIndex
+  const batch = table.unindexed(search, 0, 100)
+  const read = batch.statement.render(POSTGRES.placeholder)
+  const made = (await pool.query({ text: read.sql, values: read.params, rowMode: 'array' })).rows.map(batch.words)
   t.same(made.map(([record]) => record), [id])
   // ... another, serving, renames one of them ...
   await zoos.update(id, { name: 'Wildpark' })
   // ... and the first writes the words of what it read.
-  await pool.query(core.indexing(search) as string, [made.map(([record]) => record), made.map(([, words]) => words)])
+  const indexing = table.indexing(search, made.map(([record]) => record), made.map(([, words]) => words))
+  const write = indexing?.render(POSTGRES.placeholder)
+  await pool.query(write?.sql as string, write?.params)
 
   const found = async (word: string) => (await zoos.list({
     filters: [{ field: 'q', op: 'search', value: [word] }], sort: [{ field: 'id', direction: 'asc' }], limit: 5, offset: 0

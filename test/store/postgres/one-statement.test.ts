@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import t, { type Test } from 'tap'
 import { etagOf } from '../../../collections/conditional.ts'
 import { defineResource } from '../../../model/resource.ts'
-import { CollectionCore } from '../../../store/collections.ts'
+import { CollectionSql } from '../../../store/collection-sql.ts'
 import type { PostgresStore } from '../../../store/postgres/collections.ts'
 import { bearerWith, build as buildApp, call, create, ENGINE, query, snapshot, storageOf } from '../../helper.ts'
 
@@ -207,7 +207,7 @@ t.test('a collection of many fields is written in one statement too, the feed ke
   const [{ POSTGRES }, { OneStatementWrites }] = await Promise.all([
     import('../../../store/postgres/dialect.ts'), import('../../../store/postgres/one-statement.ts')
   ])
-  const writes = new OneStatementWrites(new CollectionCore(wide, [wide], POSTGRES), feed)
+  const writes = new OneStatementWrites(new CollectionSql(wide, POSTGRES), feed)
   const input = Object.fromEntries(names.map(name => [name, `value of ${name}`]))
   const at = '2026-11-26T00:00:00.000Z'
   const { sql, params } = writes.created(input, at)

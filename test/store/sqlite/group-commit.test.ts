@@ -120,7 +120,7 @@ t.test('the store: writes of one turn share a commit, and a refused one does not
   const [zoo] = await zoos.create([{ name: 'Berlin Zoo', city: 'Berlin' }], false, 1000)
   const zooId = zoo?.record.id as number
   await employees.create([{ name: 'Ann', role: 'keeper', email: 'taken@example.com', zoo_id: zooId }], false, 1000)
-  const before = store.writes.commits
+  const before = store.groupCommit.commits
   const outcomes = await Promise.allSettled([
     employees.create([{ name: 'Bea', role: 'vet', email: 'bea@example.com' }], false, 1000),
     employees.create([{ name: 'Cy', role: 'vet', email: 'TAKEN@example.com' }], false, 1000),
@@ -131,7 +131,7 @@ t.test('the store: writes of one turn share a commit, and a refused one does not
   t.same(outcomes.map(o => o.status), ['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled'])
   t.match((outcomes[1] as PromiseRejectedResult).reason, { kind: 'invalid', errors: [{ field: 'email', code: 'unique' }] })
   t.match((outcomes[3] as PromiseRejectedResult).reason, { kind: 'conflict' })
-  t.equal(store.writes.commits, before + 1, 'one transaction held all five')
+  t.equal(store.groupCommit.commits, before + 1, 'one transaction held all five')
   t.same(db.prepare('SELECT email FROM employees ORDER BY id').pluck().all(), ['taken@example.com', 'bea@example.com'])
   t.same(db.prepare('SELECT name, city FROM zoos ORDER BY id').all(), [
     { name: 'Berlin Zoo', city: 'Berlin-Mitte' }, { name: 'Tierpark', city: 'Berlin' }, { name: 'Hellabrunn', city: 'Munich' }

@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3'
 import t, { type Test } from 'tap'
-import { RESOURCES } from '../../../schemas/index.ts'
 import { Animals } from '../../../schemas/animal.ts'
 import { Employees } from '../../../schemas/employee.ts'
 import { Zoos } from '../../../schemas/zoo.ts'
 import type { Resource } from '../../../model/resource.ts'
-import { CollectionCore } from '../../../store/collections.ts'
+import { CollectionSql } from '../../../store/collection-sql.ts'
+import { sql } from '../../../store/sql.ts'
 import { SqliteStore } from '../../../store/sqlite/collections.ts'
 import { SQLITE } from '../../../store/sqlite/dialect.ts'
 import { ListQueries, readIndexes } from '../../../store/sqlite/list.ts'
@@ -20,12 +20,13 @@ function setUp (t: Test): Database.Database {
 }
 
 const queriesOf = (db: Database.Database, resource: Resource): ListQueries =>
-  new ListQueries(new CollectionCore(resource, RESOURCES, SQLITE), readIndexes(db, resource.name).indexes)
+  new ListQueries(new CollectionSql(resource, SQLITE), readIndexes(db, resource.name).indexes)
 
 /** SQLite's plan of each statement, one line per statement. */
 function plans (db: Database.Database, queries: ListQueries, query: ListQuery, matching: number, size: number): string[] {
-  return queries.page(query, matching, size).map(({ sql, params }) => {
-    const steps = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params, query.limit, query.offset) as { detail: string }[]
+  return queries.page(query, matching, size).map(page => {
+    const { sql: text, params } = sql`${page} LIMIT ${query.limit} OFFSET ${query.offset}`.render(SQLITE.placeholder)
+    const steps = db.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...params) as { detail: string }[]
     return steps.map(r => r.detail).join(' | ')
   })
 }

@@ -3,7 +3,7 @@ import t from 'tap'
 import { RESOURCES } from '../../../schemas/index.ts'
 import { Zoos } from '../../../schemas/zoo.ts'
 import type { ListQuery } from '../../../store/contract.ts'
-import { CollectionCore } from '../../../store/collections.ts'
+import { CollectionSql } from '../../../store/collection-sql.ts'
 import { migrationsOf } from '../../../store/migrations.ts'
 import { openDatabase } from '../../../store/sqlite/database.ts'
 import { openSqliteStorage } from '../../../store/sqlite/storage.ts'
@@ -68,10 +68,10 @@ t.test('a process that writes while another makes the words at start-up waits fo
   })
 
   // Between the read of a batch and the write of its words, the other process tries to write.
-  const { unindexed } = CollectionCore.prototype
-  t.teardown(() => { CollectionCore.prototype.unindexed = unindexed })
+  const { unindexed } = CollectionSql.prototype
+  t.teardown(() => { CollectionSql.prototype.unindexed = unindexed })
   let tried: string | undefined
-  CollectionCore.prototype.unindexed = function (...args) {
+  CollectionSql.prototype.unindexed = function (...args) {
     const batch = unindexed.apply(this, args)
     return {
       ...batch,
@@ -90,7 +90,7 @@ t.test('a process that writes while another makes the words at start-up waits fo
   }
   const storage = openSqliteStorage(dir, { resources: RESOURCES })
   t.teardown(() => storage.close())
-  CollectionCore.prototype.unindexed = unindexed
+  CollectionSql.prototype.unindexed = unindexed
   t.equal(tried, 'SQLITE_BUSY', 'the batch holds the file: the other process waits for it (here, with no timeout, gives up)')
   rename.immediate()
   const zoos = storage.collections.collection(Zoos)

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import t from 'tap'
 import { compareAsciiCaseInsensitive } from '../../../model/kinds.ts'
-import { Totals } from '../../../store/sqlite/totals.ts'
+import { SqliteTotals } from '../../../store/sqlite/totals.ts'
 import { compareCodePoints } from '../../../model/text.ts'
 import { build, call, create } from '../../helper.ts'
 
@@ -32,7 +32,7 @@ t.test('text compares in memory as SQLite orders it, BINARY and NOCASE', async t
 })
 
 t.test('kept totals follow every write, and forget the least recently read filter set first', async t => {
-  const totals = new Totals(() => (a, b) => (a as number) - (b as number), [], 2)
+  const totals = new SqliteTotals(() => (a, b) => (a as number) - (b as number), [], 2)
   let counted = 0
   const count = (n: number) => () => { counted++; return n }
   const small = [{ field: 'n', op: 'lt' as const, value: 10 }]
