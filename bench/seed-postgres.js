@@ -4,9 +4,10 @@
 // files, in seconds), so that the writes of one run never reach another.
 import Database from 'better-sqlite3'
 import pg from 'pg'
-import { recordWords } from '../dist/collections/search.js'
+import { recordWords } from '../dist/model/search.js'
 import { RESOURCES } from '../dist/schemas/index.js'
 import { POSTGRES } from '../dist/store/postgres/dialect.js'
+import { join, raw, sql } from '../dist/store/sql.js'
 import { openPostgresStorage } from '../dist/store/postgres/storage.js'
 
 const TABLES = ['zoos', 'animals', 'employees']
@@ -53,16 +54,16 @@ export async function seedPostgres (base, name, sqliteFile) {
       // database that has always kept them would hold them, without a second write of each row.
       const { search } = RESOURCES.find(resource => resource.name === table)
       const column = POSTGRES.searchIndex(table).column
-      const width = columns.length + search.length
       let batch = []
       const flush = async () => {
         if (batch.length === 0) return
-        const values = batch.map((_, i) => {
-          const placeholder = j => `$${i * width + j + 1}`
-          const words = search.map((_, k) => placeholder(columns.length + k))
-          return `(${[...columns.map((_, j) => placeholder(j)), ...column.values(search, words)].join(', ')})`
+        const values = batch.map(row => {
+          const words = search.map((_, k) => sql`${row[columns.length + k]}`)
+          return sql`(${join([...columns.map((_, j) => sql`${row[j]}`), ...column.values(search, words)], ', ')})`
         })
-        await target.query(`INSERT INTO ${table} (${[...columns, ...column.names].join(', ')}) VALUES ${values.join(', ')}`, batch.flat())
+        const insert = sql`INSERT INTO ${raw(table)} (${raw([...columns, ...column.names].join(', '))}) VALUES ${join(values, ', ')}`
+        const { sql: text, params } = insert.render(POSTGRES.placeholder)
+        await target.query(text, params)
         batch = []
       }
       for (const row of source.prepare(`SELECT * FROM ${table} ORDER BY id`).raw().iterate()) {

@@ -1,10 +1,7 @@
 import { BatchRefusal, type BatchResult, type BatchWrite } from './contract.ts'
 import type { CollectionWrites } from './collections.ts'
 import type { RecordBudget } from './record-budget.ts'
-import type { Ask, Change } from './sequence.ts'
-
-/** The changes a batch made to one collection, in the order its writes ran. */
-export interface Touched { collection: string, changes: Change[] }
+import type { Change, Sequence } from './sequence.ts'
 
 /**
  * Where a batch stands: `started` once its writes are asked for, the index of the write being
@@ -19,7 +16,8 @@ export const batchFailure = (position: BatchPosition, err: unknown): unknown =>
 
 /**
  * The writes of a batch as one sequence, for one transaction: each asked of `next` once the one
- * before it is done, and run as a write of its own collection would be.
+ * before it is done, and run as a write of its own collection would be; their changes in the
+ * order they were made.
  */
 export function * batching (
   writes: (collection: string) => CollectionWrites,
@@ -27,9 +25,9 @@ export function * batching (
   now: string,
   position: BatchPosition,
   budget: RecordBudget
-): Generator<Ask, { result: BatchResult[], touched: Touched[] }, unknown> {
+): Sequence<BatchResult[]> {
   const result: BatchResult[] = []
-  const touched: Touched[] = []
+  const changes: Change[] = []
   position.started = true
   for (;;) {
     position.index = result.length
@@ -37,11 +35,11 @@ export function * batching (
     const write = position.write = next(result)
     if (write === undefined) {
       position.done = true
-      return { result, touched }
+      return { result, changes }
     }
     if (write.parent !== undefined) yield * writes(write.parent.collection).ensuringLive(write.parent.id)
     const step = yield * writes(write.collection).running(write, now, budget)
     result.push(step.result)
-    touched.push({ collection: write.collection, changes: step.changes })
+    changes.push(...step.changes)
   }
 }

@@ -19,9 +19,9 @@ import { exists, later, row, rows, run, type Ask, type Change, type Sequence } f
 /** A change as the feed's statement binds it: collection, record id, event, the record as JSON (null once deleted). */
 export type FeedRow = [string, number, FeedEvent, string | null]
 
-/** The feed rows of one collection's changes, in the order they were made. */
-export function feedRows (collection: string, changes: readonly Change[]): FeedRow[] {
-  return changes.map(({ before, after }) => {
+/** The feed rows of changes, in the order they were made. */
+export function feedRows (changes: readonly Change[]): FeedRow[] {
+  return changes.map(({ collection, before, after }) => {
     const record = after ?? before as ResourceRecord
     const event: FeedEvent = before === undefined ? 'created' : after === undefined ? 'deleted' : 'updated'
     return [collection, record.id as number, event, after === undefined ? null : JSON.stringify(after)]
@@ -72,7 +72,7 @@ export class CollectionWrites {
       created.push(record)
     }
     if (errors.length > 0) throw invalid(errors)
-    return { result: created, changes: created.map(({ record }) => ({ before: undefined, after: record })) }
+    return { result: created, changes: created.map(({ record }) => this.#change(undefined, record)) }
   }
 
   /** Sets `values` (writable fields) of a live record, once `precondition` accepts it. */
@@ -86,7 +86,7 @@ export class CollectionWrites {
       yield * later(apart.remove(id))
       yield * later(apart.put(id, words))
     }
-    return { result: written, changes: [{ before: current.record, after: written.record }] }
+    return { result: written, changes: [this.#change(current.record, written.record)] }
   }
 
   /**
@@ -126,7 +126,7 @@ export class CollectionWrites {
       }
     }
     const before = new Map(current.map(({ record }) => [record.id, record]))
-    return { result: written, changes: written.map(({ record }) => ({ before: before.get(record.id), after: record })) }
+    return { result: written, changes: written.map(({ record }) => this.#change(before.get(record.id), record)) }
   }
 
   /**
@@ -144,7 +144,7 @@ export class CollectionWrites {
       }
       yield * this.#removing(ids, now)
     }
-    return { result: current, changes: current.map(record => ({ before: record, after: undefined })) }
+    return { result: current, changes: current.map(record => this.#change(record, undefined)) }
   }
 
   /**
@@ -200,7 +200,11 @@ export class CollectionWrites {
       if (yield * exists(this.sql.naming(by, [id]))) throw stillReferenced(this.resource, id, by.name)
     }
     yield * this.#removing([id], now)
-    return { result: undefined, changes: [{ before: current.record, after: undefined }] }
+    return { result: undefined, changes: [this.#change(current.record, undefined)] }
+  }
+
+  #change (before: ResourceRecord | undefined, after: ResourceRecord | undefined): Change {
+    return { collection: this.resource.name, before, after }
   }
 
   /** Deletes the records `ids`, their words kept apart with them, and keeps their ids as tombstones. */

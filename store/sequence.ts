@@ -18,8 +18,8 @@ import type { Sql } from './sql.ts'
  */
 export interface Ask { statement: Sql, want: 'row' | 'rows' | 'exists' | 'run' | 'later' }
 
-/** What a write did to the collection, once it commits: the record before and after (undefined: none). */
-export interface Change { before: ResourceRecord | undefined, after: ResourceRecord | undefined }
+/** What a write did to a collection, once it commits: the record before and after (undefined: none). */
+export interface Change { collection: string, before: ResourceRecord | undefined, after: ResourceRecord | undefined }
 
 /** A write's sequence: its statements in turn, then its result and its changes. */
 export type Sequence<T> = Generator<Ask, { result: T, changes: Change[] }, unknown>

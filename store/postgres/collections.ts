@@ -1,17 +1,13 @@
 import type pg from 'pg'
 import type { Scalar } from '../../model/kinds.ts'
 import type { Resource, ResourceRecord } from '../../model/resource.ts'
-import type {
-  Alongside, BatchResult, BatchWrite, BulkLimits, Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Precondition, Presence,
-  Store, Versioned
-} from '../contract.ts'
-import { batchFailure, batching, type BatchPosition } from '../batching.ts'
-import { CollectionSql } from '../collection-sql.ts'
-import { CollectionWrites, feedRows } from '../collections.ts'
-import { RecordBudget } from '../record-budget.ts'
+import type { Alongside, ListOptions, ListQuery, Page, Precondition, Versioned } from '../contract.ts'
+import { feedRows } from '../collections.ts'
 import { invalid, stillReferenced } from '../refusals.ts'
-import { maybeUndone, resultOf, runAwaiting, type Ask, type Sequence } from '../sequence.ts'
+import { runAwaiting, type Ask, type Sequence } from '../sequence.ts'
 import { numbered, sql, type Sql, type Statement } from '../sql.ts'
+import { TableCollection, type Deleting } from '../table-collection.ts'
+import { TableStore } from '../table-store.ts'
 import { prepared, transaction, type Client, type Pool } from './database.ts'
 import { POSTGRES } from './dialect.ts'
 import { PostgresChangeLog } from './feed.ts'
@@ -39,48 +35,48 @@ const INDEXING_BATCH = 2000
  * again only when a write has committed since it was last counted, on any instance
  * (store/postgres/totals.ts).
  */
-export class PostgresStore implements Store {
-  readonly #collections = new Map<string, PostgresCollection>()
-
+export class PostgresStore extends TableStore<PostgresCollection> {
   readonly pool: Pool
   readonly resources: Resource[]
   readonly feed: PostgresChangeLog
 
   constructor (pool: Pool, resources: Resource[]) {
+    super()
     this.pool = pool
     this.resources = resources
     this.feed = new PostgresChangeLog(pool)
-    for (const resource of resources) this.#collections.set(resource.name, new PostgresCollection(this, resource))
+    this.keep(resources.map(resource => new PostgresCollection(this, resource)))
   }
 
-  collection (resource: Resource): CollectionStore {
-    const collection = this.#collections.get(resource.name)
-    if (collection === undefined) throw new Error(`no collection ${resource.name}`)
-    return collection
+  /**
+   * Runs a write's sequence in one transaction, each statement awaited, its changes recorded in
+   * the feed before the commit.
+   */
+  override async commit<T> (sequence: (now: string) => Sequence<T>, alongside?: Alongside): Promise<T> {
+    const now = new Date().toISOString()
+    const { result, changes } = await transaction(this.pool, client => runAwaiting(sequence(now), ask => answerOn(client, ask)),
+      done => this.feed.recording(feedRows(done.changes), now), alongside)
+    if (changes.length > 0) this.feed.committed()
+    return result
   }
 
-  async batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined, records: number, alongside?: Alongside):
-  Promise<BatchResult[]> {
-    const position: BatchPosition = { started: false, index: 0, write: undefined, done: false }
-    try {
-      const now = new Date().toISOString()
-      const budget = new RecordBudget(records, true)
-      const { result, touched } = await transaction(this.pool,
-        client => runAwaiting(batching(name => this.#named(name).writes, next, now, position, budget), ask => answerOn(client, ask)),
-        done => this.feed.recording(done.touched.flatMap(({ collection, changes }) => feedRows(collection, changes)), now), alongside)
-      if (touched.some(({ changes }) => changes.length > 0)) this.feed.committed()
-      return result
-    } catch (err) {
-      const write = position.write
-      const deleting = write?.op === 'delete' ? write.id : write?.op === 'deleteWhere' ? 'many' : undefined
-      throw batchFailure(position, write === undefined ? err : refusalOf(this.#named(write.collection).resource, err, deleting))
+  /**
+   * A write's failure as the refusal it stands for: the checks of a write's sequence run before
+   * the constraints would refuse, so a constraint that refused it (a write of another instance
+   * slipped in between check and write) says what the checks would have said.
+   */
+  override refusal ({ resource }: PostgresCollection, err: unknown, deleting: Deleting | undefined): unknown {
+    const { code, constraint } = err as pg.DatabaseError
+    if (code === UNIQUE_VIOLATION) {
+      const field = resource.unique.find(f => constraint?.includes(f)) ?? 'id'
+      return invalid([{ field, code: 'unique', message: `${field} is already used by another ${resource.singular}` }])
     }
-  }
-
-  #named (name: string): PostgresCollection {
-    const collection = this.#collections.get(name)
-    if (collection === undefined) throw new Error(`no collection ${name}`)
-    return collection
+    if (code === FOREIGN_KEY_VIOLATION) {
+      if (deleting !== undefined) return stillReferenced(resource, deleting === 'many' ? undefined : deleting, 'other records')
+      const field = Object.keys(resource.references).find(f => constraint?.includes(f)) ?? 'id'
+      return invalid([{ field, code: 'not_found', message: `${field} names no existing record of ${resource.references[field]}` }])
+    }
+    return err
   }
 
   /** The sums of the change counters (store/postgres/totals.ts): raised by every instance's writes, never lowered. */
@@ -96,39 +92,31 @@ export class PostgresStore implements Store {
    * (`CollectionSql.indexing`).
    */
   async indexSearchWords (): Promise<void> {
-    for (const collection of this.#collections.values()) await collection.indexSearchWords()
+    for (const collection of this.all) await collection.indexSearchWords()
   }
 }
 
-/** A statement whose text is one of a few, prepared (store/postgres/database.ts), its rows as arrays of the select list. */
-function asArrays (statement: Sql): pg.QueryArrayConfig {
+/**
+ * A statement, its rows as arrays of the select list: prepared once per connection
+ * (store/postgres/database.ts), unless its text `varies` with what is asked (a list's filters).
+ */
+function asArrays (statement: Sql, varies = false): pg.QueryArrayConfig {
   const { sql: text, params } = statement.render(POSTGRES.placeholder)
-  return { ...prepared(text, params), rowMode: 'array' }
+  return { ...(varies ? { text, values: params } : prepared(text, params)), rowMode: 'array' }
 }
 
-/** A statement whose text varies with what is asked (a list's filters), its rows as arrays of the select list. */
-function varying (statement: Sql): pg.QueryArrayConfig {
-  const { sql: text, params } = statement.render(POSTGRES.placeholder)
-  return { text, values: params, rowMode: 'array' }
-}
-
-class PostgresCollection implements CollectionStore {
-  readonly sql: CollectionSql
-  readonly writes: CollectionWrites
+class PostgresCollection extends TableCollection {
   readonly #queries: PostgresListQueries
   readonly #pool: Pool
   readonly #totals: PostgresTotals
   readonly #oneStatement: OneStatementWrites
 
   readonly store: PostgresStore
-  readonly resource: Resource
 
   constructor (store: PostgresStore, resource: Resource) {
+    super(store, resource, store.resources, POSTGRES)
     this.store = store
-    this.resource = resource
     this.#pool = store.pool
-    this.sql = new CollectionSql(resource, POSTGRES)
-    this.writes = new CollectionWrites(this.sql, store.resources)
     this.#totals = new PostgresTotals(resource.name)
     this.#queries = new PostgresListQueries(this.sql)
     this.#oneStatement = new OneStatementWrites(this.sql, store.feed)
@@ -140,41 +128,23 @@ class PostgresCollection implements CollectionStore {
       : await this.#totals.get(this.#pool, query.filters, this.sql.count(query.filters), changes)
     // The total is exact: a page that starts past it is empty without reading anything.
     if (total === 0 || (total !== undefined && query.after === undefined && query.offset >= total)) return { items: [], total }
-    const found = await this.#pool.query<Scalar[]>(varying(this.#queries.page(query)))
-    return { items: found.rows.map(row => this.sql.record(row)), total }
+    return { items: (await this.rows(this.#queries.page(query), true)).map(row => this.sql.record(row)), total }
   }
 
-  async get (id: number, alongside?: Alongside): Promise<Versioned | undefined> {
-    if (alongside === undefined || alongside.settled) {
-      const { rows } = await this.#pool.query<Scalar[]>(asArrays(this.sql.read(id)))
-      return rows[0] === undefined ? undefined : this.sql.versioned(rows[0])
-    }
+  protected override async rows (statement: Sql, varies = false): Promise<Scalar[][]> {
+    return (await this.#pool.query<Scalar[]>(asArrays(statement, varies))).rows
+  }
+
+  override async get (id: number, alongside?: Alongside): Promise<Versioned | undefined> {
+    if (alongside === undefined || alongside.settled) return super.get(id)
     // One row whatever the record: the other question's answer, then the record's columns and version (nulls when there is none).
     const also = numbered(first => alongside.columns(first))
-    const { rows } = await this.#pool.query<Scalar[]>(
-      asArrays(sql`SELECT ${also}, record.* FROM (SELECT 1) AS one LEFT JOIN (${this.sql.read(id)}) AS record ON true`))
-    const row = rows[0] as Scalar[]
+    const [row] = await this.rows(sql`SELECT ${also}, record.* FROM (SELECT 1) AS one LEFT JOIN (${this.sql.read(id)}) AS record ON true`)
+    if (row === undefined) throw new Error('a select of one row answered none')
     const answered = row.length - this.sql.columns.length - 1
     alongside.answer(row.slice(0, answered))
     const record = row.slice(answered)
     return record[0] === null ? undefined : this.sql.versioned(record)
-  }
-
-  async getMany (ids: readonly number[]): Promise<ResourceRecord[]> {
-    if (ids.length === 0) return []
-    const { rows } = await this.#pool.query<Scalar[]>(asArrays(this.sql.byIds(ids)))
-    return rows.map(row => this.sql.record(row))
-  }
-
-  async children (field: string, parents: readonly number[], limit: number): Promise<Children> {
-    if (parents.length === 0) return { items: new Map(), totals: new Map() }
-    const { rows } = await this.#pool.query<Scalar[]>(varying(this.sql.children(field, parents, limit)))
-    const { items, totals, full } = this.sql.grouped(field, parents, rows, limit)
-    if (full.length > 0) {
-      const { rows: counted } = await this.#pool.query<[string, string]>(asArrays(this.sql.childCounts(field, full)))
-      for (const [parent, count] of counted) totals.set(Number(parent), Number(count))
-    }
-    return { items, totals }
   }
 
   async indexSearchWords (): Promise<void> {
@@ -182,21 +152,12 @@ class PostgresCollection implements CollectionStore {
     if (search === undefined) return
     for (let after = 0; ;) {
       const { statement, words } = this.sql.unindexed(search, after, INDEXING_BATCH)
-      const { rows } = await this.#pool.query<Scalar[]>(varying(statement))
-      const made = rows.map(words)
+      const made = (await this.rows(statement, true)).map(words)
       const write = this.sql.indexing(search, made.map(([id]) => id), made.map(([, text]) => text))
       if (made.length === 0 || write === undefined) return
-      await this.#pool.query(varying(write))
+      await this.rows(write, true)
       after = made.at(-1)?.[0] as number
     }
-  }
-
-  async presence (id: number): Promise<Presence> {
-    // One round trip for both questions.
-    const { rows } = await this.#pool.query<[boolean, boolean]>(
-      asArrays(sql`SELECT EXISTS (${this.sql.live(id)}), EXISTS (${this.sql.tombstone(id)})`))
-    const [live, deleted] = rows[0] as [boolean, boolean]
-    return live ? 'live' : deleted ? 'deleted' : 'absent'
   }
 
   /*
@@ -207,13 +168,13 @@ class PostgresCollection implements CollectionStore {
    * write (see there) is written by a transaction of its own, whose checks answer as always.
    */
 
-  async create (inputs: ResourceRecord[], batch: boolean, records: number, alongside?: Alongside): Promise<Versioned[]> {
+  override async create (inputs: ResourceRecord[], batch: boolean, records: number, alongside?: Alongside): Promise<Versioned[]> {
     const [input] = inputs
     if (!batch && inputs.length === 1 && input !== undefined) {
       const created = await this.#createdOnce(input, alongside)
       if (created !== REFUSED && created !== undefined) return [this.sql.versioned(created)]
     }
-    return this.#commit(now => this.writes.creating(inputs, batch, now, new RecordBudget(records)), alongside)
+    return super.create(inputs, batch, records, alongside)
   }
 
   /**
@@ -232,28 +193,21 @@ class PostgresCollection implements CollectionStore {
     return this.#once(this.#oneStatement.created(input, new Date().toISOString()))
   }
 
-  async replace (id: number, input: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned> {
-    return this.#write(id, this.sql.replaced(input), precondition, alongside)
-  }
-
-  async update (id: number, changes: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned> {
-    return this.#write(id, this.sql.changed(changes), precondition, alongside)
-  }
-
-  async #write (id: number, values: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned> {
+  protected override async write (id: number, values: ResourceRecord, precondition?: Precondition, alongside?: Alongside):
+  Promise<Versioned> {
     const written = await this.#writtenOnce(id, precondition, alongside,
       (now, standing) => this.#oneStatement.updatedUnread(id, values, now, standing),
       (now, current) => this.#oneStatement.updated(current.record, current.version, values, now))
     if (written !== undefined) return this.sql.versioned(written)
-    return this.#commit(now => this.writes.writing(id, values, precondition, now), alongside)
+    return super.write(id, values, precondition, alongside)
   }
 
-  async delete (id: number, precondition?: Precondition, alongside?: Alongside): Promise<void> {
+  override async delete (id: number, precondition?: Precondition, alongside?: Alongside): Promise<void> {
     const deleted = await this.#writtenOnce(id, precondition, alongside,
       (now, standing) => this.#oneStatement.deletedUnread(id, now, standing),
       (now, current) => this.#oneStatement.deleted(id, current.version, now))
     if (deleted !== undefined) return
-    return this.#commit(now => this.writes.deleting(id, precondition, now), alongside, id)
+    return super.delete(id, precondition, alongside)
   }
 
   /**
@@ -289,8 +243,8 @@ class PostgresCollection implements CollectionStore {
   /** Asks `alongside` alone, unless it is answered. */
   async #settle (alongside: Alongside | undefined): Promise<void> {
     if (alongside === undefined || alongside.settled) return
-    const { rows } = await this.#pool.query<unknown[]>(asArrays(sql`SELECT ${numbered(first => alongside.columns(first))}`))
-    alongside.answer(rows[0] as unknown[])
+    const [row] = await this.rows(sql`SELECT ${numbered(first => alongside.columns(first))}`)
+    alongside.answer(row as unknown[])
   }
 
   /**
@@ -312,36 +266,6 @@ class PostgresCollection implements CollectionStore {
     if (row !== undefined) this.store.feed.committed()
     return row
   }
-
-  async updateWhere (filters: Filter[], changes: ResourceRecord, { max, dryRun, records }: BulkLimits, alongside?: Alongside):
-  Promise<Versioned[]> {
-    const values = this.sql.changed(changes)
-    const budget = new RecordBudget(records)
-    return resultOf(this.#commit(now => maybeUndone(this.writes.writingWhere(filters, values, max, now, budget), dryRun), alongside))
-  }
-
-  async deleteWhere (filters: Filter[], { max, dryRun, records }: BulkLimits, alongside?: Alongside): Promise<ResourceRecord[]> {
-    const budget = new RecordBudget(records)
-    return resultOf(this.#commit(now => maybeUndone(this.writes.deletingWhere(filters, max, now, budget), dryRun), alongside, 'many'))
-  }
-
-  /**
-   * A write's sequence in one transaction, each statement awaited, its changes recorded in the
-   * feed before the commit. The checks of the sequence run
-   * before the constraints would refuse: the constraints only catch a write of another instance
-   * between check and write, and say it the same way. `deleting` says what a delete removes.
-   */
-  async #commit<T> (sequence: (now: string) => Sequence<T>, alongside?: Alongside, deleting?: Deleting): Promise<T> {
-    try {
-      const now = new Date().toISOString()
-      const { result, changes } = await transaction(this.#pool, client => runAwaiting(sequence(now), ask => answerOn(client, ask)),
-        done => this.store.feed.recording(feedRows(this.resource.name, done.changes), now), alongside)
-      if (changes.length > 0) this.store.feed.committed()
-      return result
-    } catch (err) {
-      throw refusalOf(this.resource, err, deleting)
-    }
-  }
 }
 
 /** A question that must be asked before a write: it was never accepted, so a statement cannot ask it as it writes. */
@@ -357,9 +281,6 @@ function standingOf (alongside: Alongside | undefined): Standing | typeof ASK_FI
 /** A write of one statement that a constraint refused: the transaction's checks say why. */
 const REFUSED = 'refused'
 
-/** What a delete removes: a record by its id, or the records of a change of many. */
-type Deleting = number | 'many'
-
 /** Runs one statement of a write on the connection of its transaction, as the write asks. */
 async function answerOn (client: Client, ask: Ask): Promise<unknown> {
   const { rows, rowCount } = await client.query<Scalar[]>(asArrays(ask.statement))
@@ -369,23 +290,4 @@ async function answerOn (client: Client, ask: Ask): Promise<unknown> {
     case 'exists': return rowCount !== 0
     case 'run': case 'later': return undefined
   }
-}
-
-/**
- * A write's failure as the refusal it stands for: a constraint that refused it (a write of another
- * instance slipped in between check and write) says what the checks would have said. `deleting`
- * says what a delete removes.
- */
-function refusalOf (resource: Resource, err: unknown, deleting?: Deleting): unknown {
-  const { code, constraint } = err as pg.DatabaseError
-  if (code === UNIQUE_VIOLATION) {
-    const field = resource.unique.find(f => constraint?.includes(f)) ?? 'id'
-    return invalid([{ field, code: 'unique', message: `${field} is already used by another ${resource.singular}` }])
-  }
-  if (code === FOREIGN_KEY_VIOLATION) {
-    if (deleting !== undefined) return stillReferenced(resource, deleting === 'many' ? undefined : deleting, 'other records')
-    const field = Object.keys(resource.references).find(f => constraint?.includes(f)) ?? 'id'
-    return invalid([{ field, code: 'not_found', message: `${field} names no existing record of ${resource.references[field]}` }])
-  }
-  return err
 }

@@ -2,16 +2,12 @@ import { randomBytes } from 'node:crypto'
 import type Database from 'better-sqlite3'
 import { compareAsciiCaseInsensitive, KINDS, type Comparator, type Scalar } from '../../model/kinds.ts'
 import type { Resource, ResourceRecord } from '../../model/resource.ts'
-import type {
-  BatchResult, BatchWrite, BulkLimits, Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Precondition, Presence, Store,
-  Versioned
-} from '../contract.ts'
-import { batchFailure, batching, type BatchPosition } from '../batching.ts'
-import { CollectionSql } from '../collection-sql.ts'
-import { CollectionWrites, feedRows } from '../collections.ts'
-import { RecordBudget } from '../record-budget.ts'
-import { maybeUndone, resultOf, runNow, type Ask, type Change, type Sequence } from '../sequence.ts'
+import type { Filter, ListOptions, ListQuery, Page } from '../contract.ts'
+import { feedRows } from '../collections.ts'
+import { runNow, type Ask, type Change, type Sequence } from '../sequence.ts'
 import { sql, type Sql } from '../sql.ts'
+import { TableCollection } from '../table-collection.ts'
+import { TableStore } from '../table-store.ts'
 import type { SqliteDatabase } from './database.ts'
 import { searchTable, SQLITE } from './dialect.ts'
 import { SqliteChangeLog } from './feed.ts'
@@ -26,8 +22,7 @@ const STATEMENT_CACHE_SIZE = 512
 const INDEXING_BATCH = 2000
 
 /** Collections stored in SQLite tables named after them (migrations/). */
-export class SqliteStore implements Store {
-  readonly #collections = new Map<string, SqliteCollection>()
+export class SqliteStore extends TableStore<SqliteCollection> {
   readonly #statements = new Map<string, Database.Statement>()
   readonly #dataVersion: Database.Statement
   #seenVersion: number
@@ -58,6 +53,7 @@ export class SqliteStore implements Store {
   readonly resources: Resource[]
 
   constructor (db: SqliteDatabase, resources: Resource[]) {
+    super()
     this.db = db
     this.resources = resources
     checkTables(db, resources)
@@ -65,48 +61,49 @@ export class SqliteStore implements Store {
     this.feed = new SqliteChangeLog(db)
     this.#dataVersion = db.prepare('PRAGMA data_version').pluck()
     this.#seenVersion = this.#dataVersion.get() as number
-    for (const resource of resources) this.#collections.set(resource.name, new SqliteCollection(this, resource))
-    for (const collection of this.#collections.values()) collection.mergeSearchWordsGradually()
+    this.keep(resources.map(resource => new SqliteCollection(this, resource)))
+    for (const collection of this.all) collection.mergeSearchWordsGradually()
     this.indexSearchWords()
-  }
-
-  collection (resource: Resource): CollectionStore {
-    const collection = this.#collections.get(resource.name)
-    if (collection === undefined) throw new Error(`no collection ${resource.name}`)
-    return collection
   }
 
   async changes (collections: readonly string[]): Promise<string[]> {
     this.checkForeignWrites()
-    return collections.map(name => `${this.#epoch}.${this.#named(name).changes}`)
+    return collections.map(name => `${this.#epoch}.${this.named(name).changes}`)
   }
 
-  batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined, records: number): Promise<BatchResult[]> {
+  /**
+   * Runs a write's sequence inside a group commit's transaction, each statement at once, and
+   * records its changes in the feed in the same transaction; the kept totals change with the
+   * commit, not before: a write undone leaves them as they were.
+   */
+  override commit<T> (sequence: (now: string) => Sequence<T>): Promise<T> {
     return this.groupCommit.submit(onCommit => {
       const now = new Date().toISOString()
-      const position: BatchPosition = { started: false, index: 0, write: undefined, done: false }
-      try {
-        const { result, touched } = this.running(() => {
-          const budget = new RecordBudget(records, true)
-          const done = runNow(batching(name => this.#named(name).writes, next, now, position, budget), ask => this.answer(ask))
-          this.feed.record(done.touched.flatMap(({ collection, changes }) => feedRows(collection, changes)), now)
-          return done
-        })
-        onCommit(() => {
-          for (const { collection, changes } of touched) this.#named(collection).committed(changes)
-        })
-        return result
-      } catch (err) {
-        throw batchFailure(position, err)
-      }
+      const { result, changes } = this.#running(() => {
+        const done = runNow(sequence(now), ask => this.answer(ask))
+        this.feed.record(feedRows(done.changes), now)
+        return done
+      })
+      onCommit(() => this.#committed(changes))
+      return result
     })
+  }
+
+  /** Once a write's transaction has committed: its changes kept in the totals of each collection changed, counted, told to the feed. */
+  #committed (changes: readonly Change[]): void {
+    for (const name of new Set(changes.map(change => change.collection))) {
+      const collection = this.named(name)
+      for (const { before, after } of changes.filter(change => change.collection === name)) collection.totals.apply(before, after)
+      collection.changes++
+      this.feed.committed()
+    }
   }
 
   /**
    * Runs one write of a group, in its savepoint, then what it left for its end; a write that throws
    * is undone whole by its savepoint, and what it left is dropped.
    */
-  running<T> (write: () => T): T {
+  #running<T> (write: () => T): T {
     try {
       const result = write()
       this.#runLater()
@@ -163,19 +160,13 @@ export class SqliteStore implements Store {
     return { prepared: this.statement(text), params }
   }
 
-  #named (name: string): SqliteCollection {
-    const collection = this.#collections.get(name)
-    if (collection === undefined) throw new Error(`no collection ${name}`)
-    return collection
-  }
-
   /**
    * Makes the search words of the records that have none yet (those written before the search
    * index was: store/sqlite/schema.ts), in batches of a transaction each. Every write keeps them
    * from then on.
    */
   indexSearchWords (): void {
-    for (const collection of this.#collections.values()) collection.indexSearchWords()
+    for (const collection of this.all) collection.indexSearchWords()
   }
 
   /** Prepared statements are reused; list queries vary, so the least recently used are dropped. */
@@ -200,16 +191,14 @@ export class SqliteStore implements Store {
     const version = this.#dataVersion.get() as number
     if (version === this.#seenVersion) return
     this.#seenVersion = version
-    for (const collection of this.#collections.values()) {
+    for (const collection of this.all) {
       collection.totals.clear()
       collection.changes++
     }
   }
 }
 
-class SqliteCollection implements CollectionStore {
-  readonly sql: CollectionSql
-  readonly writes: CollectionWrites
+class SqliteCollection extends TableCollection {
   readonly #queries: ListQueries
   readonly totals: SqliteTotals
   /**
@@ -220,13 +209,10 @@ class SqliteCollection implements CollectionStore {
   changes = 0
 
   readonly store: SqliteStore
-  readonly resource: Resource
 
   constructor (store: SqliteStore, resource: Resource) {
+    super(store, resource, store.resources, SQLITE)
     this.store = store
-    this.resource = resource
-    this.sql = new CollectionSql(resource, SQLITE)
-    this.writes = new CollectionWrites(this.sql, store.resources)
     const { indexes, collations } = readIndexes(store.db, resource.name)
     this.#queries = new ListQueries(this.sql, indexes)
     this.totals = new SqliteTotals(field => comparatorOf(resource, field, collations), resource.search)
@@ -247,23 +233,8 @@ class SqliteCollection implements CollectionStore {
     return { items, total }
   }
 
-  async get (id: number): Promise<Versioned | undefined> {
-    const row = this.store.row(this.sql.read(id))
-    return row === undefined ? undefined : this.sql.versioned(row)
-  }
-
-  async getMany (ids: readonly number[]): Promise<ResourceRecord[]> {
-    if (ids.length === 0) return []
-    return this.store.rows(this.sql.byIds(ids)).map(row => this.sql.record(row))
-  }
-
-  async children (field: string, parents: readonly number[], limit: number): Promise<Children> {
-    if (parents.length === 0) return { items: new Map(), totals: new Map() }
-    const { items, totals, full } = this.sql.grouped(field, parents, this.store.rows(this.sql.children(field, parents, limit)), limit)
-    if (full.length > 0) {
-      for (const [parent, count] of this.store.rows(this.sql.childCounts(field, full)) as [number, number][]) totals.set(parent, count)
-    }
-    return { items, totals }
+  protected override async rows (statement: Sql): Promise<Scalar[][]> {
+    return this.store.rows(statement)
   }
 
   /**
@@ -296,65 +267,6 @@ class SqliteCollection implements CollectionStore {
     // words could not be overwritten either way: SQLite refuses the write of a transaction that
     // read before another committed (SQLITE_BUSY_SNAPSHOT).
     for (let after: number | undefined = 0; after !== undefined; after = batch.immediate(after));
-  }
-
-  async presence (id: number): Promise<Presence> {
-    if (this.store.row(this.sql.live(id)) !== undefined) return 'live'
-    return this.store.row(this.sql.tombstone(id)) === undefined ? 'absent' : 'deleted'
-  }
-
-  create (inputs: ResourceRecord[], batch: boolean, records: number): Promise<Versioned[]> {
-    return this.#commit(now => this.writes.creating(inputs, batch, now, new RecordBudget(records)))
-  }
-
-  replace (id: number, input: ResourceRecord, precondition?: Precondition): Promise<Versioned> {
-    const values = this.sql.replaced(input)
-    return this.#commit(now => this.writes.writing(id, values, precondition, now))
-  }
-
-  update (id: number, changes: ResourceRecord, precondition?: Precondition): Promise<Versioned> {
-    const values = this.sql.changed(changes)
-    return this.#commit(now => this.writes.writing(id, values, precondition, now))
-  }
-
-  delete (id: number, precondition?: Precondition): Promise<void> {
-    return this.#commit(now => this.writes.deleting(id, precondition, now))
-  }
-
-  updateWhere (filters: Filter[], changes: ResourceRecord, { max, dryRun, records }: BulkLimits): Promise<Versioned[]> {
-    const values = this.sql.changed(changes)
-    const budget = new RecordBudget(records)
-    return resultOf(this.#commit(now => maybeUndone(this.writes.writingWhere(filters, values, max, now, budget), dryRun)))
-  }
-
-  deleteWhere (filters: Filter[], { max, dryRun, records }: BulkLimits): Promise<ResourceRecord[]> {
-    return resultOf(this.#commit(now => maybeUndone(this.writes.deletingWhere(filters, max, now, new RecordBudget(records)), dryRun)))
-  }
-
-  /**
-   * Runs a write's sequence inside a group commit's transaction, each statement at once, and
-   * records its changes in the feed in the same transaction; the kept totals change with the
-   * commit, not before: a write undone leaves them as they were.
-   */
-  #commit<T> (sequence: (now: string) => Sequence<T>): Promise<T> {
-    return this.store.groupCommit.submit(onCommit => {
-      const now = new Date().toISOString()
-      const { result, changes } = this.store.running(() => {
-        const done = runNow(sequence(now), ask => this.store.answer(ask))
-        this.store.feed.record(feedRows(this.resource.name, done.changes), now)
-        return done
-      })
-      onCommit(() => this.committed(changes))
-      return result
-    })
-  }
-
-  /** Once a write's transaction has committed: its changes kept in the totals, counted and told to the feed. */
-  committed (changes: readonly Change[]): void {
-    if (changes.length === 0) return
-    for (const { before, after } of changes) this.totals.apply(before, after)
-    this.changes++
-    this.store.feed.committed()
   }
 
   #count (filters: Filter[]): number {
