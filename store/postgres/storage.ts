@@ -1,11 +1,11 @@
+import { SqlSigningKeyStore } from '../keys.ts'
 import { migrationsOf } from '../migrations.ts'
 import type { Collections, Storage } from '../storage.ts'
 import { PostgresAccountStore } from './accounts.ts'
 import { PostgresStore } from './collections.ts'
-import { LOCKS, migrate, openPool, pendingMigrations, withLock, type PostgresSettings } from './database.ts'
+import { LOCKS, migrate, openPool, pendingMigrations, PostgresPort, withLock, type PostgresSettings } from './database.ts'
 import { PostgresIdempotencyStore } from './idempotency.ts'
 import { PostgresJobStore } from './jobs.ts'
-import { PostgresSigningKeyStore } from './keys.ts'
 import { checkTables } from './schema.ts'
 
 /**
@@ -25,6 +25,7 @@ export async function openPostgresStorage (settings: PostgresSettings, collectio
     await pool.end()
     throw err
   }
+  const port = new PostgresPort(pool)
   return {
     engine: 'postgres',
     shared: true,
@@ -32,7 +33,7 @@ export async function openPostgresStorage (settings: PostgresSettings, collectio
     accounts: new PostgresAccountStore(pool),
     idempotency: new PostgresIdempotencyStore(pool),
     jobs: new PostgresJobStore(pool),
-    signingKeys: new PostgresSigningKeyStore(pool),
+    signingKeys: new SqlSigningKeyStore(port),
     pendingMigrations: async () => (await pendingMigrations(pool, migrations)).map(m => m.name),
     exclusively: async work => withLock(pool, LOCKS.startup, () => work()),
     close: async () => {

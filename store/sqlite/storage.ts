@@ -1,11 +1,11 @@
+import { SqlSigningKeyStore } from '../keys.ts'
 import { migrationsOf } from '../migrations.ts'
 import type { Collections, Storage } from '../storage.ts'
 import { SqliteAccountStore } from './accounts.ts'
 import { SqliteStore } from './collections.ts'
-import { openDatabase, pendingMigrations } from './database.ts'
+import { openDatabase, pendingMigrations, SqlitePort } from './database.ts'
 import { SqliteIdempotencyStore } from './idempotency.ts'
 import { SqliteJobStore } from './jobs.ts'
-import { SqliteSigningKeyStore } from './keys.ts'
 
 /**
  * The embedded engine: one SQLite file, `DATA_DIR/zoo.db`, in this process. Its reads cost no
@@ -14,6 +14,7 @@ import { SqliteSigningKeyStore } from './keys.ts'
 export function openSqliteStorage (dataDir: string, collections: Collections): Storage {
   const migrations = migrationsOf('sqlite', collections.migrations)
   const db = openDatabase(dataDir, migrations)
+  const port = new SqlitePort(db)
   return {
     engine: 'sqlite',
     // Another process on the same file (the CLI) only manages clients and users.
@@ -22,7 +23,7 @@ export function openSqliteStorage (dataDir: string, collections: Collections): S
     accounts: new SqliteAccountStore(db),
     idempotency: new SqliteIdempotencyStore(db),
     jobs: new SqliteJobStore(db),
-    signingKeys: new SqliteSigningKeyStore(db),
+    signingKeys: new SqlSigningKeyStore(port),
     pendingMigrations: async () => pendingMigrations(db, migrations).map(m => m.name),
     // One process serves a SQLite file.
     exclusively: async work => work(),
