@@ -1,3 +1,4 @@
+import { SqlJobStore } from '../jobs.ts'
 import { SqlSigningKeyStore } from '../keys.ts'
 import { migrationsOf } from '../migrations.ts'
 import type { Collections, Storage } from '../storage.ts'
@@ -5,7 +6,6 @@ import { SqliteAccountStore } from './accounts.ts'
 import { SqliteStore } from './collections.ts'
 import { openDatabase, pendingMigrations, SqlitePort } from './database.ts'
 import { SqliteIdempotencyStore } from './idempotency.ts'
-import { SqliteJobStore } from './jobs.ts'
 
 /**
  * The embedded engine: one SQLite file, `DATA_DIR/zoo.db`, in this process. Its reads cost no
@@ -22,7 +22,8 @@ export function openSqliteStorage (dataDir: string, collections: Collections): S
     collections: new SqliteStore(db, collections.resources),
     accounts: new SqliteAccountStore(db),
     idempotency: new SqliteIdempotencyStore(db),
-    jobs: new SqliteJobStore(db),
+    // One process serves a SQLite file: its jobs need no lease.
+    jobs: new SqlJobStore(port),
     signingKeys: new SqlSigningKeyStore(port),
     pendingMigrations: async () => pendingMigrations(db, migrations).map(m => m.name),
     // One process serves a SQLite file.
