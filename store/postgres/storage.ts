@@ -1,3 +1,4 @@
+import { SqlIdempotencyStore } from '../idempotency.ts'
 import { SqlJobStore } from '../jobs.ts'
 import { SqlSigningKeyStore } from '../keys.ts'
 import { migrationsOf } from '../migrations.ts'
@@ -5,7 +6,6 @@ import type { Collections, Storage } from '../storage.ts'
 import { PostgresAccountStore } from './accounts.ts'
 import { PostgresStore } from './collections.ts'
 import { LOCKS, migrate, openPool, pendingMigrations, PostgresPort, withLock, type PostgresSettings } from './database.ts'
-import { PostgresIdempotencyStore } from './idempotency.ts'
 import { POSTGRES_LEASE } from './jobs.ts'
 import { checkTables } from './schema.ts'
 
@@ -32,7 +32,7 @@ export async function openPostgresStorage (settings: PostgresSettings, collectio
     shared: true,
     collections: store,
     accounts: new PostgresAccountStore(pool),
-    idempotency: new PostgresIdempotencyStore(pool),
+    idempotency: new SqlIdempotencyStore(port),
     jobs: new SqlJobStore(port, POSTGRES_LEASE),
     signingKeys: new SqlSigningKeyStore(port),
     pendingMigrations: async () => (await pendingMigrations(pool, migrations)).map(m => m.name),

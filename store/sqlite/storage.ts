@@ -1,3 +1,4 @@
+import { SqlIdempotencyStore } from '../idempotency.ts'
 import { SqlJobStore } from '../jobs.ts'
 import { SqlSigningKeyStore } from '../keys.ts'
 import { migrationsOf } from '../migrations.ts'
@@ -5,7 +6,6 @@ import type { Collections, Storage } from '../storage.ts'
 import { SqliteAccountStore } from './accounts.ts'
 import { SqliteStore } from './collections.ts'
 import { openDatabase, pendingMigrations, SqlitePort } from './database.ts'
-import { SqliteIdempotencyStore } from './idempotency.ts'
 
 /**
  * The embedded engine: one SQLite file, `DATA_DIR/zoo.db`, in this process. Its reads cost no
@@ -21,7 +21,7 @@ export function openSqliteStorage (dataDir: string, collections: Collections): S
     shared: false,
     collections: new SqliteStore(db, collections.resources),
     accounts: new SqliteAccountStore(db),
-    idempotency: new SqliteIdempotencyStore(db),
+    idempotency: new SqlIdempotencyStore(port),
     // One process serves a SQLite file: its jobs need no lease.
     jobs: new SqlJobStore(port),
     signingKeys: new SqlSigningKeyStore(port),
