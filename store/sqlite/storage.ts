@@ -1,11 +1,12 @@
+import { SqlAccountStore } from '../accounts.ts'
 import { SqlIdempotencyStore } from '../idempotency.ts'
 import { SqlJobStore } from '../jobs.ts'
 import { SqlSigningKeyStore } from '../keys.ts'
 import { migrationsOf } from '../migrations.ts'
 import type { Collections, Storage } from '../storage.ts'
-import { SqliteAccountStore } from './accounts.ts'
 import { SqliteStore } from './collections.ts'
 import { openDatabase, pendingMigrations, SqlitePort } from './database.ts'
+import { sqliteStanding } from './standing.ts'
 
 /**
  * The embedded engine: one SQLite file, `DATA_DIR/zoo.db`, in this process. Its reads cost no
@@ -20,7 +21,7 @@ export function openSqliteStorage (dataDir: string, collections: Collections): S
     // Another process on the same file (the CLI) only manages clients and users.
     shared: false,
     collections: new SqliteStore(db, collections.resources),
-    accounts: new SqliteAccountStore(db),
+    accounts: new SqlAccountStore(port, sqliteStanding(db)),
     idempotency: new SqlIdempotencyStore(port),
     // One process serves a SQLite file: its jobs need no lease.
     jobs: new SqlJobStore(port),
