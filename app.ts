@@ -50,7 +50,7 @@ export interface ApiOptions {
 /**
  * The folders autoload registers, in this order: ecosystem plugins, ours, then the routes, whose
  * folders mirror the URL tree (`routes/v1/zoos/_zoo_id/animals` serves `/v1/zoos/:zoo_id/animals`).
- * The single binary carries a snapshot of the same folders (packaging/build-binary.ts).
+ * The single binary carries a snapshot of the same folders (scripts/build-binary.ts).
  */
 export const AUTOLOADED: readonly (Omit<AutoloadPluginOptions, 'dir'> & { folder: string })[] = [
   // `options` present, even empty, lets autoload call a plugin's function autoConfig with the instance.

@@ -1,34 +1,18 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type TSchema } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
 import { scopesFor } from '../auth/scopes.ts'
 import { HttpError, nothingAt, refusalOf, validationRefusal } from '../http/errors.ts'
-import { recordUrl } from '../http/links.ts'
 import { validatorCompiler } from '../http/validation.ts'
-import { NoQuerySchema } from '../schemas/common.ts'
 import { accepted, BEARER, errors, GUARDED, requestHeaders, withHeaders } from '../schemas/responses.ts'
-import { etagOf, ifMatch } from './conditional.ts'
-import { parseFilters } from './list-query.ts'
-import type { Resource, ResourceRecord } from '../model/resource.ts'
-import { belongingTo, createBodyOf, refuseNullBytesIn } from './routes.ts'
-import { BatchRefusal, type BatchResult, type BatchWrite, type Versioned } from '../store/contract.ts'
-
-type Instance = Parameters<FastifyPluginAsyncTypebox>[0]
-
-/** A collection as the URL tree serves it: what an operation's path may name. */
-export interface Mount {
-  /** The path segments of the collection under API_PREFIX: `v1`, `zoos`, `:zoo_id`, `animals`. */
-  segments: string[]
-  resource: Resource
-  /** When nested: the parent, and the field (also the path parameter) that names it. */
-  nesting: { parent: Resource, field: string } | undefined
-}
-
-const METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const
-type Method = typeof METHODS[number]
+import { NoQuerySchema } from '../schemas/common.ts'
+import { BatchRefusal } from '../store/contract.ts'
+import type { Instance } from './collection.ts'
+import {
+  inputsOf, planWrite, refuseNullBytes, WRITE_METHODS, writesServed, type Mount, type PlannedWrite, type WriteAnswer, type WriteMethod
+} from './write-plan.ts'
 
 const OperationSchema = Type.Object({
-  method: Type.String({ enum: [...METHODS] }),
+  method: Type.Unsafe<WriteMethod>(Type.String({ enum: [...WRITE_METHODS] })),
   path: Type.String({
     minLength: 1,
     maxLength: 2048,
@@ -46,7 +30,7 @@ const OperationSchema = Type.Object({
   }))
 }, { additionalProperties: false })
 
-type Operation = { method: Method, path: string, body?: unknown, headers?: Record<string, string> }
+type Operation = { method: WriteMethod, path: string, body?: unknown, headers?: Record<string, string> }
 
 const ResultSchema = Type.Object({
   status: Type.Integer({ description: 'The status the operation would have answered alone' }),
@@ -60,12 +44,6 @@ const ResultSchema = Type.Object({
 const REF = /^(\d+)\.(.+)$/
 /** A path segment that names a field of an earlier operation's answer. */
 const REFERENCE = /^\{[^}]*\}$/
-
-/** One operation, checked and made ready: the write the store runs, and how to answer what it did. */
-interface Planned {
-  write: BatchWrite
-  answer: (result: BatchResult) => { status: number, headers: { location?: string, etag?: string }, body?: unknown }
-}
 
 /**
  * `POST /v1/batch`: writes of any collections that succeed or fail together. Each operation is
@@ -83,6 +61,7 @@ export function batchRoute (fastify: Instance): void {
   const BodySchema = Type.Object({ operations: Type.Array(OperationSchema, { minItems: 1, maxItems: max }) },
     { additionalProperties: false })
   const validBody = validatorCompiler({ schema: BodySchema, method: 'POST', url: '', httpPart: 'body' })
+  const isBatch = (body: unknown): body is { operations: Operation[] } => validBody(body) === true
 
   fastify.post('/', {
     config: { write: true, standingAlongside: true },
@@ -116,28 +95,29 @@ export function batchRoute (fastify: Instance): void {
     // do is refused at once, as each of its operations would be alone.
     // A body its schema refuses is left to the validation that follows, which answers it.
     preValidation: async request => {
-      if (validBody(request.body) !== true) return
-      ;(request.body as { operations: Operation[] }).operations.forEach(({ method, path }, index) => {
+      const { body } = request
+      if (!isBatch(body)) return
+      body.operations.forEach(({ method, path }, index) => {
         try {
-          addressed(request, mounts, apiPrefix, method as Method, path.split('?')[0] as string)
+          addressed(request, mounts, apiPrefix, method, path.split('?')[0] as string)
         } catch (err) {
           throw answered(new BatchRefusal(index, err))
         }
       })
     }
   }, async (request, reply) => {
-    const operations = request.body.operations as Operation[]
-    const planned: Planned[] = []
+    const { operations } = request.body
+    const planned: PlannedWrite[] = []
     /** The answers so far, each made once its operation has run: what a `$ref` names, and what the batch answers. */
-    const answers: ReturnType<Planned['answer']>[] = []
+    const answers: WriteAnswer[] = []
     try {
       await storage.batch(done => {
         const index = done.length
-        if (index > 0) answers[index - 1] = (planned[index - 1] as Planned).answer(done[index - 1])
+        if (index > 0) answers[index - 1] = (planned[index - 1] as PlannedWrite).answer(done[index - 1])
         const operation = operations[index]
         if (operation === undefined) return undefined
         planned[index] = plan(request, mounts, apiPrefix, resolved(operation, answers.map(a => a.body), index))
-        return (planned[index] as Planned).write
+        return (planned[index] as PlannedWrite).write
       }, maxRecords, request.standing ?? undefined)
       return reply.send({ results: answers })
     } catch (err) {
@@ -246,72 +226,32 @@ function queryOf (search: string): Record<string, string | string[]> {
  * What an operation's path names, once its route would have let the request in: the path names a
  * collection or a record (404), serves the method (405), and the token has its scopes (403).
  */
-function addressed (request: FastifyRequest, mounts: readonly Mount[], apiPrefix: string, method: Method, path: string) {
+function addressed (request: FastifyRequest, mounts: readonly Mount[], apiPrefix: string, method: WriteMethod, path: string) {
   const found = target(mounts, apiPrefix, path)
-  const { mount: { resource, nesting }, id } = found
-  const served: Method[] = id === undefined ? ['POST', 'PATCH', 'DELETE'] : nesting === undefined ? ['PUT', 'PATCH', 'DELETE'] : ['DELETE']
+  const { mount, id } = found
+  const served = writesServed(mount, id !== undefined)
   if (!served.includes(method)) {
-    const allow = id === undefined ? 'GET, HEAD, POST, PATCH, DELETE, OPTIONS' : `GET, HEAD, ${served.join(', ')}, OPTIONS`
+    const allow = ['GET', 'HEAD', ...served, 'OPTIONS'].join(', ')
     throw new HttpError(405, `${method} is not allowed at ${path}; allowed: ${allow}`, {}, { Allow: allow })
   }
   const bulk = id === undefined && method !== 'POST'
-  request.server.requireScopes(request, scopesFor(resource.name, method, bulk))
+  request.server.requireScopes(request, scopesFor(mount.resource.name, method, bulk))
   return { ...found, bulk }
 }
 
-/** One operation checked as its route would check it alone, and made into the write the store runs. */
-function plan (request: FastifyRequest, mounts: readonly Mount[], apiPrefix: string, operation: Operation): Planned {
+/** One operation checked as its route would check it alone, and planned as its route plans it (collections/write-plan.ts). */
+function plan (request: FastifyRequest, mounts: readonly Mount[], apiPrefix: string, operation: Operation): PlannedWrite {
   const [path = '', search] = operation.path.split(/\?(.*)/s)
-  const method = operation.method
-  const { mount, parentId, id, bulk } = addressed(request, mounts, apiPrefix, method, path)
-  const { resource, nesting } = mount
-  const query = checked('querystring', bulk ? resource.schemas.filters : NoQuerySchema, queryOf(search ?? '')) as Record<string, unknown>
-  const takesBody = method !== 'DELETE'
-  if (takesBody !== (operation.body !== undefined)) {
-    throw new HttpError(400, takesBody ? `${method} ${path} takes a body` : `DELETE ${path} takes no body`)
+  const { method } = operation
+  const { mount, parentId, id } = addressed(request, mounts, apiPrefix, method, path)
+  const inputs = inputsOf(mount, method, id !== undefined)
+  const query = checked('querystring', inputs.query, queryOf(search ?? '')) as Record<string, unknown>
+  if ((inputs.body !== undefined) !== (operation.body !== undefined)) {
+    throw new HttpError(400, inputs.body !== undefined ? `${method} ${path} takes a body` : `DELETE ${path} takes no body`)
   }
-  if (takesBody) refuseNullBytesIn(operation.body)
-  const schema = method === 'POST'
-    ? createBodyOf(resource, nesting?.field)
-    : method === 'PUT' ? resource.schemas.replace : resource.schemas.patch
-  const body = takesBody ? checked('body', schema, operation.body) : undefined
-  const parent = nesting === undefined ? undefined : { collection: nesting.parent.name, id: parentId as number }
-  const base = { collection: resource.name, ...(parent === undefined ? {} : { parent }) }
-  const record = (versioned: Versioned, status: number) => ({
-    status,
-    headers: { location: recordUrl(request, resource, versioned.record.id as number), etag: etagOf(versioned.version) },
-    body: versioned.record
-  })
-
-  if (id !== undefined) {
-    const matches = ifMatch(ifMatchOf(operation), `${resource.singular} ${id}`)
-    const precondition = nesting === undefined ? matches : belongingTo(resource, nesting, parentId as number, matches)
-    if (method === 'DELETE') return { write: { ...base, op: 'delete', id, precondition }, answer: () => ({ status: 204, headers: {} }) }
-    const values = body as ResourceRecord
-    return {
-      write: { ...base, op: method === 'PUT' ? 'replace' : 'update', id, values, precondition },
-      answer: result => record(result as Versioned, 201)
-    }
-  }
-  if (method === 'POST') {
-    const many = Array.isArray(operation.body)
-    const inputs = (many ? body as ResourceRecord[] : [body as ResourceRecord])
-      .map(input => nesting === undefined ? input : { ...input, [nesting.field]: parentId as number })
-    return {
-      write: { ...base, op: 'create', inputs, many },
-      answer: result => many
-        ? { status: 201, headers: {}, body: (result as Versioned[]).map(created => created.record) }
-        : record((result as Versioned[])[0] as Versioned, 201)
-    }
-  }
-  const filters = parseFilters(resource, query)
-  if (filters.length === 0) throw new HttpError(400, `Invalid query: a change of many ${resource.name} needs at least one filter`)
-  if (nesting !== undefined) filters.push({ field: nesting.field, op: 'eq', value: parentId as number })
-  const affected = (result: BatchResult) =>
-    ({ status: 200, headers: {}, body: { affected: (result as { records: unknown[] }).records.length } })
-  return method === 'PATCH'
-    ? { write: { ...base, op: 'updateWhere', filters, values: body as ResourceRecord }, answer: affected }
-    : { write: { ...base, op: 'deleteWhere', filters }, answer: affected }
+  if (inputs.body !== undefined) refuseNullBytes(operation.body)
+  const body = inputs.body === undefined ? undefined : checked('body', inputs.body, operation.body)
+  return planWrite(request, { mount, method, parentId, id, query, body, ifMatch: ifMatchOf(operation), prefer: undefined })
 }
 
 /** The If-Match of an operation, whatever the case of its name. */

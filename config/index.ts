@@ -1,7 +1,9 @@
 // The service's configuration: one typed, validated object made of environment variables and
-// command-line flags. settings.ts is the catalogue, grouped by concern; parsers.ts reads one
-// value; load.ts reads them all and checks those that go together; usage.ts is `--help`.
+// command-line flags. settings.ts is the catalogue, its groups in server-, data- and
+// access-settings.ts, setting.ts what one setting is; parsers.ts reads one value; load.ts reads
+// them all and checks those that go together; usage.ts is `--help`.
 export { ConfigError, type AllowedDirectory } from './parsers.ts'
-export { SETTING_GROUPS, SETTINGS, unpackDirOf, flagOf, type AnySetting, type Config } from './settings.ts'
+export { SETTING_GROUPS, SETTINGS, unpackDirOf, type Config } from './settings.ts'
+export { flagOf, type AnySetting } from './setting.ts'
 export { loadConfig } from './load.ts'
 export { usage } from './usage.ts'

@@ -4,7 +4,8 @@ import { delimiter, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { isLoopback } from '../http/host.ts'
 import { ConfigError } from './parsers.ts'
-import { flagOf, SETTINGS, type AnySetting, type Config } from './settings.ts'
+import { flagOf, type AnySetting } from './setting.ts'
+import { SETTINGS, type Config } from './settings.ts'
 
 /**
  * Reads every setting from CLI flags (which win) or the environment, else its default.

@@ -1,5 +1,6 @@
 // `--help`: how to run the program and every setting, group by group.
-import { flagOf, SETTING_GROUPS } from './settings.ts'
+import { flagOf } from './setting.ts'
+import { SETTING_GROUPS } from './settings.ts'
 
 /** `text` in lines of at most `width` characters after `indent`, broken between words. */
 function wrap (text: string, width: number, indent: string): string[] {

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
-import { constants, type Http2ServerRequest, type ServerHttp2Stream } from 'node:http2'
+import { constants, Http2ServerRequest, type ServerHttp2Stream } from 'node:http2'
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../config/index.ts'
 
@@ -21,11 +21,12 @@ const announcesBody = (headers: IncomingHttpHeaders): boolean =>
  */
 export function answerBeforeBodyEnds (fastify: FastifyInstance, settings: LingerSettings): void {
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    if (request.raw.httpVersionMajor === 2) resetOnceAnswered((request.raw as unknown as Http2ServerRequest).stream)
+    const { raw } = request
+    if (raw instanceof Http2ServerRequest) resetOnceAnswered(raw.stream)
     // An injected request (inject()) has no `complete`: it is all there.
-    else if (announcesBody(request.headers) && request.raw.complete === false) {
+    else if (announcesBody(request.headers) && raw.complete === false) {
       reply.header('connection', 'close')
-      lingerOnClose(request.raw, settings)
+      lingerOnClose(raw, settings)
     }
     done(null, payload)
   })

@@ -33,6 +33,12 @@ export interface FieldKind {
   /** Whether a value read back from a cursor can be one of the field's. */
   valid (value: unknown): boolean
   compare: Comparator
+  /**
+   * The n-th valid value of a field of this kind under its schema's rules (bounds, lengths,
+   * formats): values with another n differ, so a unique field can take them; a text names its
+   * `field`. What the collection tests make records of, for any collection.
+   */
+  sample (schema: TSchema, n: number, field: string): Value
 }
 
 export type KindName = 'reference' | 'integer' | 'number' | 'boolean' | 'date' | 'timestamp' | 'enum' | 'string'
@@ -70,13 +76,22 @@ export function literals (schema: TSchema): string[] | undefined {
   return members.every(m => m[Kind] === 'Literal' && typeof m.const === 'string') ? members.map(m => m.const as string) : undefined
 }
 
+/** A bound of a numeric schema, when it has one. */
+const bound = (schema: TSchema, name: 'minimum' | 'maximum'): number | undefined =>
+  typeof schema[name] === 'number' ? schema[name] as number : undefined
+
+/** `offset` past the schema's minimum (0 without one), no higher than its maximum. */
+const withinBounds = (schema: TSchema, offset: number): number =>
+  Math.min((bound(schema, 'minimum') ?? 0) + offset, bound(schema, 'maximum') ?? Infinity)
+
 const integerKind = {
   query: () => Type.Integer(),
   inList: () => commaList('-?\\d+'),
   operators: ALL,
   parse: integer,
   valid: (value: unknown) => Number.isSafeInteger(value),
-  compare: compareNumbers
+  compare: compareNumbers,
+  sample: (schema: TSchema, n: number) => withinBounds(schema, n + 1)
 } as const
 
 const textKind = {
@@ -107,7 +122,8 @@ export const KINDS: Record<KindName, FieldKind> = {
       return value
     },
     valid: value => typeof value === 'number' && Number.isFinite(value),
-    compare: compareNumbers
+    compare: compareNumbers,
+    sample: (schema, n) => withinBounds(schema, n + 0.5)
   },
   boolean: {
     declared: schema => schema[Kind] === 'Boolean',
@@ -120,19 +136,22 @@ export const KINDS: Record<KindName, FieldKind> = {
       return raw === 'true'
     },
     valid: value => typeof value === 'boolean',
-    compare: compareNumbers
+    compare: compareNumbers,
+    sample: (_, n) => n % 2 === 0
   },
   date: {
     ...textKind,
     declared: schema => schema[Kind] === 'String' && schema.format === 'date',
     query: () => DateSchema,
-    inList: () => commaList('\\d{4}-\\d{2}-\\d{2}')
+    inList: () => commaList('\\d{4}-\\d{2}-\\d{2}'),
+    sample: (_, n) => `20${String(10 + (n % 80)).padStart(2, '0')}-0${1 + (n % 9)}-1${n % 10}`
   },
   timestamp: {
     ...textKind,
     declared: schema => schema[Kind] === 'String' && schema.format === 'date-time',
     query: () => TimestampSchema,
     inList: () => commaList(TIMESTAMP),
+    sample: (_, n) => new Date(Date.UTC(2026, 0, 1, 0, 0, n % 60)).toISOString(),
     // Stored as toISOString(): an equal instant written another way must compare equal.
     parse: raw => {
       const time = new Date(raw)
@@ -144,12 +163,25 @@ export const KINDS: Record<KindName, FieldKind> = {
     ...textKind,
     declared: schema => literals(schema) !== undefined,
     query: schema => Type.Union((literals(schema) ?? []).map(value => Type.Literal(value))),
-    inList: schema => commaList(`(${(literals(schema) ?? []).map(escapeRegExp).join('|')})`)
+    inList: schema => commaList(`(${(literals(schema) ?? []).map(escapeRegExp).join('|')})`),
+    sample: (schema, n) => {
+      const values = literals(schema) ?? []
+      return values[n % values.length] as string
+    }
   },
   string: {
     ...textKind,
     declared: schema => schema[Kind] === 'String',
     query: () => Type.String(),
-    inList: () => undefined
+    inList: () => undefined,
+    sample: (schema, n, field) => {
+      const values = schema.enum as string[] | undefined
+      if (values !== undefined) return values[n % values.length] as string
+      if (schema.format === 'email') return `sample${n}@example.org`
+      const text = `Sample ${field} ${n}`
+      const least = typeof schema.minLength === 'number' ? schema.minLength : 0
+      const most = typeof schema.maxLength === 'number' ? schema.maxLength : text.length
+      return text.padEnd(least, 'x').slice(Math.max(0, text.length - most))
+    }
   }
 }

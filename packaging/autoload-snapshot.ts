@@ -6,7 +6,7 @@ const missing = (what: string, path: string): Error =>
 
 /**
  * What the bundle's @fastify/autoload reads in place of the file system and imports in place of
- * files (packaging/build-binary.ts): the plugin and route folders as they were at build time,
+ * files (scripts/build-binary.ts): the plugin and route folders as they were at build time,
  * and their modules, imported statically. `readdir` answers as `fs.promises.readdir` with
  * `withFileTypes` does, for what autoload asks of it.
  */

@@ -9,7 +9,7 @@ import { ConfigError } from '../config/index.ts'
  * The files the program ships besides its code (the migrations, package.json, and in the single
  * binary the SQLite addon and the documentation UI), wherever it runs from: an install tree
  * (`dist/`, which the build fills, or the source folder under tap) or the binary, which carries
- * them as single-executable-application assets (packaging/build-binary.ts).
+ * them as single-executable-application assets (scripts/build-binary.ts).
  */
 
 /** Whether this process is the single binary. */
@@ -18,7 +18,7 @@ export const inBinary = sea.isSea()
 /**
  * Where the binary's bundled modules say they are. No such folder exists: the bundle's copy of
  * @fastify/autoload reads a snapshot of the plugin and route folders taken at build time under
- * this name (packaging/build-binary.ts).
+ * this name (scripts/build-binary.ts).
  */
 export const BUNDLED_ROOT = '/zoo-api'
 
@@ -116,7 +116,7 @@ export function sqliteBinding (): object | undefined {
   return unpacked.sqlite
 }
 
-/** Where the bundle's @fastify/swagger-ui finds its static files (packaging/build-binary.ts). */
+/** Where the bundle's @fastify/swagger-ui finds its static files (scripts/build-binary.ts). */
 export function documentationUiFolder (): string {
   if (unpacked === undefined) throw new Error('the binary has not unpacked its files yet')
   return unpacked.documentationUi

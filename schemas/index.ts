@@ -2,7 +2,7 @@
 // files of this folder export, found when the program starts, so that a new collection is its
 // schema file and its route files. Listed with the collections others reference first, then by
 // name: the order of the hypermedia documents and the OpenAPI tags. The single binary, which has
-// no folder to read, is given the same list, made when it was built (packaging/build-binary.ts).
+// no folder to read, is given the same list, made when it was built (scripts/build-binary.ts).
 import { readdirSync } from 'node:fs'
 import { basename, extname } from 'node:path'
 import { fileURLToPath } from 'node:url'

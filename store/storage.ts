@@ -12,7 +12,8 @@ export interface Collections {
 
 /**
  * Everything the service keeps, behind one interface per concern, free of SQL: each database
- * engine (store/sqlite/, store/postgres/) implements all of them, and nothing above them knows
+ * engine (store/sqlite/, store/postgres/) provides all of them, the collections its own way, the
+ * others written once over its database port (store/database.ts), and nothing above them knows
  * which one runs. Every method answers a promise: PostgreSQL answers over the network.
  */
 export interface Storage {

@@ -1,6 +1,5 @@
-import type { TSchema } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
-import { literals } from '../model/kinds.ts'
+import { KINDS } from '../model/kinds.ts'
 import type { Column, Resource } from '../model/resource.ts'
 import { create } from './helper.ts'
 
@@ -12,29 +11,10 @@ import { create } from './helper.ts'
 
 export type Body = Record<string, unknown>
 
-/** The n-th valid value of a field: values with another n differ, so unique fields can take them. */
+/** The n-th valid value of a field (its kind's sample): values with another n differ, so unique fields can take them. */
 export function sampleValue (column: Column, n: number): unknown {
-  const schema: TSchema = column.schema
-  switch (column.kind) {
-    case 'reference': throw new Error(`${column.name}: a reference takes the id of a record (samplesOf makes one)`)
-    case 'integer': return Math.min((schema.minimum as number | undefined ?? 0) + n + 1, schema.maximum as number | undefined ?? Infinity)
-    case 'number': return Math.min((schema.minimum as number | undefined ?? 0) + n + 0.5, schema.maximum as number | undefined ?? Infinity)
-    case 'boolean': return n % 2 === 0
-    case 'date': return `20${String(10 + (n % 80)).padStart(2, '0')}-0${1 + (n % 9)}-1${n % 10}`
-    case 'timestamp': return new Date(Date.UTC(2026, 0, 1, 0, 0, n % 60)).toISOString()
-    case 'enum': {
-      const values = literals(schema) as string[]
-      return values[n % values.length]
-    }
-    case 'string': {
-      const values = schema.enum as string[] | undefined
-      if (values !== undefined) return values[n % values.length]
-      if (schema.format === 'email') return `sample${n}@example.org`
-      const text = `Sample ${column.name} ${n}`
-      const [least, most] = [schema.minLength as number | undefined ?? 0, schema.maxLength as number | undefined ?? text.length]
-      return text.padEnd(least, 'x').slice(Math.max(0, text.length - most))
-    }
-  }
+  if (column.kind === 'reference') throw new Error(`${column.name}: a reference takes the id of a record (samplesOf makes one)`)
+  return KINDS[column.kind].sample(column.schema, n, column.name)
 }
 
 /** What the collection tests need of one collection, in an app that has the records its references name. */

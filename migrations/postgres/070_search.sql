@@ -1,4 +1,4 @@
--- The search words of each collection's text fields (q=, collections/search.ts), as a tsvector of
+-- The search words of each collection's text fields (q=, model/search.ts), as a tsvector of
 -- the words as they are, with a GIN index, kept in step by every write in its own statement. The
 -- words are made by the service, not by SQL: the records already there (search IS NULL) are
 -- indexed at start-up (store/postgres/collections.ts), in batches, before the service answers.

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import type { Mount } from '../../collections/batch.ts'
+import type { Mount } from '../../collections/write-plan.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,7 +15,7 @@ declare module 'fastify' {
   }
 }
 
-/** Where the collections' routes say where they are mounted (collections/routes.ts), for POST /v1/batch (collections/batch.ts). */
+/** Where the collections' routes say where they are mounted (collections/collection.ts), for POST /v1/batch (collections/batch.ts). */
 export default fp(async function mounts (fastify) {
   fastify.decorate('mounts', [])
 }, { name: 'mounts' })

@@ -3,6 +3,8 @@ import { userInfo } from 'node:os'
 import pg from 'pg'
 import type { Alongside } from '../contract.ts'
 import { ConfigError } from '../../config/index.ts'
+import { asciiLower } from '../../model/text.ts'
+import { raw, runAwaiting, sql, type Ask, type DatabasePort, type Sql, type Work } from '../database.ts'
 import { pendingOf, type Migration } from '../migrations.ts'
 import { quote } from '../text.ts'
 
@@ -182,4 +184,44 @@ export async function migrate (pool: Pool, migrations: Migration[]): Promise<voi
 export async function pendingMigrations (db: Queryable, migrations: Migration[]): Promise<Migration[]> {
   const { rows } = await db.query<{ version: number }>('SELECT version FROM schema_migrations')
   return pendingOf(migrations, rows.map(r => r.version))
+}
+
+/**
+ * The database port (store/database.ts) on PostgreSQL: each statement prepared by its text
+ * (`prepared`: the stores' statements are few and fixed), on any connection of the pool, or on
+ * the transaction's own. Rows read in a transaction are locked `FOR UPDATE`, and a unique name
+ * compares as `lower()` of its "C" column, which folds A-Z only, as SQLite's NOCASE does.
+ */
+export class PostgresPort implements DatabasePort {
+  readonly forUpdate = raw(' FOR UPDATE')
+  readonly pool: Pool
+
+  constructor (pool: Pool) {
+    this.pool = pool
+  }
+
+  async rows<R> (statement: Sql): Promise<R[]> {
+    return await answer(this.pool, { statement, want: 'rows' }) as R[]
+  }
+
+  async row<R> (statement: Sql): Promise<R | undefined> {
+    return (await this.rows<R>(statement))[0]
+  }
+
+  async run (statement: Sql): Promise<number> {
+    return await answer(this.pool, { statement, want: 'changes' }) as number
+  }
+
+  async transaction<T> (work: Work<T>): Promise<T> {
+    return transaction(this.pool, client => runAwaiting(work, ask => answer(client, ask)))
+  }
+
+  caseless (column: string, value: string): Sql {
+    return sql`lower(${raw(column)}) = ${asciiLower(value)}`
+  }
+}
+
+async function answer (db: Queryable, { statement, want }: Ask): Promise<unknown> {
+  const result = await db.query(prepared(statement.text(n => `$${n}`), [...statement.values]))
+  return want === 'rows' ? result.rows : result.rowCount ?? 0
 }

@@ -1,12 +1,14 @@
+import { SqlAccountStore } from '../accounts.ts'
+import { SqlIdempotencyStore } from '../idempotency.ts'
+import { SqlJobStore } from '../jobs.ts'
+import { SqlSigningKeyStore } from '../keys.ts'
 import { migrationsOf } from '../migrations.ts'
 import type { Collections, Storage } from '../storage.ts'
-import { PostgresAccountStore } from './accounts.ts'
 import { PostgresStore } from './collections.ts'
-import { LOCKS, migrate, openPool, pendingMigrations, withLock, type PostgresSettings } from './database.ts'
-import { PostgresIdempotencyStore } from './idempotency.ts'
-import { PostgresJobStore } from './jobs.ts'
-import { PostgresSigningKeyStore } from './keys.ts'
+import { LOCKS, migrate, openPool, pendingMigrations, PostgresPort, withLock, type PostgresSettings } from './database.ts'
+import { POSTGRES_LEASE } from './jobs.ts'
 import { checkTables } from './schema.ts'
+import { postgresStanding } from './standing.ts'
 
 /**
  * PostgreSQL, shared by every instance of the service: whatever must hold across instances
@@ -25,14 +27,15 @@ export async function openPostgresStorage (settings: PostgresSettings, collectio
     await pool.end()
     throw err
   }
+  const port = new PostgresPort(pool)
   return {
     engine: 'postgres',
     shared: true,
     collections: store,
-    accounts: new PostgresAccountStore(pool),
-    idempotency: new PostgresIdempotencyStore(pool),
-    jobs: new PostgresJobStore(pool),
-    signingKeys: new PostgresSigningKeyStore(pool),
+    accounts: new SqlAccountStore(port, postgresStanding(pool)),
+    idempotency: new SqlIdempotencyStore(port),
+    jobs: new SqlJobStore(port, POSTGRES_LEASE),
+    signingKeys: new SqlSigningKeyStore(port),
     pendingMigrations: async () => (await pendingMigrations(pool, migrations)).map(m => m.name),
     exclusively: async work => withLock(pool, LOCKS.startup, () => work()),
     close: async () => {

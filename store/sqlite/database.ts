@@ -2,6 +2,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { sqliteBinding } from '../../packaging/shipped.ts'
+import { raw, runNow, sql, type Ask, type DatabasePort, type Sql, type Work } from '../database.ts'
 import { migrationsOf, pendingOf, type Migration } from '../migrations.ts'
 
 export type SqliteDatabase = Database.Database
@@ -56,5 +57,47 @@ function makePrivate (dataDir: string, file: string): void {
       // Another user's file, writable to this one: left as its owner made it.
       if ((err as NodeJS.ErrnoException).code !== 'EPERM') throw err
     }
+  }
+}
+
+/**
+ * The database port (store/database.ts) on SQLite: every statement answered at once, on the
+ * process's one connection, and compiled once (the stores' statements are few and fixed). A
+ * transaction holds the whole database, and a unique name's column compares as NOCASE.
+ */
+export class SqlitePort implements DatabasePort {
+  readonly #statements = new Map<string, Database.Statement>()
+  readonly forUpdate = raw('')
+  readonly db: SqliteDatabase
+
+  constructor (db: SqliteDatabase) {
+    this.db = db
+  }
+
+  async rows<R> (statement: Sql): Promise<R[]> {
+    return this.#answer({ statement, want: 'rows' }) as R[]
+  }
+
+  async row<R> (statement: Sql): Promise<R | undefined> {
+    return (await this.rows<R>(statement))[0]
+  }
+
+  async run (statement: Sql): Promise<number> {
+    return this.#answer({ statement, want: 'changes' }) as number
+  }
+
+  async transaction<T> (work: Work<T>): Promise<T> {
+    return this.db.transaction(() => runNow(work, ask => this.#answer(ask)))()
+  }
+
+  caseless (column: string, value: string): Sql {
+    return sql`${raw(column)} = ${value}`
+  }
+
+  #answer ({ statement, want }: Ask): unknown {
+    const text = statement.text(() => '?')
+    let compiled = this.#statements.get(text)
+    if (compiled === undefined) this.#statements.set(text, compiled = this.db.prepare(text))
+    return want === 'rows' ? compiled.all(...statement.values) : compiled.run(...statement.values).changes
   }
 }

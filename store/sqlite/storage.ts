@@ -1,11 +1,12 @@
+import { SqlAccountStore } from '../accounts.ts'
+import { SqlIdempotencyStore } from '../idempotency.ts'
+import { SqlJobStore } from '../jobs.ts'
+import { SqlSigningKeyStore } from '../keys.ts'
 import { migrationsOf } from '../migrations.ts'
 import type { Collections, Storage } from '../storage.ts'
-import { SqliteAccountStore } from './accounts.ts'
 import { SqliteStore } from './collections.ts'
-import { openDatabase, pendingMigrations } from './database.ts'
-import { SqliteIdempotencyStore } from './idempotency.ts'
-import { SqliteJobStore } from './jobs.ts'
-import { SqliteSigningKeyStore } from './keys.ts'
+import { openDatabase, pendingMigrations, SqlitePort } from './database.ts'
+import { sqliteStanding } from './standing.ts'
 
 /**
  * The embedded engine: one SQLite file, `DATA_DIR/zoo.db`, in this process. Its reads cost no
@@ -14,15 +15,17 @@ import { SqliteSigningKeyStore } from './keys.ts'
 export function openSqliteStorage (dataDir: string, collections: Collections): Storage {
   const migrations = migrationsOf('sqlite', collections.migrations)
   const db = openDatabase(dataDir, migrations)
+  const port = new SqlitePort(db)
   return {
     engine: 'sqlite',
     // Another process on the same file (the CLI) only manages clients and users.
     shared: false,
     collections: new SqliteStore(db, collections.resources),
-    accounts: new SqliteAccountStore(db),
-    idempotency: new SqliteIdempotencyStore(db),
-    jobs: new SqliteJobStore(db),
-    signingKeys: new SqliteSigningKeyStore(db),
+    accounts: new SqlAccountStore(port, sqliteStanding(db)),
+    idempotency: new SqlIdempotencyStore(port),
+    // One process serves a SQLite file: its jobs need no lease.
+    jobs: new SqlJobStore(port),
+    signingKeys: new SqlSigningKeyStore(port),
     pendingMigrations: async () => pendingMigrations(db, migrations).map(m => m.name),
     // One process serves a SQLite file.
     exclusively: async work => work(),

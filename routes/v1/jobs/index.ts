@@ -5,7 +5,7 @@ import { allowOnly } from '../../../http/method-not-allowed.ts'
 import { BEARER, errors, GUARDED, JobRef, withHeaders } from '../../../schemas/responses.ts'
 
 /**
- * How every job id is written (randomUUID, store/sqlite/jobs.ts and store/postgres/jobs.ts): any
+ * How every job id is written (randomUUID, store/jobs.ts): any
  * other names no job, and is not sent to the database, which may refuse it (PostgreSQL, a null byte).
  */
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/

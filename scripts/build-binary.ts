@@ -5,8 +5,8 @@ import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'esbuild'
 import { AUTOLOADED } from '../app.ts'
-import type { SnapshotEntry } from './autoload-snapshot.ts'
-import { ASSET_INDEX, BUNDLED_ROOT } from './shipped.ts'
+import type { SnapshotEntry } from '../packaging/autoload-snapshot.ts'
+import { ASSET_INDEX, BUNDLED_ROOT } from '../packaging/shipped.ts'
 
 /**
  * `npm run build:binary`: `dist/zoo-api`, one file that runs the whole program with nothing
@@ -104,7 +104,7 @@ const bundledName = (path: string): string => join(BUNDLED_ROOT, relative(DIST, 
 function patch (file: string, source: string, replacements: [string, string][]): string {
   return replacements.reduce((text, [from, to]) => {
     const count = text.split(from).length - 1
-    if (count !== 1) throw new Error(`build:binary: ${file} holds "${from}" ${count} times, not once: see packaging/build-binary.ts`)
+    if (count !== 1) throw new Error(`build:binary: ${file} holds "${from}" ${count} times, not once: see scripts/build-binary.ts`)
     return text.replace(from, to)
   }, source)
 }

@@ -1,0 +1,69 @@
+import { capitalize } from '../model/resource.ts'
+import { NoQuerySchema, OptionsSchema } from '../schemas/common.ts'
+import { BODY_READ, empty, errors, GUARDED, requestHeaders, withHeaders } from '../schemas/responses.ts'
+import { JSON_TYPE, parentOf, project, read, readShapes, type Collection, type Instance, type Params } from './collection.ts'
+import { etagOf, noneMatch } from './conditional.ts'
+import { parseFields } from './list-query.ts'
+
+export function readRoute (fastify: Instance, collection: Collection): void {
+  const { resource, of } = collection
+  const shapes = readShapes(fastify, resource)
+  const serializers = { full: shapes.serialize(shapes.full), sparse: shapes.serialize(shapes.sparse) }
+  fastify.get('/:id', {
+    // The read of one record asks the collection first (a nested one, after its parent), and writes nothing.
+    config: { standingAlongside: true },
+    schema: {
+      operationId: `get${capitalize(resource.singular)}${of}`,
+      summary: `Read one ${resource.singular}`,
+      description: `With its ETag; If-None-Match naming it answers 304 without a body. 410 for ${collection.one} that was deleted. ` +
+        'fields answers only the fields named (and id), with an ETag of its own.',
+      tags: [resource.name],
+      params: collection.ItemParams,
+      querystring: resource.schemas.read,
+      headers: requestHeaders('If-None-Match'),
+      response: {
+        200: withHeaders({ ...shapes.either, description: 'The record' }, 'ETag'),
+        304: empty('Not Modified: the If-None-Match tag is current', 'ETag'),
+        ...errors(...GUARDED, 400, 404, 410)
+      }
+    }
+  }, async (request, reply) => {
+    const { fields: named } = request.query
+    const fields = parseFields(resource, typeof named === 'string' ? named : undefined)
+    const { record, version } = await read(collection, request.params, request.standing ?? undefined)
+    const etag = etagOf(version, fields)
+    reply.header('ETag', etag)
+    // The client's copy is current: it may keep using it (RFC 9110 §15.4.5).
+    if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send()
+    return reply.type(JSON_TYPE).serializer(fields === undefined ? serializers.full : serializers.sparse).send(project(record, fields))
+  })
+}
+
+/**
+ * OPTIONS of the collection or of one record: the methods (also in Allow), the writable fields
+ * and the JSON Schema a created record must match. The record or parent must exist, as for GET.
+ */
+export function optionsRoute (fastify: Instance, collection: Collection, url: '/' | '/:id', allow: string): void {
+  const { resource, of } = collection
+  fastify.options(url, {
+    schema: {
+      operationId: `describe${capitalize(resource.name)}${url === '/' ? '' : 'Item'}${of}`,
+      summary: `Methods allowed here and the ${resource.singular} fields a client may write`,
+      description: 'The methods (also in Allow), the writable fields, and the JSON Schema a created record must match. ' +
+        'A CORS preflight on the same path is answered by the CORS layer instead, without a token.',
+      tags: [resource.name],
+      params: url === '/' ? collection.CollectionParams : collection.ItemParams,
+      querystring: NoQuerySchema,
+      response: {
+        200: withHeaders({ ...OptionsSchema, description: 'What a client may do here' }, 'Allow'),
+        204: empty('A CORS preflight (Origin and Access-Control-Request-Method), answered for the origins in CORS_ORIGINS'),
+        ...errors(...GUARDED, ...BODY_READ, 404, 410)
+      }
+    }
+  }, async (request, reply) => {
+    const params: Params = request.params
+    if (params.id !== undefined) await read(collection, params)
+    else await parentOf(collection, params)
+    return reply.header('Allow', allow).send({ methods: allow.split(', '), writable: resource.writable, schema: resource.schemas.create })
+  })
+}

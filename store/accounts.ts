@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto'
+import { raw, run, sql, type DatabasePort, type Sql, type Work } from './database.ts'
+import type { AccountStore, Client, NewRefreshToken, RefreshToken, User } from './storage.ts'
+
+const CLIENT = raw('client_id, secret_hash, name, scope, created_at, generation')
+const USER = raw('id, username, password_hash, scope, external_issuer, external_subject, created_at')
+const REFRESH_TOKEN = raw('token_hash, family_id, client_id, user_id, scope, expires_at, rotated_at, revoked_at')
+
+/**
+ * How an engine asks whether a token still stands, asked on every request: SQLite answers at
+ * once, without a promise (store/sqlite/standing.ts); PostgreSQL in a round trip, alone or with
+ * a read the request makes anyway (store/postgres/standing.ts).
+ */
+export type StandingCheck = Pick<AccountStore, 'tokenStanding' | 'standingColumns'>
+
+/**
+ * The authorization server's clients, users and tokens (migrations/{sqlite,postgres}/002_oauth.sql).
+ * User names compare without regard to ASCII case.
+ */
+export class SqlAccountStore implements AccountStore {
+  readonly db: DatabasePort
+  readonly tokenStanding: AccountStore['tokenStanding']
+  readonly standingColumns: AccountStore['standingColumns']
+
+  constructor (db: DatabasePort, standing: StandingCheck) {
+    this.db = db
+    this.tokenStanding = standing.tokenStanding
+    this.standingColumns = standing.standingColumns
+  }
+
+  async createClient (client: Omit<Client, 'created_at' | 'generation'>): Promise<Client> {
+    const row = { ...client, generation: '', created_at: new Date().toISOString() }
+    await this.db.run(sql`INSERT INTO oauth_clients (client_id, secret_hash, name, scope, created_at)
+      VALUES (${row.client_id}, ${row.secret_hash}, ${row.name}, ${row.scope}, ${row.created_at})`)
+    return row
+  }
+
+  async client (clientId: string): Promise<Client | undefined> {
+    return this.db.row<Client>(sql`SELECT ${CLIENT} FROM oauth_clients WHERE client_id = ${clientId}`)
+  }
+
+  async clients (): Promise<Client[]> {
+    return this.db.rows<Client>(sql`SELECT ${CLIENT} FROM oauth_clients ORDER BY created_at, client_id`)
+  }
+
+  async changeClient (clientId: string, change: { secret_hash?: string, scope?: string }): Promise<boolean> {
+    return this.db.transaction(changing(clientId, change.secret_hash ?? null, change.scope ?? null))
+  }
+
+  async deleteClient (clientId: string): Promise<boolean> {
+    return await this.db.run(sql`DELETE FROM oauth_clients WHERE client_id = ${clientId}`) > 0
+  }
+
+  async createUser (user: Omit<User, 'id' | 'created_at'>): Promise<User> {
+    return await this.db.row<User>(sql`INSERT INTO users (username, password_hash, scope, external_issuer, external_subject, created_at)
+      VALUES (${user.username}, ${user.password_hash}, ${user.scope}, ${user.external_issuer}, ${user.external_subject},
+      ${new Date().toISOString()}) RETURNING ${USER}`) as User
+  }
+
+  async user (username: string): Promise<User | undefined> {
+    return this.db.row<User>(sql`SELECT ${USER} FROM users WHERE ${this.db.caseless('username', username)}`)
+  }
+
+  async userById (id: number): Promise<User | undefined> {
+    return this.db.row<User>(sql`SELECT ${USER} FROM users WHERE id = ${id}`)
+  }
+
+  async externalUser (issuer: string, subject: string): Promise<User | undefined> {
+    return this.db.row<User>(sql`SELECT ${USER} FROM users WHERE external_issuer = ${issuer} AND external_subject = ${subject}`)
+  }
+
+  async users (): Promise<User[]> {
+    return this.db.rows<User>(sql`SELECT ${USER} FROM users ORDER BY id`)
+  }
+
+  async deleteUser (username: string): Promise<boolean> {
+    return await this.db.run(sql`DELETE FROM users WHERE ${this.db.caseless('username', username)}`) > 0
+  }
+
+  async saveRefreshToken (token: NewRefreshToken): Promise<void> {
+    await this.db.run(insertRefreshToken(token))
+  }
+
+  async refreshToken (tokenHash: string): Promise<RefreshToken | undefined> {
+    return this.db.row<RefreshToken>(sql`SELECT ${REFRESH_TOKEN} FROM refresh_tokens WHERE token_hash = ${tokenHash}`)
+  }
+
+  async rotate (used: string, next: NewRefreshToken): Promise<boolean> {
+    return this.db.transaction(rotating(used, next))
+  }
+
+  async revokeFamily (familyId: string): Promise<void> {
+    await this.db.run(sql`UPDATE refresh_tokens SET revoked_at = ${new Date().toISOString()}
+      WHERE family_id = ${familyId} AND revoked_at IS NULL`)
+  }
+
+  async revokeAccessToken (jti: string, expiresAt: Date): Promise<void> {
+    await this.db.run(sql`INSERT INTO revoked_access_tokens (jti, expires_at) VALUES (${jti}, ${expiresAt.toISOString()})
+      ON CONFLICT (jti) DO NOTHING`)
+  }
+
+  async forgetExpired (): Promise<void> {
+    const now = new Date().toISOString()
+    await this.db.run(sql`DELETE FROM revoked_access_tokens WHERE expires_at <= ${now}`)
+    await this.db.run(sql`DELETE FROM refresh_tokens WHERE expires_at <= ${now}`)
+  }
+}
+
+/** A new secret or scope (null: unchanged) and a new generation; the client's refresh tokens go. A public client gets no secret. */
+function * changing (clientId: string, secretHash: string | null, scope: string | null): Work<boolean> {
+  const changed = yield * run(sql`UPDATE oauth_clients SET secret_hash = coalesce(${secretHash}, secret_hash),
+    scope = coalesce(${scope}, scope), generation = ${randomBytes(12).toString('base64url')}
+    WHERE client_id = ${clientId} AND (CAST(${secretHash} AS text) IS NULL OR secret_hash IS NOT NULL)`)
+  if (changed > 0) yield * run(sql`DELETE FROM refresh_tokens WHERE client_id = ${clientId}`)
+  return changed > 0
+}
+
+/** Marks `used` rotated and stores `next`, unless `used` was rotated or revoked meanwhile: then nothing. */
+function * rotating (used: string, next: NewRefreshToken): Work<boolean> {
+  // Where transactions run side by side (PostgreSQL), the row lock of the UPDATE makes a
+  // concurrent one wait, then find rotated_at set: no row.
+  const claimed = (yield * run(sql`UPDATE refresh_tokens SET rotated_at = ${new Date().toISOString()}
+    WHERE token_hash = ${used} AND rotated_at IS NULL AND revoked_at IS NULL`)) === 1
+  if (claimed) yield * run(insertRefreshToken(next))
+  return claimed
+}
+
+function insertRefreshToken (token: NewRefreshToken): Sql {
+  return sql`INSERT INTO refresh_tokens (token_hash, family_id, client_id, user_id, scope, expires_at, created_at)
+    VALUES (${token.token_hash}, ${token.family_id}, ${token.client_id}, ${token.user_id}, ${token.scope}, ${token.expires_at},
+    ${new Date().toISOString()})`
+}
