@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { raw, run, sql, type DatabasePort, type Sql, type Work } from './database.ts'
+import { run, type DatabasePort, type Work } from './database.ts'
+import { raw, sql, type Sql } from './sql.ts'
 import type { AccountStore, Client, NewRefreshToken, RefreshToken, User } from './storage.ts'
 
 const CLIENT = raw('client_id, secret_hash, name, scope, created_at, generation')

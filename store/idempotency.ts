@@ -1,4 +1,5 @@
-import { raw, row, run, sql, type DatabasePort, type Sql, type Work } from './database.ts'
+import { row, run, type DatabasePort, type Work } from './database.ts'
+import { raw, sql, type Sql } from './sql.ts'
 import { ABANDONED_KEY_MS, KEY_LIFETIME_MS, type Claim, type IdempotencyStore, type StoredAnswer } from './storage.ts'
 
 /** An idempotency key as the table holds it. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { raw, sql, type DatabasePort, type Sql } from './database.ts'
+import type { DatabasePort } from './database.ts'
+import { raw, sql, type Sql } from './sql.ts'
 import type { ClaimedJob, JobOwner, JobResult, JobStatus, JobStore, JobView, StoredRequest } from './storage.ts'
 
 /** A job as the table holds it, for its owner's view. */

@@ -1,4 +1,5 @@
-import { sql, type DatabasePort } from './database.ts'
+import type { DatabasePort } from './database.ts'
+import { sql } from './sql.ts'
 import type { SigningKeyStore, StoredSigningKey } from './storage.ts'
 
 /** The keys that sign access tokens (migrations/{sqlite,postgres}/040_signing_keys.sql), shared by every instance. */

@@ -65,15 +65,15 @@ export async function resultOf<T> (write: Promise<T>): Promise<T> {
   }
 }
 
-/** Runs a sequence to its end, each statement answered at once. */
-export function runNow<R> (sequence: Generator<Ask, R, unknown>, answer: (ask: Ask) => unknown): R {
+/** Runs a sequence to its end, each statement answered at once (a write's, or a work of the database port: store/database.ts). */
+export function runNow<A, R> (sequence: Generator<A, R, unknown>, answer: (ask: A) => unknown): R {
   let step = sequence.next()
   while (step.done !== true) step = sequence.next(answer(step.value))
   return step.value
 }
 
 /** Runs a sequence to its end, awaiting each answer. */
-export async function runAwaiting<R> (sequence: Generator<Ask, R, unknown>, answer: (ask: Ask) => Promise<unknown>): Promise<R> {
+export async function runAwaiting<A, R> (sequence: Generator<A, R, unknown>, answer: (ask: A) => Promise<unknown>): Promise<R> {
   let step = sequence.next()
   while (step.done !== true) step = sequence.next(await answer(step.value))
   return step.value

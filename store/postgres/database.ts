@@ -4,7 +4,9 @@ import pg from 'pg'
 import type { Alongside } from '../contract.ts'
 import { ConfigError } from '../../config/index.ts'
 import { asciiLower } from '../../model/text.ts'
-import { raw, runAwaiting, sql, type Ask, type DatabasePort, type Sql, type Work } from '../database.ts'
+import type { Ask, DatabasePort, Work } from '../database.ts'
+import { runAwaiting } from '../sequence.ts'
+import { raw, sql, type Sql } from '../sql.ts'
 import { pendingOf, type Migration } from '../migrations.ts'
 import { quote } from '../text.ts'
 
@@ -222,6 +224,7 @@ export class PostgresPort implements DatabasePort {
 }
 
 async function answer (db: Queryable, { statement, want }: Ask): Promise<unknown> {
-  const result = await db.query(prepared(statement.text(n => `$${n}`), [...statement.values]))
+  const { sql: text, params } = statement.render(n => `$${n}`)
+  const result = await db.query(prepared(text, params))
   return want === 'rows' ? result.rows : result.rowCount ?? 0
 }

@@ -1,4 +1,4 @@
-import { raw } from '../database.ts'
+import { raw } from '../sql.ts'
 import type { Lease } from '../jobs.ts'
 
 /**

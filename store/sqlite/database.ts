@@ -2,7 +2,9 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { sqliteBinding } from '../../packaging/shipped.ts'
-import { raw, runNow, sql, type Ask, type DatabasePort, type Sql, type Work } from '../database.ts'
+import type { Ask, DatabasePort, Work } from '../database.ts'
+import { runNow } from '../sequence.ts'
+import { raw, sql, type Sql } from '../sql.ts'
 import { migrationsOf, pendingOf, type Migration } from '../migrations.ts'
 
 export type SqliteDatabase = Database.Database
@@ -95,9 +97,9 @@ export class SqlitePort implements DatabasePort {
   }
 
   #answer ({ statement, want }: Ask): unknown {
-    const text = statement.text(() => '?')
+    const { sql: text, params } = statement.render(() => '?')
     let compiled = this.#statements.get(text)
     if (compiled === undefined) this.#statements.set(text, compiled = this.db.prepare(text))
-    return want === 'rows' ? compiled.all(...statement.values) : compiled.run(...statement.values).changes
+    return want === 'rows' ? compiled.all(...params) : compiled.run(...params).changes
   }
 }

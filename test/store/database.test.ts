@@ -1,17 +1,18 @@
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import t from 'tap'
-import { raw, row, run, sql, type Work } from '../../store/database.ts'
+import { row, run, type Work } from '../../store/database.ts'
+import { raw, sql } from '../../store/sql.ts'
 import { SqlitePort } from '../../store/sqlite/database.ts'
 
 t.test('a statement numbers its placeholders as each engine writes them, a part written in with its own values', async t => {
   const owner = sql`owner = ${'o'} AND key = ${'k'}`
   const statement = sql`SELECT ${raw('a, b')} FROM t WHERE ${owner} AND n < ${3}${raw(' FOR UPDATE')}`
-  t.equal(statement.text(() => '?'), 'SELECT a, b FROM t WHERE owner = ? AND key = ? AND n < ? FOR UPDATE')
-  t.equal(statement.text(n => `$${n}`), 'SELECT a, b FROM t WHERE owner = $1 AND key = $2 AND n < $3 FOR UPDATE')
-  t.same(statement.values, ['o', 'k', 3])
-  t.equal(sql`${owner}`.text(n => `$${n}`), 'owner = $1 AND key = $2', 'a part alone')
-  t.equal(sql`SELECT 1`.text(() => '?'), 'SELECT 1')
+  t.equal(statement.render(() => '?').sql, 'SELECT a, b FROM t WHERE owner = ? AND key = ? AND n < ? FOR UPDATE')
+  t.equal(statement.render(n => `$${n}`).sql, 'SELECT a, b FROM t WHERE owner = $1 AND key = $2 AND n < $3 FOR UPDATE')
+  t.same(statement.render(() => '?').params, ['o', 'k', 3])
+  t.equal(sql`${owner}`.render(n => `$${n}`).sql, 'owner = $1 AND key = $2', 'a part alone')
+  t.equal(sql`SELECT 1`.render(() => '?').sql, 'SELECT 1')
 })
 
 t.test("SQLite runs a transaction's work to its end at once, and undoes all of it when it throws", async t => {
