@@ -34,14 +34,17 @@ export function * rows (statement: Sql): Generator<Ask, Scalar[][], unknown> {
   return (yield { statement, want: 'rows' }) as Scalar[][]
 }
 
+/** Whether a statement finds a row. */
 export function * exists (statement: Sql): Generator<Ask, boolean, unknown> {
   return (yield { statement, want: 'exists' }) as boolean
 }
 
+/** Runs a statement whose rows the write does not need. */
 export function * run (statement: Sql): Generator<Ask, void, unknown> {
   yield { statement, want: 'run' }
 }
 
+/** Leaves a statement for the engine to run before the write ends (`later`). */
 export function * later (statement: Sql): Generator<Ask, void, unknown> {
   yield { statement, want: 'later' }
 }
