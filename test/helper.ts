@@ -36,6 +36,12 @@ export const BOOTSTRAP = { id: 'test-bootstrap', secret: 'test-bootstrap-secret-
 export const ENGINE: 'sqlite' | 'postgres' = process.env.ZOO_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite'
 export const POSTGRES = process.env.ZOO_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 
+/**
+ * The options of a test that runs in the PostgreSQL pass only: what it tests only PostgreSQL has
+ * (a database several processes share, its statements, its tables). Skipped, saying so, on SQLite.
+ */
+export const POSTGRES_PASS = { skip: ENGINE !== 'postgres' && 'runs in the PostgreSQL pass' }
+
 /** The URL of `schema` on the test database: the service makes the schema when it opens it. */
 const inSchema = (schema: string): string => `${POSTGRES}?options=${encodeURIComponent(`-c search_path=${schema}`)}`
 /** Names this test file's schemas apart from those of the files that run beside it, and of earlier runs. */
