@@ -1,13 +1,13 @@
 import t, { type Test } from 'tap'
 import { buildApi } from '../app.ts'
 import { checkContract, ContractCheck, type Answer, type OpenApiDocument } from './contract.ts'
-import { build, call, create, testConfig } from './helper.ts'
+import { build, call, create, dataDir, testConfig } from './helper.ts'
 
 /** An app whose contract violations are collected instead of failing the test. */
 async function watched (t: Test, settings: Record<string, string> = {}) {
   const violations: string[] = []
   const collector = { fail: (message: string) => violations.push(message) } as unknown as Test
-  const app = checkContract(collector, buildApi(testConfig(t.testdir(), settings)))
+  const app = checkContract(collector, buildApi(testConfig(dataDir(t), settings)))
   t.teardown(() => app.close())
   // Answers the way a faulty route would, for the requests that ask for it.
   app.addHook('preHandler', async (request, reply) => {

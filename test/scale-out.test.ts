@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import { decodeProtectedHeader } from 'jose'
 import t, { type Test } from 'tap'
-import { basic, BOOTSTRAP, ENGINE, freshSchema } from './helper.ts'
+import { basic, BOOTSTRAP, freshSchema, POSTGRES_PASS } from './helper.ts'
 import { lineOf, send, spawnTs, type SocketResponse } from './local/helper.ts'
 import { openStream } from './sse.ts'
 
 /*
  * Two instances of the service as separate processes, behind a (pretend) load balancer, on one
- * PostgreSQL database and one Redis: every guarantee of the contract must hold across them.
+ * PostgreSQL database and one Redis: every guarantee of the contract must hold across them. They
+ * run in the PostgreSQL pass (POSTGRES_PASS): the SQLite pass has no database two processes can share.
  */
 
 const REDIS = process.env.ZOO_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
@@ -69,8 +70,6 @@ async function start (t: Test, env: Record<string, string>, client: string): Pro
 }
 
 const FORM = 'application/x-www-form-urlencoded'
-/** Where the PostgreSQL pass runs these; the SQLite pass has no database two processes can share. */
-const POSTGRES_PASS = { skip: ENGINE !== 'postgres' && 'runs in the PostgreSQL pass' }
 
 const randomAddress = (): string => `10.${[...randomBytes(3)].join('.')}`
 

@@ -9,7 +9,7 @@ import { literals } from '../../model/kinds.ts'
 import type { Column, Resource } from '../../model/resource.ts'
 import { RESOURCES } from '../../schemas/index.ts'
 import { checkContract } from '../contract.ts'
-import { addClient, basic, BOOTSTRAP, call, create, openDatabaseFile, testConfig, tokenRequest } from '../helper.ts'
+import { addClient, basic, BOOTSTRAP, call, create, dataDir, openDatabaseFile, testConfig, tokenRequest } from '../helper.ts'
 import { portOf } from '../local/helper.ts'
 import { sampleValue } from '../samples.ts'
 import {
@@ -61,7 +61,7 @@ const BODY_LIMIT = 4096
 async function fuzzedApp (t: Test): Promise<{ app: FastifyInstance, violations: string[] }> {
   const violations: string[] = []
   const collector = { fail: (message: string) => violations.push(message) } as unknown as Test
-  const app = checkContract(collector, buildApi(testConfig(t.testdir(), { BODY_LIMIT: String(BODY_LIMIT) })))
+  const app = checkContract(collector, buildApi(testConfig(dataDir(t), { BODY_LIMIT: String(BODY_LIMIT) })))
   t.teardown(() => app.close())
   await app.ready()
   return { app, violations }

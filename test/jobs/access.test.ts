@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Payload } from 'oauth2-mock-server'
 import t from 'tap'
 import { startProvider } from '../auth/oauth-provider.ts'
-import { addClient, addUser, basic, BOOTSTRAP, build, call, query, testConfig, tokenRequest } from '../helper.ts'
+import { addClient, addUser, basic, BOOTSTRAP, build, call, dataDir, query, testConfig, tokenRequest } from '../helper.ts'
 import { accepted, ASYNC, finished, jobPath, start, ZOO } from './helper.ts'
 
 /** `Bearer <token>` of a new client holding `scope`. */
@@ -87,7 +87,7 @@ t.test('only GET and HEAD are served on a job; unknown query parameters are refu
 })
 
 t.test('a queued job says so, with Retry-After', async t => {
-  const app = await start(t, testConfig(t.testdir()), { runJobs: false })
+  const app = await start(t, testConfig(dataDir(t)), { runJobs: false })
   const path = accepted(t, await call(app, 'POST', '/v1/zoos', ZOO, ASYNC))
   const res = await call(app, 'GET', path)
   t.equal(res.statusCode, 200)
@@ -97,7 +97,7 @@ t.test('a queued job says so, with Retry-After', async t => {
 })
 
 t.test('a user may have at most 100 jobs waiting: the next is 429 with Retry-After, and others still queue theirs', async t => {
-  const app = await start(t, testConfig(t.testdir()), { runJobs: false })
+  const app = await start(t, testConfig(dataDir(t)), { runJobs: false })
   const batch = Array.from({ length: 100 }, async () => call(app, 'POST', '/v1/zoos', ZOO, ASYNC))
   t.same([...new Set((await Promise.all(batch)).map(res => res.statusCode))], [202])
   const refused = await call(app, 'POST', '/v1/zoos', ZOO, ASYNC)

@@ -1,11 +1,11 @@
 import t from 'tap'
-import { addClient, addUser, basic, call, ENGINE, query, testConfig, tokenRequest, withAccounts, withStorage } from '../helper.ts'
+import { addClient, addUser, basic, call, dataDir, ENGINE, query, testConfig, tokenRequest, withAccounts, withStorage } from '../helper.ts'
 import { accepted, ASYNC, finished, start, ZOO } from './helper.ts'
 
 const zoo = (name: string) => ({ ...ZOO, name })
 
 t.test('a job queued by an app that closed before running it is run by the next app on the same data directory', async t => {
-  const config = testConfig(t.testdir())
+  const config = testConfig(dataDir(t))
   const first = await start(t, config, { runJobs: false })
   const path = accepted(t, await call(first, 'POST', '/v1/zoos', ZOO, ASYNC))
   t.match((await call(first, 'GET', path)).json(), { status: 'queued', finished_at: null, result: null })
@@ -21,7 +21,7 @@ t.test('a job queued by an app that closed before running it is run by the next 
 })
 
 t.test('a job a crashed process left running is run again at the next start, in its place in the queue', async t => {
-  const config = testConfig(t.testdir())
+  const config = testConfig(dataDir(t))
   const first = await start(t, config, { runJobs: false })
   const paths = []
   for (const name of ['First', 'Second', 'Third']) paths.push(accepted(t, await call(first, 'POST', '/v1/zoos', zoo(name), ASYNC)))
@@ -52,7 +52,7 @@ t.test('a job a crashed process left running is run again at the next start, in 
 })
 
 t.test('a job runs with the scopes its client and user still have when it runs', async t => {
-  const config = testConfig(t.testdir())
+  const config = testConfig(dataDir(t))
   const first = await start(t, config, { runJobs: false })
   const animal = { name: 'Knut', species: 'Polar bear', animal_type_id: 3 }
   const bearer = async (res: Promise<{ json: () => { access_token: string } }>) => `Bearer ${(await res).json().access_token}`
@@ -94,7 +94,7 @@ t.test('a job runs with the scopes its client and user still have when it runs',
 })
 
 t.test('succeeded jobs are deleted a week after they finished, failed ones after a day; none keeps its request body once run', async t => {
-  const config = testConfig(t.testdir())
+  const config = testConfig(dataDir(t))
   const first = await start(t, config)
   const post = async () => accepted(t, await call(first, 'POST', '/v1/zoos', ZOO, ASYNC))
   // Valid as a request, refused when run: there is no zoo 9999.

@@ -4,13 +4,13 @@ import { connect as tlsConnect } from 'node:tls'
 import t, { type Test } from 'tap'
 import { buildApi } from '../../app.ts'
 import { checkContract } from '../contract.ts'
-import { build, call, testConfig } from '../helper.ts'
+import { build, call, dataDir, testConfig } from '../helper.ts'
 import { buildLocal, portOf, post } from '../local/helper.ts'
 import { http2Request, http2Session, https1, listenHttps } from '../tls/helper.ts'
 
 /** The API behind a (pretend) TLS-terminating proxy, listening on loopback; closed at teardown. */
 async function plainApi (t: Test, settings: Record<string, string>): Promise<number> {
-  const app = checkContract(t, buildApi(testConfig(t.testdir(), { TLS: 'proxy', ...settings })))
+  const app = checkContract(t, buildApi(testConfig(dataDir(t), { TLS: 'proxy', ...settings })))
   t.teardown(() => app.close())
   await app.listen({ host: '127.0.0.1', port: 0 })
   return portOf(app)

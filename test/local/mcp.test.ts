@@ -37,12 +37,24 @@ async function connected (
 const call = async (client: Client, name: string, args: unknown): Promise<ToolResult> =>
   await client.callTool({ name, arguments: args as Record<string, unknown> }) as ToolResult
 
-/** Every entry of a listing is in the directory answered, and that directory's real path within an allowed one. */
-function namesNothingOutside (t: Test, page: { path: string, entries: { name: string }[] }, allowed: string[], label: string): void {
+/** What `lstat` says a path is, in the words of a listing's `type`; `missing` when nothing is there. */
+function typeAt (path: string): string {
+  const info = lstatSync(path, { throwIfNoEntry: false })
+  if (info === undefined) return 'missing'
+  return info.isFile() ? 'file' : info.isDirectory() ? 'directory' : info.isSymbolicLink() ? 'symlink' : 'other'
+}
+
+type Page = { path: string, entries: { name: string, type: string }[] }
+
+/**
+ * Every entry of a listing is in the directory answered, as what the listing says it is (a
+ * symbolic link itself, not followed), and that directory's real path within an allowed one.
+ */
+function namesNothingOutside (t: Test, page: Page, allowed: string[], label: string): void {
   const real = realpathSync(page.path)
   const roots = allowed.map(dir => realpathSync(dir))
   t.ok(roots.some(root => real === root || real.startsWith(`${root}/`)), `${label}: ${real} lies within an allowed directory`)
-  for (const entry of page.entries) t.ok(lstatSync(join(real, entry.name)), `${label}: ${entry.name} is there`)
+  for (const entry of page.entries) t.equal(typeAt(join(real, entry.name)), entry.type, `${label}: ${entry.name} is there, a ${entry.type}`)
 }
 
 t.test('the tools: their names, annotations and schemas, which are the OpenAPI routes\' own', async t => {

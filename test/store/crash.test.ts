@@ -19,6 +19,11 @@ import { openStream, type Event, type Stream } from '../sse.ts'
  * API serves, and every event a stream received before the kill must still be in it.
  */
 
+// Ten starts of the server, a load and a verification of everything written so far after each:
+// about 40 s on SQLite and 60 on PostgreSQL with the machine to itself, beside other test files
+// (tap runs several at once) up to twice that, over .taprc's 120 s for a file.
+t.setTimeout(300_000)
+
 /** When each round stops the server (milliseconds from the start of the load) and with which signal, in this order. */
 const STOPS: { after: number, signal: 'SIGKILL' | 'SIGTERM' }[] = [
   { after: 2, signal: 'SIGKILL' },

@@ -13,7 +13,7 @@ import type { Test } from 'tap'
 import { buildApi } from '../../app.ts'
 import { loadTls, type TlsMaterial } from '../../listeners/tls.ts'
 import { checkContract } from '../contract.ts'
-import { BOOTSTRAP, basic, testConfig } from '../helper.ts'
+import { BOOTSTRAP, basic, dataDir, testConfig } from '../helper.ts'
 import { portOf } from '../local/helper.ts'
 
 export interface HttpsApi {
@@ -28,7 +28,7 @@ export interface HttpsApi {
  * loopback at a free port, closed at teardown.
  */
 export async function listenHttps (t: Test, settings: Record<string, string> = {}): Promise<HttpsApi> {
-  const config = testConfig(t.testdir(), settings)
+  const config = testConfig(dataDir(t), settings)
   const tls = await loadTls(config)
   const app = checkContract(t, buildApi(config, { tls }))
   t.teardown(() => app.close())

@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import { buildApi } from '../../app.ts'
 import { checkContract } from '../contract.ts'
-import { BOOTSTRAP, basic, build, call, testConfig } from '../helper.ts'
+import { BOOTSTRAP, basic, build, call, dataDir, testConfig } from '../helper.ts'
 import { portOf, send } from '../local/helper.ts'
 import { HELMET } from './helper.ts'
 
@@ -9,7 +9,7 @@ const REFUSED = { error: 'HTTPS required' }
 
 /** The API as server.ts builds it with TLS=proxy: plain HTTP on loopback, closed at teardown. */
 async function behindProxy (t: Test, settings: Record<string, string> = {}) {
-  const app = checkContract(t, buildApi(testConfig(t.testdir(), { TLS: 'proxy', ...settings })))
+  const app = checkContract(t, buildApi(testConfig(dataDir(t), { TLS: 'proxy', ...settings })))
   t.teardown(() => app.close())
   await app.listen({ host: '127.0.0.1', port: 0 })
   const port = portOf(app)

@@ -32,6 +32,19 @@ async function follow (t: Test, app: FastifyInstance, path: string, headers: Rec
 
 const ZOO = { name: 'Tierpark', city: 'Berlin' }
 
+/**
+ * Waits (5 s at most) until the JSON page of `path` holds `count` changes. On PostgreSQL a change
+ * is read once its position is final, once every transaction of the database that began before
+ * its own has ended (store/postgres/feed.ts): a transaction of another session (a test file run
+ * beside this one, another suite on the same server) can hold that back a moment after the write
+ * was answered. The assertions then read the feed as it is.
+ */
+async function untilFinal (app: FastifyInstance, path: string, count: number): Promise<void> {
+  for (let waited = 0; (await call(app, 'GET', path)).json().length < count && waited < 5000; waited += 10) {
+    await new Promise(resolve => setTimeout(resolve, 10))
+  }
+}
+
 t.test('a stream sends each committed change of its collection once, in commit order, as it commits', async t => {
   const app = await build(t)
   const before = await create(app, 'zoos', { name: 'Before', city: 'Bonn' })
@@ -72,6 +85,7 @@ t.test('a stream sends each committed change of its collection once, in commit o
 t.test('Last-Event-ID or after resumes right after a position; without either, a stream starts at the next change', async t => {
   const app = await build(t)
   for (const name of ['A', 'B', 'C']) await create(app, 'zoos', { name, city: 'X' })
+  await untilFinal(app, '/v1/zoos/changes', 3)
   const all = (await call(app, 'GET', '/v1/zoos/changes')).json() as { position: string }[]
   t.equal(all.length, 3)
   const [first, second] = all.map(c => c.position)
@@ -102,6 +116,7 @@ t.test('a JSON page of changes for a client that polls, with a Link to the next'
   const app = await build(t)
   for (const name of ['A', 'B', 'C']) await create(app, 'zoos', { name, city: 'X' })
   await create(app, 'animals', { name: 'Knut', species: 'bear', animal_type_id: 1 })
+  await untilFinal(app, '/v1/animals/changes', 1)
   const seen: string[] = []
   let url = '/v1/zoos/changes?limit=2'
   for (let page = 0; page < 3; page++) {
@@ -127,6 +142,7 @@ t.test('a JSON page of changes for a client that polls, with a Link to the next'
 t.test('changes older than CHANGES_RETENTION are pruned; resuming before them is 410', async t => {
   const app = await build(t)
   for (const name of ['A', 'B', 'C']) await create(app, 'zoos', { name, city: 'X' })
+  await untilFinal(app, '/v1/zoos/changes', 3)
   const all = (await call(app, 'GET', '/v1/zoos/changes')).json() as { position: string }[]
   const [first, second] = all.map(c => c.position)
   await query(app, 'UPDATE changes SET at = ? WHERE position <= ?', ['2020-01-01T00:00:00.000Z', second])
@@ -319,6 +335,7 @@ t.test('a client gone before its stream starts holds no place', async t => {
 t.test('a record is in the feed exactly as the API answers it, whatever its text holds', async t => {
   const app = await build(t)
   const zoo = await create(app, 'zoos', { name: 'O\'Brien\'s "Zoo" \\ back\\slash E\'x\' ü 🦁 $1 $$', city: '\\\\' })
+  await untilFinal(app, '/v1/zoos/changes', 1)
   const [change] = (await call(app, 'GET', '/v1/zoos/changes')).json()
   t.same(change.record, zoo)
 })

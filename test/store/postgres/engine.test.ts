@@ -10,7 +10,7 @@ import type { Storage } from '../../../store/storage.ts'
 import type { Filter } from '../../../store/contract.ts'
 import { RESOURCES } from '../../../schemas/index.ts'
 import { Zoos } from '../../../schemas/zoo.ts'
-import { ENGINE, build, call, freshSchema } from '../../helper.ts'
+import { build, call, freshSchema, POSTGRES_PASS } from '../../helper.ts'
 import { spawnTs } from '../../local/helper.ts'
 
 /*
@@ -19,7 +19,6 @@ import { spawnTs } from '../../local/helper.ts'
  * connections racing each other. The rest of its behaviour is the whole suite's, run on it.
  */
 
-const POSTGRES_PASS = { skip: ENGINE !== 'postgres' && 'runs in the PostgreSQL pass' }
 const PRINCIPAL = { issuer: 'https://issuer.test', clientId: 'c1', subject: 's1' }
 
 async function open (t: Test, url: string): Promise<Storage> {

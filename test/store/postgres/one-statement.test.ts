@@ -5,7 +5,7 @@ import { etagOf } from '../../../collections/conditional.ts'
 import { defineResource } from '../../../model/resource.ts'
 import { CollectionSql } from '../../../store/collection-sql.ts'
 import type { PostgresStore } from '../../../store/postgres/collections.ts'
-import { bearerWith, build as buildApp, call, create, ENGINE, query, snapshot, storageOf } from '../../helper.ts'
+import { bearerWith, build as buildApp, call, create, POSTGRES_PASS, query, snapshot, storageOf } from '../../helper.ts'
 
 /*
  * On PostgreSQL a write of one record is one statement that writes the record and its change
@@ -15,8 +15,6 @@ import { bearerWith, build as buildApp, call, create, ENGINE, query, snapshot, s
  * guarantees: another instance's write between the read and the write, and a write the
  * constraints refuse, are answered as that transaction would answer them.
  */
-
-const POSTGRES_PASS = { skip: ENGINE !== 'postgres' && 'runs in the PostgreSQL pass' }
 
 type Pool = { query: (...args: unknown[]) => Promise<unknown>, connect: (...args: unknown[]) => Promise<unknown> }
 
