@@ -10,13 +10,13 @@ import { validatorCompiler } from './http/validation.ts'
 import { programDir } from './packaging/shipped.ts'
 import { RESOURCES } from './schemas/index.ts'
 import { componentsOf } from './schemas/responses.ts'
-import type { Collections } from './store/storage.ts'
+import type { StoredCollections } from './store/storage.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config
     /** The collections the API serves, and where the migrations of their tables are (ApiOptions.collections). */
-    collections: Collections
+    collections: StoredCollections
     /** Tells the operator something once, outside the logs (a generated bootstrap secret). */
     announce: (message: string) => void
     /** Whether the background-job worker starts with the app (ApiOptions.runJobs). */
@@ -44,7 +44,7 @@ export interface ApiOptions {
    * tree served instead of routes/ (`routes`; test/helper.ts's `routeTree` makes one of routes/
    * and the test's own route files).
    */
-  collections?: Collections & { routes?: string }
+  collections?: StoredCollections & { routes?: string }
 }
 
 /**

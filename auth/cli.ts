@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 import { ConfigError, SETTINGS, unpackDirOf } from '../config/index.ts'
 import { unpack } from '../packaging/shipped.ts'
 import { openStorage } from '../store/open.ts'
-import type { Collections, Storage } from '../store/storage.ts'
+import type { StoredCollections, Storage } from '../store/storage.ts'
 import { changeClientScope, createClient, createUser, rotateClientSecret } from './accounts.ts'
 import { SigningKeys } from './keys.ts'
 import { RESOURCES } from '../schemas/index.ts'
@@ -33,7 +33,7 @@ export interface CliIo {
   stdout: (text: string) => void
   stderr: (text: string) => void
   /** The collections whose tables and scopes the CLI knows: by default those of schemas/, as the service's. */
-  collections?: Collections
+  collections?: StoredCollections
 }
 
 export async function readAll (stream: NodeJS.ReadableStream): Promise<string> {

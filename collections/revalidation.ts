@@ -5,7 +5,7 @@ import type { Counting } from '../store/contract.ts'
  * The ETag of a list answer. A page's items, total and links are a function of the request (its
  * origin, path and query, and how much it counts) and of the records of the collections it reads
  * (the listed one, and those it embeds). The stores keep a stamp of each collection that changes
- * with every committed write, by any process, and never comes back (Store.changes): a tag made of
+ * with every committed write, by any process, and never comes back (CollectionStores.changes): a tag made of
  * the request and the stamps, read before the page, is the same only while none of those
  * collections changed. So a request whose If-None-Match names it is answered 304 from the
  * stamps alone, without reading, counting or serializing the page.

@@ -5,7 +5,7 @@ import { recordUrl } from '../http/links.ts'
 import { bulkPreferences, returnPreference } from '../http/prefer.ts'
 import type { Resource, ResourceRecord } from '../model/resource.ts'
 import { NoQuerySchema } from '../schemas/common.ts'
-import type { Alongside, BatchResult, BatchWrite, Precondition, Store, Versioned } from '../store/contract.ts'
+import type { Alongside, BatchResult, BatchWrite, Precondition, CollectionStores, Versioned } from '../store/contract.ts'
 import { ensureLive } from '../store/refusals.ts'
 import { etagOf, ifMatch } from './conditional.ts'
 import { parseFilters } from './list-query.ts'
@@ -209,10 +209,11 @@ export function planWrite (request: FastifyRequest, asked: WriteRequest): Planne
  * A batch hands its writes to the store's batch instead, which asks the same of each.
  */
 export async function runWrite (
-  storage: Store, { resource, nesting }: Mount, { write, limits }: PlannedWrite, records: number, alongside: Alongside | undefined
+  stores: CollectionStores, { resource, nesting }: Mount, { write, limits }: PlannedWrite, records: number,
+  alongside: Alongside | undefined
 ): Promise<BatchResult> {
-  if (write.parent !== undefined && nesting !== undefined) await ensureLive(storage.collection(nesting.parent), write.parent.id)
-  const store = storage.collection(resource)
+  if (write.parent !== undefined && nesting !== undefined) await ensureLive(stores.collection(nesting.parent), write.parent.id)
+  const store = stores.collection(resource)
   const bounds = { ...limits, dryRun: limits?.dryRun ?? false, records }
   switch (write.op) {
     case 'create': return await store.create(write.inputs, write.many, records, alongside)

@@ -5,7 +5,7 @@ import type { FilterOperator, Resource, ResourceRecord, Scalar } from '../model/
  * these two interfaces (store/sqlite/, store/postgres/) and nothing above them changes. Writes
  * settle once they are durable, so an engine may group them into shared transactions.
  */
-export interface Store {
+export interface CollectionStores {
   collection (resource: Resource): CollectionStore
   /**
    * A stamp of each named collection that changes with every write committed to it, by this
@@ -147,7 +147,7 @@ export type Counting = 'exact' | 'none'
 
 export interface ListOptions {
   counting: Counting
-  /** The collection's stamp (Store.changes), read before the list: an engine may trust what it kept at that stamp. */
+  /** The collection's stamp (CollectionStores.changes), read before the list: an engine may trust what it kept at that stamp. */
   changes?: string
 }
 

@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.ts'
-import type { Collections, Storage } from './storage.ts'
+import type { StoredCollections, Storage } from './storage.ts'
 
 /**
  * The storage the configuration names: PostgreSQL when DATABASE_URL is set, else SQLite in
@@ -7,7 +7,7 @@ import type { Collections, Storage } from './storage.ts'
  */
 export async function openStorage (
   config: Pick<Config, 'dataDir' | 'databaseUrl' | 'databasePoolSize' | 'databaseStatementTimeout'>,
-  collections: Collections
+  collections: StoredCollections
 ): Promise<Storage> {
   if (config.databaseUrl === undefined) return (await import('./sqlite/storage.ts')).openSqliteStorage(config.dataDir, collections)
   const { openPostgresStorage } = await import('./postgres/storage.ts')

@@ -1,11 +1,11 @@
 import type { Resource } from '../model/resource.ts'
-import type { Store } from './contract.ts'
+import type { CollectionStores } from './contract.ts'
 
 /**
  * The collections a storage keeps: their resources, and where the migrations that make their
  * tables are (undefined: those this version ships; a folder: a test's, store/migrations.ts).
  */
-export interface Collections {
+export interface StoredCollections {
   resources: Resource[]
   migrations?: string
 }
@@ -23,7 +23,7 @@ export interface Storage {
    * one process remembers may be outdated by another's write, and the database must be asked.
    */
   readonly shared: boolean
-  readonly collections: Store
+  readonly collections: CollectionStores
   readonly accounts: AccountStore
   readonly idempotency: IdempotencyStore
   readonly jobs: JobStore

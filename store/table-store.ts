@@ -1,5 +1,5 @@
 import type { Resource } from '../model/resource.ts'
-import type { Alongside, BatchResult, BatchWrite, ChangeLog, CollectionStore, Store } from './contract.ts'
+import type { Alongside, BatchResult, BatchWrite, ChangeLog, CollectionStore, CollectionStores } from './contract.ts'
 import { batchFailure, batching, type BatchPosition } from './batching.ts'
 import { RecordBudget } from './record-budget.ts'
 import type { Sequence } from './sequence.ts'
@@ -11,7 +11,7 @@ import type { Deleting, TableCollection, WritePath } from './table-collection.ts
  * of several: a sequence of statements (store/sequence.ts) that the engine commits in one
  * transaction, the feed recording its changes in the same transaction (`commit`).
  */
-export abstract class TableStore<Collection extends TableCollection> implements Store, WritePath {
+export abstract class TableStore<Collection extends TableCollection> implements CollectionStores, WritePath {
   readonly #byName = new Map<string, Collection>()
 
   abstract readonly feed: ChangeLog

@@ -35,7 +35,7 @@ const INDEXING_BATCH = 2000
  * again only when a write has committed since it was last counted, on any instance
  * (store/postgres/totals.ts).
  */
-export class PostgresStore extends TableStore<PostgresCollection> {
+export class PostgresCollectionStores extends TableStore<PostgresCollection> {
   readonly pool: Pool
   readonly resources: Resource[]
   readonly feed: PostgresChangeLog
@@ -111,9 +111,9 @@ class PostgresCollection extends TableCollection {
   readonly #totals: PostgresTotals
   readonly #oneStatement: OneStatementWrites
 
-  readonly store: PostgresStore
+  readonly store: PostgresCollectionStores
 
-  constructor (store: PostgresStore, resource: Resource) {
+  constructor (store: PostgresCollectionStores, resource: Resource) {
     super(store, resource, store.resources, POSTGRES)
     this.store = store
     this.#pool = store.pool

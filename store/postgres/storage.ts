@@ -3,8 +3,8 @@ import { SqlIdempotencyStore } from '../idempotency.ts'
 import { SqlJobStore } from '../jobs.ts'
 import { SqlSigningKeyStore } from '../keys.ts'
 import { migrationsOf } from '../migrations.ts'
-import type { Collections, Storage } from '../storage.ts'
-import { PostgresStore } from './collections.ts'
+import type { StoredCollections, Storage } from '../storage.ts'
+import { PostgresCollectionStores } from './collections.ts'
 import { LOCKS, migrate, openPool, pendingMigrations, PostgresPort, withLock, type PostgresSettings } from './database.ts'
 import { POSTGRES_LEASE } from './jobs.ts'
 import { checkTables } from './schema.ts'
@@ -15,10 +15,10 @@ import { postgresStanding } from './standing.ts'
  * (records, keys, revocations, idempotency keys, jobs) is in the database, and nothing an
  * instance remembers is trusted where another may have written since.
  */
-export async function openPostgresStorage (settings: PostgresSettings, collections: Collections): Promise<Storage> {
+export async function openPostgresStorage (settings: PostgresSettings, collections: StoredCollections): Promise<Storage> {
   const migrations = migrationsOf('postgres', collections.migrations)
   const pool = await openPool(settings)
-  const store = new PostgresStore(pool, collections.resources)
+  const store = new PostgresCollectionStores(pool, collections.resources)
   try {
     await migrate(pool, migrations)
     await checkTables(pool, collections.resources)

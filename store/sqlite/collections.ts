@@ -22,7 +22,7 @@ const STATEMENT_CACHE_SIZE = 512
 const INDEXING_BATCH = 2000
 
 /** Collections stored in SQLite tables named after them (migrations/). */
-export class SqliteStore extends TableStore<SqliteCollection> {
+export class SqliteCollectionStores extends TableStore<SqliteCollection> {
   readonly #statements = new Map<string, Database.Statement>()
   readonly #dataVersion: Database.Statement
   #seenVersion: number
@@ -208,9 +208,9 @@ class SqliteCollection extends TableCollection {
    */
   changes = 0
 
-  readonly store: SqliteStore
+  readonly store: SqliteCollectionStores
 
-  constructor (store: SqliteStore, resource: Resource) {
+  constructor (store: SqliteCollectionStores, resource: Resource) {
     super(store, resource, store.resources, SQLITE)
     this.store = store
     const { indexes, collations } = readIndexes(store.db, resource.name)

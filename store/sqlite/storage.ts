@@ -3,8 +3,8 @@ import { SqlIdempotencyStore } from '../idempotency.ts'
 import { SqlJobStore } from '../jobs.ts'
 import { SqlSigningKeyStore } from '../keys.ts'
 import { migrationsOf } from '../migrations.ts'
-import type { Collections, Storage } from '../storage.ts'
-import { SqliteStore } from './collections.ts'
+import type { StoredCollections, Storage } from '../storage.ts'
+import { SqliteCollectionStores } from './collections.ts'
 import { openDatabase, pendingMigrations, SqlitePort } from './database.ts'
 import { sqliteStanding } from './standing.ts'
 
@@ -12,7 +12,7 @@ import { sqliteStanding } from './standing.ts'
  * The embedded engine: one SQLite file, `DATA_DIR/zoo.db`, in this process. Its reads cost no
  * round trip; every collection write is group-committed (store/sqlite/group-commit.ts).
  */
-export function openSqliteStorage (dataDir: string, collections: Collections): Storage {
+export function openSqliteStorage (dataDir: string, collections: StoredCollections): Storage {
   const migrations = migrationsOf('sqlite', collections.migrations)
   const db = openDatabase(dataDir, migrations)
   const port = new SqlitePort(db)
@@ -20,7 +20,7 @@ export function openSqliteStorage (dataDir: string, collections: Collections): S
     engine: 'sqlite',
     // Another process on the same file (the CLI) only manages clients and users.
     shared: false,
-    collections: new SqliteStore(db, collections.resources),
+    collections: new SqliteCollectionStores(db, collections.resources),
     accounts: new SqlAccountStore(port, sqliteStanding(db)),
     idempotency: new SqlIdempotencyStore(port),
     // One process serves a SQLite file: its jobs need no lease.

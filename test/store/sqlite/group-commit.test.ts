@@ -5,7 +5,7 @@ import { RESOURCES } from '../../../schemas/index.ts'
 import { Employees } from '../../../schemas/employee.ts'
 import { Zoos } from '../../../schemas/zoo.ts'
 import { GroupCommit, MAX_GROUP_MS } from '../../../store/sqlite/group-commit.ts'
-import { SqliteStore } from '../../../store/sqlite/collections.ts'
+import { SqliteCollectionStores } from '../../../store/sqlite/collections.ts'
 import { openDatabase } from '../../../store/sqlite/database.ts'
 import { build, call, create, openDatabaseFile, storageOf } from '../../helper.ts'
 
@@ -114,7 +114,7 @@ t.test('a group takes no more writes once it has held the database for its time:
 t.test('the store: writes of one turn share a commit, and a refused one does not undo the others', async t => {
   const db = openDatabase(t.testdir())
   t.teardown(() => db.close())
-  const store = new SqliteStore(db, RESOURCES)
+  const store = new SqliteCollectionStores(db, RESOURCES)
   const zoos = store.collection(Zoos)
   const employees = store.collection(Employees)
   const [zoo] = await zoos.create([{ name: 'Berlin Zoo', city: 'Berlin' }], false, 1000)

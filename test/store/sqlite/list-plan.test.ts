@@ -6,7 +6,7 @@ import { Zoos } from '../../../schemas/zoo.ts'
 import type { Resource } from '../../../model/resource.ts'
 import { CollectionSql } from '../../../store/collection-sql.ts'
 import { sql } from '../../../store/sql.ts'
-import { SqliteStore } from '../../../store/sqlite/collections.ts'
+import { SqliteCollectionStores } from '../../../store/sqlite/collections.ts'
 import { SQLITE } from '../../../store/sqlite/dialect.ts'
 import { ListQueries, readIndexes } from '../../../store/sqlite/list.ts'
 import { openDatabase } from '../../../store/sqlite/database.ts'
@@ -157,7 +157,8 @@ t.test('an offset with a cursor is a caller error', async t => {
 t.test('a table without an index on a sortable column is refused at start-up', async t => {
   const db = setUp(t)
   db.exec('DROP INDEX zoos_city')
-  t.throws(() => new SqliteStore(db, [Zoos]), { message: 'table zoos does not match the zoo resource: it lacks index zoos_city (city)' })
+  t.throws(() => new SqliteCollectionStores(db, [Zoos]),
+    { message: 'table zoos does not match the zoo resource: it lacks index zoos_city (city)' })
 })
 
 t.test('partial and expression indexes are not walked; collations come from the indexes', async t => {

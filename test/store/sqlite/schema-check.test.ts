@@ -3,7 +3,7 @@ import t, { type Test } from 'tap'
 import { defineResource, type ResourceSpec } from '../../../model/resource.ts'
 import { Nullable } from '../../../model/values.ts'
 import { RESOURCES } from '../../../schemas/index.ts'
-import { SqliteStore } from '../../../store/sqlite/collections.ts'
+import { SqliteCollectionStores } from '../../../store/sqlite/collections.ts'
 import { openDatabase } from '../../../store/sqlite/database.ts'
 
 function migrated (t: Test) {
@@ -22,13 +22,13 @@ const animals = (change: Partial<ResourceSpec>) => defineResource({
 
 t.test('the resources and the migrated tables agree', async t => {
   const db = migrated(t)
-  t.doesNotThrow(() => new SqliteStore(db, RESOURCES))
+  t.doesNotThrow(() => new SqliteCollectionStores(db, RESOURCES))
 })
 
 t.test('start-up refuses a table that disagrees with its resource, naming the difference', async t => {
   const db = migrated(t)
   const refused = (change: Partial<ResourceSpec>, message: RegExp, what: string) =>
-    t.throws(() => new SqliteStore(db, [animals(change)]), { message }, what)
+    t.throws(() => new SqliteCollectionStores(db, [animals(change)]), { message }, what)
   refused({ name: 'giraffes' }, /table giraffes .*: the table does not exist/, 'a resource without a table')
   refused({ fields: { name: Type.String(), weight: Type.Integer() }, references: {} }, /it lacks column weight INTEGER NOT NULL$/,
     'a field without a column')
@@ -46,5 +46,5 @@ t.test('start-up refuses a table that disagrees with its resource, naming the di
 })
 
 t.test('a resource naming only some of the columns is served', async t => {
-  t.doesNotThrow(() => new SqliteStore(migrated(t), [animals({})]))
+  t.doesNotThrow(() => new SqliteCollectionStores(migrated(t), [animals({})]))
 })
