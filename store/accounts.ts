@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { run, type DatabasePort, type Work } from './database.ts'
+import { changesOf, type DatabasePort, type Work } from './database.ts'
 import { raw, sql, type Sql } from './sql.ts'
 import type { AccountStore, Client, NewRefreshToken, RefreshToken, User } from './storage.ts'
 
@@ -109,10 +109,10 @@ export class SqlAccountStore implements AccountStore {
 
 /** A new secret or scope (null: unchanged) and a new generation; the client's refresh tokens go. A public client gets no secret. */
 function * changing (clientId: string, secretHash: string | null, scope: string | null): Work<boolean> {
-  const changed = yield * run(sql`UPDATE oauth_clients SET secret_hash = coalesce(${secretHash}, secret_hash),
+  const changed = yield * changesOf(sql`UPDATE oauth_clients SET secret_hash = coalesce(${secretHash}, secret_hash),
     scope = coalesce(${scope}, scope), generation = ${randomBytes(12).toString('base64url')}
     WHERE client_id = ${clientId} AND (CAST(${secretHash} AS text) IS NULL OR secret_hash IS NOT NULL)`)
-  if (changed > 0) yield * run(sql`DELETE FROM refresh_tokens WHERE client_id = ${clientId}`)
+  if (changed > 0) yield * changesOf(sql`DELETE FROM refresh_tokens WHERE client_id = ${clientId}`)
   return changed > 0
 }
 
@@ -120,9 +120,9 @@ function * changing (clientId: string, secretHash: string | null, scope: string 
 function * rotating (used: string, next: NewRefreshToken): Work<boolean> {
   // Where transactions run side by side (PostgreSQL), the row lock of the UPDATE makes a
   // concurrent one wait, then find rotated_at set: no row.
-  const claimed = (yield * run(sql`UPDATE refresh_tokens SET rotated_at = ${new Date().toISOString()}
+  const claimed = (yield * changesOf(sql`UPDATE refresh_tokens SET rotated_at = ${new Date().toISOString()}
     WHERE token_hash = ${used} AND rotated_at IS NULL AND revoked_at IS NULL`)) === 1
-  if (claimed) yield * run(insertRefreshToken(next))
+  if (claimed) yield * changesOf(insertRefreshToken(next))
   return claimed
 }
 

@@ -9,28 +9,28 @@ import type { Sql } from './sql.ts'
  */
 
 /** A statement a transaction asks its engine to run, and what it wants back: its rows, or how many rows it changed. */
-export interface Ask { statement: Sql, want: 'rows' | 'changes' }
+export interface PortQuery { statement: Sql, want: 'rows' | 'changes' }
 
 /**
  * A transaction's work: a generator that yields each statement it needs answered (`yield *
- * rows(...)`, `row`, `run`) and returns its result. SQLite runs it to the end at once, inside one
+ * rowsOf(...)`, `rowOf`, `changesOf`) and returns its result. SQLite runs it to the end at once, inside one
  * synchronous transaction, so that nothing else of the process runs on its connection meanwhile;
  * PostgreSQL awaits each answer on the transaction's own connection.
  */
-export type Work<T> = Generator<Ask, T, unknown>
+export type Work<T> = Generator<PortQuery, T, unknown>
 
 /** Every row of a statement, in a transaction. */
-export function * rows<R> (statement: Sql): Work<R[]> {
+export function * rowsOf<R> (statement: Sql): Work<R[]> {
   return (yield { statement, want: 'rows' }) as R[]
 }
 
 /** The first row of a statement, in a transaction; undefined when there is none. */
-export function * row<R> (statement: Sql): Work<R | undefined> {
-  return (yield * rows<R>(statement))[0]
+export function * rowOf<R> (statement: Sql): Work<R | undefined> {
+  return (yield * rowsOf<R>(statement))[0]
 }
 
 /** Runs a statement that returns no rows, in a transaction: how many rows it changed. */
-export function * run (statement: Sql): Work<number> {
+export function * changesOf (statement: Sql): Work<number> {
   return (yield { statement, want: 'changes' }) as number
 }
 

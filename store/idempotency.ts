@@ -1,4 +1,4 @@
-import { row, run, type DatabasePort, type Work } from './database.ts'
+import { changesOf, rowOf, type DatabasePort, type Work } from './database.ts'
 import { raw, sql, type Sql } from './sql.ts'
 import { ABANDONED_KEY_MS, KEY_LIFETIME_MS, type Claim, type IdempotencyStore, type StoredAnswer } from './storage.ts'
 
@@ -57,14 +57,14 @@ export class SqlIdempotencyStore implements IdempotencyStore {
 
 function * claiming (owner: string, key: string, fingerprint: string, now: number, forUpdate: Sql): Work<Claim> {
   const createdAt = new Date(now).toISOString()
-  const inserted = yield * run(sql`INSERT INTO idempotency_keys (owner, key, fingerprint, state, created_at)
+  const inserted = yield * changesOf(sql`INSERT INTO idempotency_keys (owner, key, fingerprint, state, created_at)
     VALUES (${owner}, ${key}, ${fingerprint}, 'in_flight', ${createdAt}) ON CONFLICT (owner, key) DO NOTHING`)
   if (inserted !== 0) return { outcome: 'claimed' }
-  const found = yield * row<KeyRow>(sql`SELECT ${KEY} FROM idempotency_keys WHERE owner = ${owner} AND key = ${key}${forUpdate}`)
+  const found = yield * rowOf<KeyRow>(sql`SELECT ${KEY} FROM idempotency_keys WHERE owner = ${owner} AND key = ${key}${forUpdate}`)
   const outcome = outcomeOf(found, fingerprint, now)
   if (outcome !== 'free') return outcome
   // Gone since the insert was refused (released), or abandoned by a request that never finished.
-  yield * run(sql`INSERT INTO idempotency_keys (owner, key, fingerprint, state, created_at)
+  yield * changesOf(sql`INSERT INTO idempotency_keys (owner, key, fingerprint, state, created_at)
     VALUES (${owner}, ${key}, ${fingerprint}, 'in_flight', ${createdAt})
     ON CONFLICT (owner, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'in_flight', status = NULL, headers = NULL,
     body = NULL, created_at = excluded.created_at`)

@@ -4,7 +4,7 @@ import pg from 'pg'
 import type { Alongside } from '../contract.ts'
 import { ConfigError } from '../../config/index.ts'
 import { asciiLower } from '../../model/text.ts'
-import type { Ask, DatabasePort, Work } from '../database.ts'
+import type { PortQuery, DatabasePort, Work } from '../database.ts'
 import { runAwaiting } from '../sequence.ts'
 import { raw, sql, type Sql } from '../sql.ts'
 import { pendingOf, type Migration } from '../migrations.ts'
@@ -223,7 +223,7 @@ export class PostgresPort implements DatabasePort {
   }
 }
 
-async function answer (db: Queryable, { statement, want }: Ask): Promise<unknown> {
+async function answer (db: Queryable, { statement, want }: PortQuery): Promise<unknown> {
   const { sql: text, params } = statement.render(n => `$${n}`)
   const result = await db.query(prepared(text, params))
   return want === 'rows' ? result.rows : result.rowCount ?? 0

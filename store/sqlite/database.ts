@@ -2,7 +2,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { sqliteBinding } from '../../packaging/shipped.ts'
-import type { Ask, DatabasePort, Work } from '../database.ts'
+import type { PortQuery, DatabasePort, Work } from '../database.ts'
 import { runNow } from '../sequence.ts'
 import { raw, sql, type Sql } from '../sql.ts'
 import { migrationsOf, pendingOf, type Migration } from '../migrations.ts'
@@ -96,7 +96,7 @@ export class SqlitePort implements DatabasePort {
     return sql`${raw(column)} = ${value}`
   }
 
-  #answer ({ statement, want }: Ask): unknown {
+  #answer ({ statement, want }: PortQuery): unknown {
     const { sql: text, params } = statement.render(() => '?')
     let compiled = this.#statements.get(text)
     if (compiled === undefined) this.#statements.set(text, compiled = this.db.prepare(text))

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import t from 'tap'
-import { row, run, type Work } from '../../store/database.ts'
+import { changesOf, rowOf, type Work } from '../../store/database.ts'
 import { raw, sql } from '../../store/sql.ts'
 import { SqlitePort } from '../../store/sqlite/database.ts'
 
@@ -22,7 +22,7 @@ t.test("SQLite runs a transaction's work to its end at once, and undoes all of i
   const port = new SqlitePort(db)
   function * adding (...values: string[]): Work<number> {
     let added = 0
-    for (const value of values) added += yield * run(sql`INSERT INTO item (value) VALUES (${value})`)
+    for (const value of values) added += yield * changesOf(sql`INSERT INTO item (value) VALUES (${value})`)
     return added
   }
 
@@ -31,5 +31,5 @@ t.test("SQLite runs a transaction's work to its end at once, and undoes all of i
   t.equal(await added, 2)
   await t.rejects(port.transaction(adding('c', 'a')), { code: 'SQLITE_CONSTRAINT_UNIQUE' })
   t.same(await port.rows(sql`SELECT value FROM item ORDER BY id`), [{ value: 'a' }, { value: 'b' }], 'c is undone with the refused a')
-  t.same(await port.transaction(row(sql`SELECT count(*) AS n FROM item`)), { n: 2 })
+  t.same(await port.transaction(rowOf(sql`SELECT count(*) AS n FROM item`)), { n: 2 })
 })
