@@ -8,6 +8,10 @@ import { SETTINGS } from '../config/index.ts'
 import { BOOTSTRAP } from './helper.ts'
 import { lineOf, makeTree, spawnTs } from './local/helper.ts'
 
+// Each test starts the server as its own process, ten in all: about 50 s with the machine to
+// itself, beside other test files (tap runs several at once) over .taprc's 120 s for a file.
+t.setTimeout(300_000)
+
 /*
  * The program as `npm start` runs it (server.ts), as a child process: what it says, how it
  * refuses to start, and how it stops.
