@@ -14,6 +14,10 @@ import { openStream } from './sse.ts'
 
 const REDIS = process.env.ZOO_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 
+// Two instances started for each test, and the CLI run beside them: 25 s with the machine to
+// itself, 87 s beside other test files on a busy machine, near .taprc's 120 s for a file.
+t.setTimeout(300_000)
+
 interface Instance {
   port: number
   request: (method: string, path: string, headers?: Record<string, string>, body?: unknown) => Promise<SocketResponse>
