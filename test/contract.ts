@@ -151,7 +151,8 @@ const checks = new Map<string, ContractCheck>()
 /**
  * The check of each document object an app gave: @fastify/swagger makes an app's document once
  * and answers that object after, so the document is read as text once per app, not once per
- * answer (JSON.stringify of the whole document on every answer was a quarter of a test app's time).
+ * answer (JSON.stringify of the whole document on every answer cost the route tests about 4 %
+ * of their CPU).
  */
 const checksByDocument = new WeakMap<object, Map<string, ContractCheck>>()
 
