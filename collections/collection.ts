@@ -120,8 +120,8 @@ function idsIn (params: unknown): Params {
   return ids
 }
 
-/** A validated query string's parameters. */
-const parametersIn = (query: unknown): Record<string, unknown> => typeof query === 'object' && query !== null ? { ...query } : {}
+/** Whether a validated query string is an object of parameters (it is, once its schema passed). */
+const isParameters = (query: unknown): query is Record<string, unknown> => typeof query === 'object' && query !== null
 
 /**
  * The handler of every write route: the request planned (collections/write-plan.ts), run alone,
@@ -137,7 +137,7 @@ export function writeHandler (collection: Collection, method: WriteMethod) {
       method,
       parentId: nesting === undefined ? undefined : params[nesting.field],
       id: params.id,
-      query: parametersIn(request.query),
+      query: isParameters(request.query) ? request.query : {},
       body: request.body,
       ifMatch: headers['if-match'],
       prefer: headers.prefer

@@ -68,6 +68,8 @@ function createBody (resource: Resource, parentField: string | undefined): TSche
 }
 
 /** The schemas a write's body and query must match, whichever surface it comes from; no body for a delete. */
+export function inputsOf (mount: Mount, method: Exclude<WriteMethod, 'DELETE'>, item: boolean): { body: TSchema, query: TSchema }
+export function inputsOf (mount: Mount, method: WriteMethod, item: boolean): { body?: TSchema, query: TSchema }
 export function inputsOf ({ resource, nesting }: Mount, method: WriteMethod, item: boolean): { body?: TSchema, query: TSchema } {
   const query = !item && method !== 'POST' ? resource.schemas.filters : NoQuerySchema
   switch (method) {

@@ -4,7 +4,7 @@ import { bulkPreferences } from '../http/prefer.ts'
 import { capitalize, type ResourceRecord } from '../model/resource.ts'
 import { accepted, BODY_READ, empty, errors, GUARDED, requestHeaders, withHeaders } from '../schemas/responses.ts'
 import { inMergePatchScope, MERGE_PATCH, writeHandler, type Collection, type Instance } from './collection.ts'
-import { createdAtMost, inputsOf, MAX_REPRESENTED, refuseNullBytes, type WriteMethod } from './write-plan.ts'
+import { createdAtMost, inputsOf, MAX_REPRESENTED, refuseNullBytes } from './write-plan.ts'
 
 /*
  * The write routes of a collection: what each documents and declares. What each does is planned
@@ -24,10 +24,7 @@ const SELECTING_WRITE = { ...WRITE, selects: true } as const
 const RETURN_PREFERENCE = 'Prefer: return=minimal answers the same status and headers without a body; '
 
 /** A body schema as it is validated, typed as the record it holds. */
-const input = <T = ResourceRecord>(schema: TSchema | undefined) => Type.Unsafe<T>(schema as TSchema)
-
-/** The inputs of a write of `method` to the collection's path (`item` false) or to one record's. */
-const inputs = (collection: Collection, method: WriteMethod, item: boolean) => inputsOf(collection.mount, method, item)
+const input = <T = ResourceRecord>(schema: TSchema) => Type.Unsafe<T>(schema)
 
 /** The preValidation of every write with a body: no null byte in its text, before it could be queued as a job. */
 async function refuseNullBytesIn (request: FastifyRequest): Promise<void> {
@@ -42,7 +39,7 @@ async function refuseBadPreferences (request: FastifyRequest): Promise<void> {
 export function createRoute (fastify: Instance, collection: Collection): void {
   const { resource, nesting, of, RecordSchema } = collection
   const created = Type.Union([RecordSchema, Type.Array(RecordSchema)])
-  const { body, query } = inputs(collection, 'POST', false)
+  const { body, query } = inputsOf(collection.mount, 'POST', false)
   fastify.post('/', {
     config: WRITE,
     schema: {
@@ -101,7 +98,7 @@ export async function updateRoutes (fastify: Instance, collection: Collection): 
   for (const { method, verb, summary, description, headers } of updates) {
     const patch = method === 'PATCH'
     const replayed = patch ? ['Idempotent-Replayed' as const] : []
-    const { body, query } = inputs(collection, method, true)
+    const { body, query } = inputsOf(collection.mount, method, true)
     const register = (scope: Instance): void => {
       scope.route({
         method,
@@ -149,7 +146,7 @@ export function deleteRoute (fastify: Instance, collection: Collection): void {
         'If-Match makes it conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).',
       tags: [resource.name],
       params: collection.ItemParams,
-      querystring: inputs(collection, 'DELETE', true).query,
+      querystring: inputsOf(collection.mount, 'DELETE', true).query,
       headers: requestHeaders('If-Match', 'Prefer'),
       response: { 204: empty('Deleted'), ...accepted, ...errors(...GUARDED, ...BODY_READ, 404, 409, 410, 412) }
     }
@@ -182,7 +179,7 @@ export async function bulkRoutes (fastify: Instance, collection: Collection): Pr
   const common = {
     tags: [resource.name],
     params: collection.CollectionParams,
-    querystring: inputs(collection, 'DELETE', false).query,
+    querystring: inputsOf(collection.mount, 'DELETE', false).query,
     headers: requestHeaders('Idempotency-Key', 'Prefer')
   }
   const patch = (scope: Instance): void => {
@@ -193,7 +190,7 @@ export async function bulkRoutes (fastify: Instance, collection: Collection): Pr
         operationId: `update${capitalize(resource.name)}${of}`,
         summary: `Change some fields of every ${resource.singular}${collection.within} the filters match`,
         description: `${description} The body holds the fields to change, as JSON or as a JSON Merge Patch.`,
-        body: input(inputs(collection, 'PATCH', false).body),
+        body: input(inputsOf(collection.mount, 'PATCH', false).body),
         consumes: ['application/json', MERGE_PATCH],
         response: { 200: answer, ...accepted, ...errors(...GUARDED, ...BODY_READ, 409, 422, ...collection.parentErrors) }
       },
