@@ -1,7 +1,7 @@
 import type { Resource, ResourceRecord } from '../model/resource.ts'
 import type { FieldError } from '../model/values.ts'
 import type { Scalar } from '../model/kinds.ts'
-import type { BatchResult, BatchWrite, FeedEvent, Filter, Precondition, Versioned } from './contract.ts'
+import type { BatchResult, BatchWrite, Filter, Precondition, Versioned } from './contract.ts'
 import type { CollectionSql, Reference } from './collection-sql.ts'
 import type { RecordBudget } from './record-budget.ts'
 import { invalid, mustBeLive, stillReferenced, tooManyMatches } from './refusals.ts'
@@ -10,23 +10,11 @@ import { exists, later, row, rows, run, type Ask, type Change, type Sequence } f
 /*
  * What both engines do when they write a collection, in one place: the sequence of every write
  * (the record locked and checked, the references and unique values checked, the row written; for
- * a delete, the records that still name it), over the statements of store/collection-sql.ts, and
- * the rows the change feed keeps of what it changed. Each engine keeps what really differs
+ * a delete, the records that still name it), over the statements of store/collection-sql.ts.
+ * Each engine keeps what really differs
  * (store/sqlite/, store/postgres/): transactions, how a statement runs, the totals and the list
  * planner.
  */
-
-/** A change as the feed's statement binds it: collection, record id, event, the record as JSON (null once deleted). */
-export type FeedRow = [string, number, FeedEvent, string | null]
-
-/** The feed rows of changes, in the order they were made. */
-export function feedRows (changes: readonly Change[]): FeedRow[] {
-  return changes.map(({ collection, before, after }) => {
-    const record = after ?? before as ResourceRecord
-    const event: FeedEvent = before === undefined ? 'created' : after === undefined ? 'deleted' : 'updated'
-    return [collection, record.id as number, event, after === undefined ? null : JSON.stringify(after)]
-  })
-}
 
 /** Records one statement of a change of many records handles: its ids are as many parameters. */
 const BULK_CHUNK = 1000

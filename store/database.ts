@@ -1,4 +1,4 @@
-import type { Sql } from './sql.ts'
+import { raw, type Sql } from './sql.ts'
 
 /*
  * The database port: what the stores written once for both engines (accounts.ts, idempotency.ts,
@@ -8,8 +8,11 @@ import type { Sql } from './sql.ts'
  * miscounted. A work runs as a write's sequence does (runNow, runAwaiting: store/sequence.ts).
  */
 
-/** A statement a transaction asks its engine to run, and what it wants back: its rows, or how many rows it changed. */
-export interface PortQuery { statement: Sql, want: 'rows' | 'changes' }
+/**
+ * A statement a transaction asks its engine to run, and what it wants back: its rows, or how many
+ * rows it changed; or a script of statements without values (a migration) to run as it is.
+ */
+export interface PortQuery { statement: Sql, want: 'rows' | 'changes' | 'script' }
 
 /**
  * A transaction's work: a generator that yields each statement it needs answered (`yield *
@@ -32,6 +35,11 @@ export function * rowOf<R> (statement: Sql): Work<R | undefined> {
 /** Runs a statement that returns no rows, in a transaction: how many rows it changed. */
 export function * changesOf (statement: Sql): Work<number> {
   return (yield { statement, want: 'changes' }) as number
+}
+
+/** Runs a script of statements that hold no values, in a transaction. */
+export function * scriptOf (text: string): Work<void> {
+  yield { statement: raw(text), want: 'script' }
 }
 
 /** What a store asks of its database, whichever the engine. */

@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { shippedFile, shippedNames } from '../packaging/shipped.ts'
+import { changesOf, rowsOf, scriptOf, type Work } from './database.ts'
+import { sql } from './sql.ts'
 
 export type Engine = 'sqlite' | 'postgres'
 
@@ -39,8 +41,17 @@ export function migrationsOf (engine: Engine, folder?: string): Migration[] {
   return migrations
 }
 
-/** Of `migrations`, those whose version is not in `applied`. */
-export const pendingOf = (migrations: Migration[], applied: Iterable<number>): Migration[] => {
-  const done = new Set(applied)
-  return migrations.filter(m => !done.has(m.version))
+/** Of `migrations`, those the database has not applied (its table `schema_migrations` says which), in order. */
+export function * pending (migrations: Migration[]): Work<Migration[]> {
+  const applied = new Set((yield * rowsOf<{ version: number }>(sql`SELECT version FROM schema_migrations`)).map(m => m.version))
+  return migrations.filter(m => !applied.has(m.version))
+}
+
+/** Applies, in one transaction, each of `migrations` the database has not, recording it in `schema_migrations`. */
+export function * applying (migrations: Migration[]): Work<void> {
+  for (const m of yield * pending(migrations)) {
+    yield * scriptOf(m.sql)
+    const now = new Date().toISOString()
+    yield * changesOf(sql`INSERT INTO schema_migrations (version, name, applied_at) VALUES (${m.version}, ${m.name}, ${now})`)
+  }
 }

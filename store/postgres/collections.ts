@@ -2,13 +2,13 @@ import type pg from 'pg'
 import type { Scalar } from '../../model/kinds.ts'
 import type { Resource, ResourceRecord } from '../../model/resource.ts'
 import type { Alongside, ListOptions, ListQuery, Page, Precondition, Versioned } from '../contract.ts'
-import { feedRows } from '../collections.ts'
+import { feedRows } from '../feed.ts'
 import { invalid, stillReferenced } from '../refusals.ts'
 import { runAwaiting, type Ask, type Sequence } from '../sequence.ts'
 import { numbered, sql, type Sql, type Statement } from '../sql.ts'
 import { TableCollection, type Deleting } from '../table-collection.ts'
 import { TableStore } from '../table-store.ts'
-import { prepared, transaction, type Client, type Pool } from './database.ts'
+import { prepared, PostgresPort, transaction, type Client, type Pool } from './database.ts'
 import { POSTGRES } from './dialect.ts'
 import { PostgresChangeLog } from './feed.ts'
 import { PostgresListQueries } from './list.ts'
@@ -44,7 +44,7 @@ export class PostgresCollectionStores extends TableStore<PostgresCollection> {
     super()
     this.pool = pool
     this.resources = resources
-    this.feed = new PostgresChangeLog(pool)
+    this.feed = new PostgresChangeLog(new PostgresPort(pool))
     this.keep(resources.map(resource => new PostgresCollection(this, resource)))
   }
 

@@ -7,7 +7,7 @@ import { asciiLower } from '../../model/text.ts'
 import type { PortQuery, DatabasePort, Work } from '../database.ts'
 import { runAwaiting } from '../sequence.ts'
 import { raw, sql, type Sql } from '../sql.ts'
-import { pendingOf, type Migration } from '../migrations.ts'
+import { applying, type Migration } from '../migrations.ts'
 import { quote } from '../text.ts'
 
 // bigint (int8) arrives as text unless told otherwise: every one here is an id, a count or a
@@ -109,6 +109,17 @@ export async function transaction<T> (
 ): Promise<T> {
   const client = await pool.connect()
   try {
+    return await transactionOn(client, work, last, first)
+  } finally {
+    client.release()
+  }
+}
+
+/** `transaction`, on a connection already taken. */
+async function transactionOn<T> (
+  client: Client, work: (client: Client) => Promise<T>, last?: (result: T) => string | undefined, first?: Alongside
+): Promise<T> {
+  try {
     if (first === undefined || first.settled) await client.query('BEGIN')
     else {
       // The question asked with the BEGIN, in one round trip; its answer may refuse the write before it starts.
@@ -124,8 +135,6 @@ export async function transaction<T> (
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {})
     throw err
-  } finally {
-    client.release()
   }
 }
 
@@ -165,27 +174,8 @@ export async function migrate (pool: Pool, migrations: Migration[]): Promise<voi
     if (schema === null && wanted !== '' && wanted !== '$user') await client.query(`CREATE SCHEMA IF NOT EXISTS ${quote(wanted)}`)
     await client.query('CREATE TABLE IF NOT EXISTS schema_migrations ' +
       '(version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)')
-    const pending = await pendingMigrations(client, migrations)
-    if (pending.length === 0) return
-    await client.query('BEGIN')
-    try {
-      for (const m of pending) {
-        await client.query(m.sql)
-        await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',
-          [m.version, m.name, new Date().toISOString()])
-      }
-      await client.query('COMMIT')
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {})
-      throw err
-    }
+    await transactionOn(client, async client => runAwaiting(applying(migrations), ask => answer(client, ask)))
   })
-}
-
-/** Of `migrations`, those the database has not applied, in order. */
-export async function pendingMigrations (db: Queryable, migrations: Migration[]): Promise<Migration[]> {
-  const { rows } = await db.query<{ version: number }>('SELECT version FROM schema_migrations')
-  return pendingOf(migrations, rows.map(r => r.version))
 }
 
 /**
@@ -225,6 +215,7 @@ export class PostgresPort implements DatabasePort {
 
 async function answer (db: Queryable, { statement, want }: PortQuery): Promise<unknown> {
   const { sql: text, params } = statement.render(n => `$${n}`)
+  if (want === 'script') return await db.query(text)
   const result = await db.query(prepared(text, params))
   return want === 'rows' ? result.rows : result.rowCount ?? 0
 }

@@ -2,10 +2,10 @@ import { SqlAccountStore } from '../accounts.ts'
 import { SqlIdempotencyStore } from '../idempotency.ts'
 import { SqlJobStore } from '../jobs.ts'
 import { SqlSigningKeyStore } from '../keys.ts'
-import { migrationsOf } from '../migrations.ts'
+import { migrationsOf, pending } from '../migrations.ts'
 import type { StoredCollections, Storage } from '../storage.ts'
 import { PostgresCollectionStores } from './collections.ts'
-import { LOCKS, migrate, openPool, pendingMigrations, PostgresPort, withLock, type PostgresSettings } from './database.ts'
+import { LOCKS, migrate, openPool, PostgresPort, withLock, type PostgresSettings } from './database.ts'
 import { POSTGRES_LEASE } from './jobs.ts'
 import { checkTables } from './schema.ts'
 import { postgresStanding } from './standing.ts'
@@ -36,7 +36,7 @@ export async function openPostgresStorage (settings: PostgresSettings, collectio
     idempotency: new SqlIdempotencyStore(port),
     jobs: new SqlJobStore(port, POSTGRES_LEASE),
     signingKeys: new SqlSigningKeyStore(port),
-    pendingMigrations: async () => (await pendingMigrations(pool, migrations)).map(m => m.name),
+    pendingMigrations: async () => (await port.transaction(pending(migrations))).map(m => m.name),
     exclusively: async work => withLock(pool, LOCKS.startup, () => work()),
     close: async () => {
       if (!pool.ended) await pool.end()

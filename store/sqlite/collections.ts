@@ -3,12 +3,12 @@ import type Database from 'better-sqlite3'
 import { compareAsciiCaseInsensitive, KINDS, type Comparator, type Scalar } from '../../model/kinds.ts'
 import type { Resource, ResourceRecord } from '../../model/resource.ts'
 import type { Filter, ListOptions, ListQuery, Page } from '../contract.ts'
-import { feedRows } from '../collections.ts'
+import { feedRows } from '../feed.ts'
 import { runNow, type Ask, type Change, type Sequence } from '../sequence.ts'
 import { sql, type Sql } from '../sql.ts'
 import { TableCollection } from '../table-collection.ts'
 import { TableStore } from '../table-store.ts'
-import type { SqliteDatabase } from './database.ts'
+import { SqlitePort, type SqliteDatabase } from './database.ts'
 import { searchTable, SQLITE } from './dialect.ts'
 import { SqliteChangeLog } from './feed.ts'
 import { GroupCommit } from './group-commit.ts'
@@ -58,7 +58,7 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
     this.resources = resources
     checkTables(db, resources)
     this.groupCommit = new GroupCommit(db)
-    this.feed = new SqliteChangeLog(db)
+    this.feed = new SqliteChangeLog(db, new SqlitePort(db))
     this.#dataVersion = db.prepare('PRAGMA data_version').pluck()
     this.#seenVersion = this.#dataVersion.get() as number
     this.keep(resources.map(resource => new SqliteCollection(this, resource)))

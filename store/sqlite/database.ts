@@ -5,7 +5,7 @@ import { sqliteBinding } from '../../packaging/shipped.ts'
 import type { PortQuery, DatabasePort, Work } from '../database.ts'
 import { runNow } from '../sequence.ts'
 import { raw, sql, type Sql } from '../sql.ts'
-import { migrationsOf, pendingOf, type Migration } from '../migrations.ts'
+import { applying, migrationsOf, type Migration } from '../migrations.ts'
 
 export type SqliteDatabase = Database.Database
 
@@ -28,19 +28,8 @@ export function openDatabase (dataDir: string, migrations: Migration[] = migrati
   // 32 MiB of pages kept (the default is 2 MiB): a walk of an index fetches rows all over the table.
   db.pragma('cache_size = -32768')
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT')
-  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
-  db.transaction(() => {
-    for (const m of pendingMigrations(db, migrations)) {
-      db.exec(m.sql)
-      record.run(m.version, m.name, new Date().toISOString())
-    }
-  })()
+  new SqlitePort(db).now(applying(migrations))
   return db
-}
-
-/** Of `migrations`, those `db` has not applied, in order. Throws when the database does not answer. */
-export function pendingMigrations (db: SqliteDatabase, migrations: Migration[]): Migration[] {
-  return pendingOf(migrations, db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[])
 }
 
 /**
@@ -89,6 +78,11 @@ export class SqlitePort implements DatabasePort {
   }
 
   async transaction<T> (work: Work<T>): Promise<T> {
+    return this.now(work)
+  }
+
+  /** Runs `work` in one transaction at once. */
+  now<T> (work: Work<T>): T {
     return this.db.transaction(() => runNow(work, ask => this.#answer(ask)))()
   }
 
@@ -98,6 +92,7 @@ export class SqlitePort implements DatabasePort {
 
   #answer ({ statement, want }: PortQuery): unknown {
     const { sql: text, params } = statement.render(() => '?')
+    if (want === 'script') return this.db.exec(text)
     let compiled = this.#statements.get(text)
     if (compiled === undefined) this.#statements.set(text, compiled = this.db.prepare(text))
     return want === 'rows' ? compiled.all(...params) : compiled.run(...params).changes

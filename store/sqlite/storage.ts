@@ -2,10 +2,10 @@ import { SqlAccountStore } from '../accounts.ts'
 import { SqlIdempotencyStore } from '../idempotency.ts'
 import { SqlJobStore } from '../jobs.ts'
 import { SqlSigningKeyStore } from '../keys.ts'
-import { migrationsOf } from '../migrations.ts'
+import { migrationsOf, pending } from '../migrations.ts'
 import type { StoredCollections, Storage } from '../storage.ts'
 import { SqliteCollectionStores } from './collections.ts'
-import { openDatabase, pendingMigrations, SqlitePort } from './database.ts'
+import { openDatabase, SqlitePort } from './database.ts'
 import { sqliteStanding } from './standing.ts'
 
 /**
@@ -26,7 +26,7 @@ export function openSqliteStorage (dataDir: string, collections: StoredCollectio
     // One process serves a SQLite file: its jobs need no lease.
     jobs: new SqlJobStore(port),
     signingKeys: new SqlSigningKeyStore(port),
-    pendingMigrations: async () => pendingMigrations(db, migrations).map(m => m.name),
+    pendingMigrations: async () => (await port.transaction(pending(migrations))).map(m => m.name),
     // One process serves a SQLite file.
     exclusively: async work => work(),
     close: async () => {
