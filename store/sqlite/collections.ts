@@ -17,13 +17,11 @@ import { checkTables } from './schema.ts'
 import { SqliteTotals } from './totals.ts'
 import { COLUMNS } from './columns.ts'
 
-const STATEMENT_CACHE_SIZE = 512
 /** Records whose search words are made in one transaction at start-up. */
 const INDEXING_BATCH = 2000
 
 /** Collections stored in SQLite tables named after them (migrations/). */
 export class SqliteCollectionStores extends TableStore<SqliteCollection> {
-  readonly #statements = new Map<string, Database.Statement>()
   readonly #dataVersion: Database.Statement
   #seenVersion: number
   /**
@@ -50,15 +48,18 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
   #laterRun = 0
 
   readonly db: SqliteDatabase
+  /** The statements of the collections and of the stores beside them, compiled once and kept. */
+  readonly port: SqlitePort
   readonly resources: Resource[]
 
   constructor (db: SqliteDatabase, resources: Resource[]) {
     super()
     this.db = db
+    this.port = new SqlitePort(db)
     this.resources = resources
     checkTables(db, resources)
     this.groupCommit = new GroupCommit(db)
-    this.feed = new SqliteChangeLog(db, new SqlitePort(db))
+    this.feed = new SqliteChangeLog(db, this.port)
     this.#dataVersion = db.prepare('PRAGMA data_version').pluck()
     this.#seenVersion = this.#dataVersion.get() as number
     this.keep(resources.map(resource => new SqliteCollection(this, resource)))
@@ -134,30 +135,25 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
 
   /** The first row of a statement, its values in the order of the select list, or undefined. */
   row (statement: Sql): Scalar[] | undefined {
-    const { prepared, params } = this.#prepared(statement)
-    return prepared.raw().get(...params) as Scalar[] | undefined
+    const { compiled, params } = this.port.compiled(statement)
+    return compiled.raw().get(...params) as Scalar[] | undefined
   }
 
   /** Every row of a statement, each its values in the order of the select list. */
   rows (statement: Sql): Scalar[][] {
-    const { prepared, params } = this.#prepared(statement)
-    return prepared.raw().all(...params) as Scalar[][]
+    const { compiled, params } = this.port.compiled(statement)
+    return compiled.raw().all(...params) as Scalar[][]
   }
 
   /** The first value of the first row of a statement. */
   value (statement: Sql): unknown {
-    const { prepared, params } = this.#prepared(statement)
-    return prepared.pluck().get(...params)
+    const { compiled, params } = this.port.compiled(statement)
+    return compiled.pluck().get(...params)
   }
 
   run (statement: Sql): void {
-    const { prepared, params } = this.#prepared(statement)
-    prepared.run(...params)
-  }
-
-  #prepared (statement: Sql): { prepared: Database.Statement, params: unknown[] } {
-    const { sql: text, params } = statement.render(SQLITE.placeholder)
-    return { prepared: this.statement(text), params }
+    const { compiled, params } = this.port.compiled(statement)
+    compiled.run(...params)
   }
 
   /**
@@ -167,19 +163,6 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
    */
   indexSearchWords (): void {
     for (const collection of this.all) collection.indexSearchWords()
-  }
-
-  /** Prepared statements are reused; list queries vary, so the least recently used are dropped. */
-  statement (sql: string): Database.Statement {
-    let statement = this.#statements.get(sql)
-    if (statement === undefined) {
-      if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.delete(this.#statements.keys().next().value as string)
-      statement = this.db.prepare(sql)
-    } else {
-      this.#statements.delete(sql)
-    }
-    this.#statements.set(sql, statement)
-    return statement
   }
 
   /**

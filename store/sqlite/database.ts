@@ -51,10 +51,13 @@ function makePrivate (dataDir: string, file: string): void {
   }
 }
 
+/** Compiled statements kept: a list's vary with its filters, so the least recently used are dropped. */
+const STATEMENTS_KEPT = 512
+
 /**
  * The database port (store/database.ts) on SQLite: every statement answered at once, on the
- * process's one connection, and compiled once (the stores' statements are few and fixed). A
- * transaction holds the whole database, and a unique name's column compares as NOCASE.
+ * process's one connection, compiled once and kept. A transaction holds the whole database, and a
+ * unique name's column compares as NOCASE.
  */
 export class SqlitePort implements DatabasePort {
   readonly #statements = new Map<string, Database.Statement>()
@@ -90,11 +93,24 @@ export class SqlitePort implements DatabasePort {
     return sql`${raw(column)} = ${value}`
   }
 
-  #answer ({ statement, want }: PortQuery): unknown {
+  /** `statement` compiled, and the values of its placeholders. */
+  compiled (statement: Sql): { compiled: Database.Statement, params: unknown[] } {
     const { sql: text, params } = statement.render(() => '?')
-    if (want === 'script') return this.db.exec(text)
     let compiled = this.#statements.get(text)
-    if (compiled === undefined) this.#statements.set(text, compiled = this.db.prepare(text))
-    return want === 'rows' ? compiled.all(...params) : compiled.run(...params).changes
+    if (compiled === undefined) {
+      if (this.#statements.size >= STATEMENTS_KEPT) this.#statements.delete(this.#statements.keys().next().value as string)
+      compiled = this.db.prepare(text)
+    } else {
+      this.#statements.delete(text)
+    }
+    this.#statements.set(text, compiled)
+    return { compiled, params }
+  }
+
+  #answer ({ statement, want }: PortQuery): unknown {
+    if (want === 'script') return this.db.exec(statement.render(() => '?').sql)
+    const { compiled, params } = this.compiled(statement)
+    // Rows as objects: a collection's read of the same text may have left it answering arrays or values.
+    return want === 'rows' ? compiled.raw(false).pluck(false).all(...params) : compiled.run(...params).changes
   }
 }

@@ -5,7 +5,7 @@ import { SqlSigningKeyStore } from '../keys.ts'
 import { migrationsOf, pending } from '../migrations.ts'
 import type { StoredCollections, Storage } from '../storage.ts'
 import { SqliteCollectionStores } from './collections.ts'
-import { openDatabase, SqlitePort } from './database.ts'
+import { openDatabase } from './database.ts'
 import { sqliteStanding } from './standing.ts'
 
 /**
@@ -15,12 +15,13 @@ import { sqliteStanding } from './standing.ts'
 export function openSqliteStorage (dataDir: string, collections: StoredCollections): Storage {
   const migrations = migrationsOf('sqlite', collections.migrations)
   const db = openDatabase(dataDir, migrations)
-  const port = new SqlitePort(db)
+  const stores = new SqliteCollectionStores(db, collections.resources)
+  const port = stores.port
   return {
     engine: 'sqlite',
     // Another process on the same file (the CLI) only manages clients and users.
     shared: false,
-    collections: new SqliteCollectionStores(db, collections.resources),
+    collections: stores,
     accounts: new SqlAccountStore(port, sqliteStanding(db)),
     idempotency: new SqlIdempotencyStore(port),
     // One process serves a SQLite file: its jobs need no lease.
