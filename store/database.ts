@@ -42,24 +42,35 @@ export function * scriptOf (text: string): Work<void> {
   yield { statement: raw(text), want: 'script' }
 }
 
-/** What a store asks of its database, whichever the engine. */
-export interface DatabasePort {
-  /** Every row of a statement. */
-  rows<R> (statement: Sql): Promise<R[]>
-  /** The first row of a statement; undefined when there is none. */
-  row<R> (statement: Sql): Promise<R | undefined>
-  /** Runs a statement that returns no rows: how many rows it changed. */
-  run (statement: Sql): Promise<number>
+/** What a store asks of its database, whichever the engine: each engine answers a statement and runs a transaction its way. */
+export abstract class DatabasePort {
   /** Runs `work` in one transaction: committed if it returns, undone if it throws. */
-  transaction<T> (work: Work<T>): Promise<T>
+  abstract transaction<T> (work: Work<T>): Promise<T>
   /**
    * Appended to a read in a transaction: what locks the rows it reads until the transaction ends,
    * where other connections write beside it (nothing where a transaction holds the whole database).
    */
-  readonly forUpdate: Sql
+  abstract readonly forUpdate: Sql
   /**
    * The condition that `column`, unique without regard to ASCII case, equals `value` so, in the
    * form the column's unique index serves.
    */
-  caseless (column: string, value: string): Sql
+  abstract caseless (column: string, value: string): Sql
+  /** Answers one statement, outside any transaction. */
+  protected abstract answer (query: PortQuery): unknown
+
+  /** Every row of a statement. */
+  async rows<R> (statement: Sql): Promise<R[]> {
+    return await this.answer({ statement, want: 'rows' }) as R[]
+  }
+
+  /** The first row of a statement; undefined when there is none. */
+  async row<R> (statement: Sql): Promise<R | undefined> {
+    return (await this.rows<R>(statement))[0]
+  }
+
+  /** Runs a statement that returns no rows: how many rows it changed. */
+  async run (statement: Sql): Promise<number> {
+    return await this.answer({ statement, want: 'changes' }) as number
+  }
 }

@@ -26,14 +26,8 @@ const NOTHING_WRITTEN = 'Z0002'
 const INDEXING_BATCH = 2000
 
 /**
- * Collections in PostgreSQL tables named after them (migrations/postgres/). A write of one record
- * is one statement, which writes it only while it is at the version read (a create, only while
- * the token's standing is as accepted before): store/postgres/one-statement.ts. Any other write,
- * and one that statement cannot make, is one transaction that first locks the record it changes
- * (`FOR UPDATE`). Either way the precondition (If-Match, the parent of a nested path) holds for
- * the record as it is written, whatever other instances do meanwhile. A list's total is counted
- * again only when a write has committed since it was last counted, on any instance
- * (store/postgres/totals.ts).
+ * Collections in PostgreSQL tables. A write of one record is one statement (one-statement.ts); any
+ * other is a transaction that first locks its record (`FOR UPDATE`): docs/architecture.md, "Writes on PostgreSQL".
  */
 export class PostgresCollectionStores extends TableStore<PostgresCollection> {
   readonly pool: Pool
@@ -48,10 +42,7 @@ export class PostgresCollectionStores extends TableStore<PostgresCollection> {
     this.keep(resources.map(resource => new PostgresCollection(this, resource)))
   }
 
-  /**
-   * Runs a write's sequence in one transaction, each statement awaited, its changes recorded in
-   * the feed before the commit.
-   */
+  /** Runs a write's sequence in one transaction, each statement awaited, its changes recorded in the feed with the commit. */
   override async commit<T> (sequence: (now: string) => Sequence<T>, alongside?: Alongside): Promise<T> {
     const now = new Date().toISOString()
     const { result, changes } = await transaction(this.pool, client => runAwaiting(sequence(now), ask => answerOn(client, ask)),
@@ -60,11 +51,7 @@ export class PostgresCollectionStores extends TableStore<PostgresCollection> {
     return result
   }
 
-  /**
-   * A write's failure as the refusal it stands for: the checks of a write's sequence run before
-   * the constraints would refuse, so a constraint that refused it (a write of another instance
-   * slipped in between check and write) says what the checks would have said.
-   */
+  /** A constraint's refusal (another instance wrote between a check and the write) as what the check would have said. */
   override refusal ({ resource }: PostgresCollection, err: unknown, deleting: Deleting | undefined): unknown {
     const { code, constraint } = err as pg.DatabaseError
     if (code === UNIQUE_VIOLATION) {
@@ -84,22 +71,13 @@ export class PostgresCollectionStores extends TableStore<PostgresCollection> {
     return changesOf(this.pool, collections, alongside)
   }
 
-  /**
-   * Makes the search words of the records that have none yet (those written before the search
-   * column was, or by a version without it), in batches of one statement each. Every write keeps
-   * them from then on; instances starting together make the same words, and a record another
-   * instance writes between the read of a batch and its write keeps the words that write made
-   * (`CollectionSql.indexing`).
-   */
+  /** Makes the search words of the records that have none yet, a statement a batch; one written meanwhile keeps its own. */
   async indexSearchWords (): Promise<void> {
     for (const collection of this.all) await collection.indexSearchWords()
   }
 }
 
-/**
- * A statement, its rows as arrays of the select list: prepared once per connection
- * (store/postgres/database.ts), unless its text `varies` with what is asked (a list's filters).
- */
+/** A statement, its rows as arrays: prepared once per connection, unless its text `varies` (a list's filters). */
 function asArrays (statement: Sql, varies = false): pg.QueryArrayConfig {
   const { sql: text, params } = statement.render(POSTGRES.placeholder)
   return { ...(varies ? { text, values: params } : prepared(text, params)), rowMode: 'array' }
@@ -160,14 +138,6 @@ class PostgresCollection extends TableCollection {
     }
   }
 
-  /*
-   * A write of one record asks its question (the token's standing) first, with the read of the
-   * record it changes when there is one, then writes in one statement
-   * (store/postgres/one-statement.ts): two round trips. A create whose token's standing was
-   * accepted before asks it again in its own statement: one. Whatever that statement cannot
-   * write (see there) is written by a transaction of its own, whose checks answer as always.
-   */
-
   override async create (inputs: ResourceRecord[], batch: boolean, records: number, alongside?: Alongside): Promise<Versioned[]> {
     const [input] = inputs
     if (!batch && inputs.length === 1 && input !== undefined) {
@@ -177,12 +147,7 @@ class PostgresCollection extends TableCollection {
     return super.create(inputs, batch, records, alongside)
   }
 
-  /**
-   * A create in one statement: with its question when an answer accepted before makes that
-   * possible (the record inserted only while the answer is the same), else once the question is
-   * answered. Its row; REFUSED when a constraint refused it; undefined when the answer changed,
-   * when it had to ask first. Nothing written but the row.
-   */
+  /** A create in one statement, asking the standing in it when an answer was accepted before: its row, REFUSED or undefined. */
   async #createdOnce (input: ResourceRecord, alongside: Alongside | undefined): Promise<Scalar[] | typeof REFUSED | undefined> {
     const standing = standingOf(alongside)
     if (standing !== undefined && standing !== ASK_FIRST) {
@@ -211,10 +176,8 @@ class PostgresCollection extends TableCollection {
   }
 
   /**
-   * A write of record `id` in one statement: `unread` where nothing needs the record first (no
-   * precondition) and the standing can be asked in the statement, else `read` once the record is
-   * read with the standing and the precondition accepts it. Its row, or undefined when it wrote
-   * nothing (for whatever reason: the transaction that follows says which).
+   * A write of record `id` in one statement: `unread` where no precondition needs the record first,
+   * else `read` once it is read and accepted. Its row, or undefined when it wrote nothing.
    */
   async #writtenOnce (
     id: number, precondition: Precondition | undefined, alongside: Alongside | undefined,
@@ -247,12 +210,7 @@ class PostgresCollection extends TableCollection {
     alongside.answer(row as unknown[])
   }
 
-  /**
-   * Runs a write of one statement: the row it answers, once committed. Nothing is written
-   * otherwise, not even the collection's change counter: REFUSED when a constraint refused it,
-   * undefined when it found no record to write (none with the id, or one changed since it was
-   * read) or the standing it was made on changed.
-   */
+  /** Runs a write of one statement: its row once committed; REFUSED by a constraint; undefined when it found nothing to write. */
   async #once ({ sql: text, params }: Statement): Promise<Scalar[] | typeof REFUSED | undefined> {
     let row: Scalar[] | undefined
     try {

@@ -4,18 +4,16 @@ import pg from 'pg'
 import type { Alongside } from '../contract.ts'
 import { ConfigError } from '../../config/index.ts'
 import { asciiLower } from '../../model/text.ts'
-import type { PortQuery, DatabasePort, Work } from '../database.ts'
+import { DatabasePort, type PortQuery, type Work } from '../database.ts'
 import { runAwaiting } from '../sequence.ts'
 import { raw, sql, type Sql } from '../sql.ts'
 import { applying, type Migration } from '../migrations.ts'
 import { quote } from '../text.ts'
 
-// bigint (int8) arrives as text unless told otherwise: every one here is an id, a count or a
-// version, below 2^53, and the API speaks numbers.
+// bigint arrives as text unless told otherwise: every one here is an id, a count or a version, below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
 
-// A URL without a user name means the operating-system user, as for libpq (psql); the driver
-// takes it from USER, which a service manager may not set (PGUSER still wins over both).
+// A URL without a user name means the operating-system user, as for psql, even where USER is not set.
 pg.defaults.user ??= userInfo().username
 
 export type Pool = pg.Pool
@@ -41,10 +39,7 @@ export function redacted (url: string): string {
   }
 }
 
-/**
- * A pool of connections to the database of DATABASE_URL, checked by one query: a database that
- * cannot be reached stops start-up, naming the setting.
- */
+/** A pool of connections to DATABASE_URL, checked by one query: a database that cannot be reached stops start-up. */
 export async function openPool (settings: PostgresSettings): Promise<Pool> {
   const pool = new pg.Pool({
     connectionString: settings.url,
@@ -64,15 +59,11 @@ export async function openPool (settings: PostgresSettings): Promise<Pool> {
   return pool
 }
 
-/**
- * A statement PostgreSQL parses and plans once per connection instead of on every run: named
- * after its text, so that the same text is the same statement everywhere. For the statements
- * whose text is one of a few (a read by id, an insert); a list's vary with its filters.
- */
+/** A statement planned once per connection: named after its text. For statements of a fixed text; a list's vary. */
 export function prepared (text: string, values: unknown[]): pg.QueryConfig {
   let name = names.get(text)
   if (name === undefined) {
-    // Hashing a statement's text cost more than a tenth of a one-record read's CPU.
+    // Its text is hashed once (docs/benchmarks.md).
     if (names.size >= NAMES_KEPT) names.clear()
     names.set(text, name = `zoo_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`)
   }
@@ -83,11 +74,7 @@ export function prepared (text: string, values: unknown[]): pg.QueryConfig {
 const names = new Map<string, string>()
 const NAMES_KEPT = 10_000
 
-/**
- * A statement's text with its parameters written in as literals, for the simple protocol, which
- * takes several statements in one round trip but no parameters. For the values of the
- * service's own questions: text, numbers and null.
- */
+/** A statement's text with its values (text, numbers, null) written in, for the simple protocol's several statements in one round trip. */
 export function inline (sql: string, params: readonly unknown[]): string {
   return sql.replace(/\$(\d+)/g, (_, n: string) => {
     const value = params[Number(n) - 1]
@@ -99,10 +86,8 @@ export function inline (sql: string, params: readonly unknown[]): string {
 }
 
 /**
- * Runs `work` in one transaction on one connection: committed if it returns, rolled back if it
- * throws. `last`, given what `work` returned, is what to run just before the commit, in the same
- * round trip (statements without parameters, their values written in); `first`, a question asked
- * in the round trip of the BEGIN.
+ * Runs `work` in one transaction on one connection, committed if it returns. `last(result)` runs
+ * in the COMMIT's round trip (values written in); `first`, a question asked in the BEGIN's.
  */
 export async function transaction<T> (
   pool: Pool, work: (client: Client) => Promise<T>, last?: (result: T) => string | undefined, first?: Alongside
@@ -141,10 +126,7 @@ async function transactionOn<T> (
 /** The advisory locks of the service: numbers no other application on the database is likely to take. */
 export const LOCKS = { migrations: 0x5a4f4f01, startup: 0x5a4f4f02 } as const
 
-/**
- * Runs `work` holding an advisory lock of this database: another instance that asks for the same
- * lock waits until `work` is done. Held by a connection of its own, released with it.
- */
+/** Runs `work` holding an advisory lock of the database, on a connection of its own: another instance waits for it. */
 export async function withLock<T> (pool: Pool, lock: number, work: (client: Client) => Promise<T>): Promise<T> {
   const client = await pool.connect()
   try {
@@ -160,10 +142,8 @@ export async function withLock<T> (pool: Pool, lock: number, work: (client: Clie
 }
 
 /**
- * Applies the migrations (by default `migrations/postgres/`) not applied yet, all of them in one
- * transaction, under an advisory lock: instances that start together apply them once. A schema
- * that DATABASE_URL names first in its `search_path` (`options=-c search_path=zoo`) is made if
- * missing, so that one database can hold several deployments apart.
+ * Applies the migrations not applied yet, in one transaction, under an advisory lock. The schema
+ * DATABASE_URL names first in its `search_path` is made if missing: one database, several deployments.
  */
 export async function migrate (pool: Pool, migrations: Migration[]): Promise<void> {
   await withLock(pool, LOCKS.migrations, async client => {
@@ -179,29 +159,20 @@ export async function migrate (pool: Pool, migrations: Migration[]): Promise<voi
 }
 
 /**
- * The database port (store/database.ts) on PostgreSQL: each statement prepared by its text
- * (`prepared`: the stores' statements are few and fixed), on any connection of the pool, or on
- * the transaction's own. Rows read in a transaction are locked `FOR UPDATE`, and a unique name
- * compares as `lower()` of its "C" column, which folds A-Z only, as SQLite's NOCASE does.
+ * The database port on PostgreSQL: each statement prepared by its text, on the pool or the
+ * transaction's connection; rows read in a transaction locked `FOR UPDATE`; a unique name as `lower()`.
  */
-export class PostgresPort implements DatabasePort {
+export class PostgresPort extends DatabasePort {
   readonly forUpdate = raw(' FOR UPDATE')
   readonly pool: Pool
 
   constructor (pool: Pool) {
+    super()
     this.pool = pool
   }
 
-  async rows<R> (statement: Sql): Promise<R[]> {
-    return await answer(this.pool, { statement, want: 'rows' }) as R[]
-  }
-
-  async row<R> (statement: Sql): Promise<R | undefined> {
-    return (await this.rows<R>(statement))[0]
-  }
-
-  async run (statement: Sql): Promise<number> {
-    return await answer(this.pool, { statement, want: 'changes' }) as number
+  protected answer (query: PortQuery): Promise<unknown> {
+    return answer(this.pool, query)
   }
 
   async transaction<T> (work: Work<T>): Promise<T> {

@@ -10,11 +10,9 @@ const { escapeLiteral } = pg
 const names = (fields: readonly string[]): string => `ARRAY[${fields.map(escapeLiteral).join(', ')}]::text[]`
 
 /**
- * PostgreSQL's side of store/collection-sql.ts: `$n` parameters; the record a write changes locked
- * `FOR UPDATE`, a record it references `FOR KEY SHARE` (so that another instance cannot delete it
- * before the write commits); a unique field compared as `lower()` of its "C" column, which folds
- * A-Z only, as SQLite's NOCASE does, with the value folded alike; a list of values as one array
- * parameter of the kind's type; search words in columns of the table.
+ * PostgreSQL's side of store/collection-sql.ts: `$n` parameters, row locks (`FOR UPDATE`, a
+ * referenced record `FOR KEY SHARE`), a unique field as `lower()` of its "C" column (A-Z folded,
+ * as NOCASE), a list of values as one array parameter, search words in columns of the table.
  */
 export const POSTGRES: Dialect = {
   placeholder: n => `$${n}`,

@@ -26,12 +26,7 @@ export class PostgresChangeLog extends SqlChangeLog {
       '(SELECT max(position) FROM changes_pruned), 0)::text AS head'))
   }
 
-  /**
-   * The statement that records `rows` in a transaction that writes no other changes (their ranks
-   * run from 1 in one statement, so one transaction's positions never meet), with its values
-   * written in: it runs in the same round trip as the commit (store/postgres/database.ts).
-   * Undefined when there is nothing to record.
-   */
+  /** The statement that records `rows`, ranked from 1, values written in, to run with the COMMIT; undefined for none. */
   recording (rows: readonly FeedRow[], at: string): string | undefined {
     if (rows.length === 0) return undefined
     return `${RECORD}rank, change ->> 0, (change ->> 1)::bigint, change ->> 2, change ->> 3, ` +
@@ -39,12 +34,7 @@ export class PostgresChangeLog extends SqlChangeLog {
       'WITH ORDINALITY AS changes (change, rank)'
   }
 
-  /**
-   * The statement that records the change of the one record a write of the same statement
-   * returns (its `WITH` query `written`, with the record's `id`): `record` is the expression of the
-   * record's JSON (NULL once deleted), `at` the placeholder of the time. For a write that is one
-   * statement, its own transaction: its change is the only one there, rank 1.
-   */
+  /** The part of a one-statement write that records the change of the record its `written` returns, rank 1. */
   recordingWritten (collection: string, event: FeedEvent, record: string, at: string): string {
     return `${RECORD}1, ${escapeLiteral(collection)}, id, '${event}', ${record}, ${at} FROM written`
   }

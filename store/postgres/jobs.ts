@@ -1,17 +1,12 @@
 import { raw } from '../sql.ts'
 import type { Lease } from '../jobs.ts'
 
-/**
- * How long an instance holds a job it took. A job's request is one API call, answered in
- * milliseconds; an instance that has not finished it by then has died, and another takes it.
- */
+/** How long an instance holds a job it took: one API call takes milliseconds, so one not done by then has died. */
 const LEASE = '5 minutes'
 
 /**
- * The job queue in PostgreSQL is shared by every instance (migrations/postgres/010_jobs.sql). A
- * worker takes the oldest queued job that no other worker is taking at that moment (`FOR UPDATE
- * SKIP LOCKED`), so each job runs on exactly one instance, and holds it under a lease: a job whose
- * instance died goes back to the queue once its lease has passed.
+ * The job queue shared by every instance: a worker takes the oldest job no other is taking (`FOR
+ * UPDATE SKIP LOCKED`) under a lease, after which the job of an instance that died is queued again.
  */
 export const POSTGRES_LEASE: Lease = {
   hold: raw(`, lease_until = now() + interval '${LEASE}'`),

@@ -3,18 +3,9 @@ import type { CollectionSql } from '../collection-sql.ts'
 import { join, raw, sql, type Sql } from '../sql.ts'
 
 /**
- * The SQL of a collection read in PostgreSQL. Unlike SQLite's, PostgreSQL's planner keeps
- * statistics and knows a LIMIT: it chooses between walking an index of the sort and fetching the
- * matches first by itself, so the store only says what it wants. It says it as SQLite answers:
- *
- * - NULL sorts first in ascending order and last in descending order (`NULLS FIRST` / `NULLS
- *   LAST`; every index of migrations/postgres is built `NULLS FIRST`, which serves both ways);
- * - text compares in code-point order (the columns are `COLLATE "C"`), and a unique field (the
- *   email) without regard to ASCII case, as SQLite's NOCASE: `lower()` of a `"C"` column folds
- *   A-Z only, and the values compared with it are folded alike (store/collection-sql.ts).
- *
- * A keyset cursor is the same disjoint ranges as SQLite's (store/keyset.ts), each read by a
- * subquery an index can serve, joined in sort order: one round trip.
+ * The SQL of a collection read in PostgreSQL, whose planner chooses the plan itself; the store
+ * says only what it wants, sorted as SQLite sorts (NULL first ascending, text in code points, a
+ * unique field by `lower()`), and a keyset cursor's ranges as subqueries in one round trip.
  */
 export class PostgresListQueries {
   readonly #table: CollectionSql

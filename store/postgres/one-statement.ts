@@ -9,42 +9,21 @@ import type { PostgresChangeLog } from './feed.ts'
 /** A question asked alongside a write (the token's standing), with the answer it had when last accepted. */
 export interface Standing { question: Alongside, accepted: readonly unknown[] }
 
-/**
- * The condition that `standing` is answered exactly as accepted, which otherwise fails the
- * statement with STANDING_CHANGED (migrations/postgres/110_standing_changed.sql): a write of no
- * rows would still fire the collection's change-counter trigger.
- */
+/** The condition that `standing` is answered as accepted, else the statement fails (STANDING_CHANGED), firing no trigger. */
 function stillAccepted ({ question, accepted }: Standing): Sql {
   const same = sql`ROW(${numbered(first => question.columns(first))}) IS NOT DISTINCT FROM ROW(${list(accepted)})`
   return sql`CASE WHEN ${same} THEN true ELSE standing_changed() END`
 }
 
-/**
- * The rows of the statement's `WITH` query `written` (`columns` of them), or, where it wrote none,
- * the failure NOTHING_WRITTEN (migrations/postgres/112_nothing_written.sql): a write of no rows
- * would still fire the collection's change-counter trigger. The one row joined to it is there
- * whatever `written` holds, so that the condition is asked even when `written` is empty.
- */
+/** The rows `written` returns, or where it wrote none the failure NOTHING_WRITTEN, which fires no trigger. */
 const writtenOrFailed = (columns: string): Sql => raw(`SELECT ${columns} FROM (SELECT 1) AS one LEFT JOIN written ON true ` +
   'WHERE CASE WHEN written.id IS NULL THEN nothing_written() ELSE true END')
 
 /**
- * A write of one record as one statement in its own transaction (autocommit): the record written
- * and its change recorded in the feed by one `WITH` statement, in one round trip, where a
- * transaction of its own takes three or four (BEGIN, a read that locks the record, the write, the
- * feed row with the COMMIT). A create may also ask the token's standing there, going ahead only
- * while it is the one accepted before: an answer equal to an accepted one is accepted.
- *
- * It is correct because it changes only the record that was read: an update or a delete holds
- * `version = <the version read>`, so the checks made on that read (If-Match, the parent of a
- * nested path, the search words made of the fields it does not set) still hold when it writes.
- * Where no such check is asked, an update or a delete need not read the record at all: it writes
- * the record as it is, the standing asked in the statement as a create asks it, and the search
- * words of the fields an update does not set taken as the record keeps them, so that it is one
- * round trip too. What the constraints refuse (a reference that names no record, a unique value
- * taken, a record still named by others), a record changed since it was read and one that is not
- * there fail the statement, leaving nothing written, not even the collection's change counter:
- * the caller then writes in a transaction of its own, whose checks say why, as they always do.
+ * A write of one record as one `WITH` statement in its own transaction, its change in the feed:
+ * one round trip. It changes only the record at the version read (or, with nothing to check, the
+ * record as it is); whatever it cannot write fails it, writing nothing (docs/architecture.md,
+ * "Writes on PostgreSQL").
  */
 export class OneStatementWrites {
   readonly #table: CollectionSql
@@ -66,11 +45,7 @@ export class OneStatementWrites {
     return this.#recorded(this.#table.inserted(input, now).statement, 'created', now)
   }
 
-  /**
-   * Inserts `input` on condition that the token's `standing` answers exactly as it did when last
-   * accepted; otherwise the statement fails with STANDING_CHANGED and writes nothing
-   * (migrations/postgres/110_standing_changed.sql). Answers the record's columns and version.
-   */
+  /** Inserts `input` while the token's `standing` answers as last accepted, else fails (STANDING_CHANGED). */
   createdWhile (input: ResourceRecord, now: string, standing: Standing): Statement {
     return this.#recorded(this.#table.inserted(input, now, stillAccepted(standing)).statement, 'created', now)
   }
@@ -80,12 +55,7 @@ export class OneStatementWrites {
     return this.#recorded(this.#table.updated(current.id as number, values, now, { current, version }).statement, 'updated', now)
   }
 
-  /**
-   * Sets `values` of record `id` as it is, unread (a record read before is not needed: no
-   * precondition, and search words of the fields not set as the record keeps them), with the
-   * token's `standing` when there is one to ask, as `createdWhile` does. Answers the record as
-   * written, else fails (NOTHING_WRITTEN): none is live, or its words are not kept yet.
-   */
+  /** Sets `values` of record `id` as it is, unread, with the token's `standing` as `createdWhile`; else fails (NOTHING_WRITTEN). */
   updatedUnread (id: number, values: ResourceRecord, now: string, standing: Standing | undefined): Statement {
     const condition = standing === undefined ? undefined : stillAccepted(standing)
     return this.#recorded(this.#table.updated(id, values, now, { condition }).statement, 'updated', now)

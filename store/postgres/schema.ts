@@ -4,15 +4,9 @@ import type { Pool } from './database.ts'
 import { COLUMNS } from './columns.ts'
 
 /*
- * A collection's table in PostgreSQL (store/tables.ts says what it holds), in types that compare
- * and sort exactly as SQLite's do, so that both engines answer alike: text in code-point order
- * (`COLLATE "C"`), a unique field compared as `lower()` of it (A-Z folded, as SQLite's NOCASE),
- * NULL first in every index (as SQLite sorts it), `id` ending every index (the last key of every
- * sort), ids that are never handed out again (identity), the search words of its text fields
- * (model/search.ts) by field (jsonb) and all of them in a tsvector with a GIN index. Every
- * statement that writes the table raises its change counter (the trigger of migrations/postgres/050_collection_changes.sql), which
- * keeps list totals exact across instances (store/postgres/totals.ts): a table without it would
- * answer stale totals, so start-up refuses one.
+ * A collection's table in PostgreSQL (store/tables.ts), comparing and sorting as SQLite's: text
+ * `COLLATE "C"`, a unique field as `lower()`, NULL first and `id` last in every index; identity
+ * ids; search words by field (jsonb) and in a tsvector (GIN); the trigger that counts its changes.
  */
 
 function columnDefinition (column: Column): string {
@@ -141,11 +135,7 @@ export async function tableFacts (pool: Pool, table: string): Promise<string[]> 
   return facts
 }
 
-/**
- * Start-up refuses a database whose collection tables lack anything their resources need (a
- * column, a reference, an index a list needs, the trigger that keeps totals exact), naming the
- * first thing missing.
- */
+/** Start-up refuses a database whose tables lack anything their resources need (the trigger too), naming the first. */
 export async function checkTables (pool: Pool, resources: Resource[]): Promise<void> {
   for (const resource of resources) {
     const problem = mismatch(resource, wantedFacts(resource), await tableFacts(pool, resource.name))

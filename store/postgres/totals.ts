@@ -10,11 +10,7 @@ const CHANGES = raw('coalesce(sum(changes), 0)::text')
 /** The sum of the change counters of `collection`. */
 const changesOfOne = (collection: string): Sql => sql`SELECT ${CHANGES} AS changes FROM collection_changes WHERE collection = ${collection}`
 
-/**
- * The sum of the change counters of each of `collections`, in one read: what a list's ETag is
- * made of (collections/revalidation.ts), and what a kept total is checked against. `alongside`
- * is answered in the same round trip.
- */
+/** The sums of the change counters of `collections`, in one read (what a list's ETag is made of), `alongside` answered with them. */
 export async function changesOf (db: Queryable, collections: readonly string[], alongside?: Alongside): Promise<string[]> {
   const asked = alongside?.settled === false ? alongside : undefined
   const names = sql`unnest(${[...collections]}::text[]) WITH ORDINALITY AS asked (name, position)`
@@ -34,15 +30,9 @@ interface Entry {
 }
 
 /**
- * The kept totals of one collection in PostgreSQL (store/kept-totals.ts), kept between reads when
- * no write has committed since they were counted, by this instance or any other. Counting 100,000
- * rows takes 14 ms. Every statement that writes the table raises a counter of
- * `collection_changes` in its own transaction (a trigger, migrations/postgres/050_*.sql), and the
- * counters only grow. A total is counted in the same statement, so the same snapshot, as the sum
- * of those counters, and kept with it. A later read asks for the sum (one primary-key range
- * read); the same sum means no write has committed since, so the kept total is still exact.
- * Unlike SQLite's totals, nothing is adjusted in place: another instance's write is known only
- * through the counters.
+ * The kept totals of one collection in PostgreSQL (store/kept-totals.ts), each kept with the sum of
+ * the collection's change counters it was counted with, and exact while that sum is the same
+ * (docs/architecture.md, "Writes on PostgreSQL").
  */
 export class PostgresTotals {
   readonly #kept: KeptTotals<Entry>
@@ -54,10 +44,7 @@ export class PostgresTotals {
     this.#kept = new KeptTotals(capacity)
   }
 
-  /**
-   * The total of `filters`, where `count` is the statement that counts them; `known`, the
-   * collection's sum of counters when the caller has just read it (changesOf), spares reading it again.
-   */
+  /** The total of `filters`, counted by `count`; `known`, the sum of counters the caller has just read. */
   async get (db: Queryable, filters: Filter[], count: Sql, known?: string): Promise<number> {
     const kept = this.#kept.read(filters)
     if (kept !== undefined) {

@@ -24,25 +24,12 @@ const INDEXING_BATCH = 2000
 export class SqliteCollectionStores extends TableStore<SqliteCollection> {
   readonly #dataVersion: Database.Statement
   #seenVersion: number
-  /**
-   * Begins every change stamp: counters start at 0 in each process, so a stamp of an earlier
-   * process (or of another process on the file) must never equal one of this.
-   */
+  /** Begins every change stamp: counters start at 0 in each process, so no other process's stamp may equal one of this. */
   readonly #epoch = randomBytes(9).toString('base64url')
   /** Every collection write goes through it: see store/sqlite/group-commit.ts. */
   readonly groupCommit: GroupCommit
   readonly feed: SqliteChangeLog
-  /**
-   * The statements the running write left for its end (`want: 'later'`): the upkeep of the FTS5
-   * search tables. Every statement that writes a collection's table, run while an FTS5 table holds
-   * words not yet written out, makes FTS5 write them out as a segment of their own (the
-   * statement's savepoint reaches every virtual table of the transaction), and the merging of those
-   * tiny segments made each word written cost ten times its own: a PATCH of 10,000 zoos took 1.2 s,
-   * 1 s of it in FTS5; run at the end of the write, 0.5 s. At the end of each write, not of its
-   * group: the words of a whole group written at its commit made single writes wait longer (the
-   * p99 of patch-one doubled, and 8% fewer of them a second), and a write refused after its words
-   * were written out would have taken the other writes' words with it.
-   */
+  /** The FTS5 upkeep the running write left for its end (`want: 'later'`): docs/architecture.md, "Search words on SQLite". */
   readonly #later: Ask[] = []
   /** How many of them have run: a read of many rows runs them before it reads. */
   #laterRun = 0
@@ -72,11 +59,7 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
     return collections.map(name => `${this.#epoch}.${this.named(name).changes}`)
   }
 
-  /**
-   * Runs a write's sequence inside a group commit's transaction, each statement at once, and
-   * records its changes in the feed in the same transaction; the kept totals change with the
-   * commit, not before: a write undone leaves them as they were.
-   */
+  /** Runs a write's sequence in a group commit's transaction, its changes in the feed; the kept totals change only once it commits. */
   override commit<T> (sequence: (now: string) => Sequence<T>): Promise<T> {
     return this.groupCommit.submit(onCommit => {
       const now = new Date().toISOString()
@@ -100,10 +83,7 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
     }
   }
 
-  /**
-   * Runs one write of a group, in its savepoint, then what it left for its end; a write that throws
-   * is undone whole by its savepoint, and what it left is dropped.
-   */
+  /** Runs one write of a group, then what it left for its end; one that throws leaves nothing of it. */
   #running<T> (write: () => T): T {
     try {
       const result = write()
@@ -156,20 +136,12 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
     compiled.run(...params)
   }
 
-  /**
-   * Makes the search words of the records that have none yet (those written before the search
-   * index was: store/sqlite/schema.ts), in batches of a transaction each. Every write keeps them
-   * from then on.
-   */
+  /** Makes the search words of the records that have none yet (written before the search index was), a transaction a batch. */
   indexSearchWords (): void {
     for (const collection of this.all) collection.indexSearchWords()
   }
 
-  /**
-   * Forgets every kept total when another connection (another process on the same file) has
-   * committed since the last look: only this connection's writes keep them exact. `data_version`
-   * changes on exactly those commits, and reading it costs no I/O.
-   */
+  /** Forgets every kept total once another process has committed to the file (`data_version` says so, without I/O). */
   checkForeignWrites (): void {
     const version = this.#dataVersion.get() as number
     if (version === this.#seenVersion) return
@@ -184,11 +156,7 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
 class SqliteCollection extends TableCollection {
   readonly #queries: ListQueries
   readonly totals: SqliteTotals
-  /**
-   * Writes committed to the collection by this process that changed a record (one that changed
-   * none, a change of many that matched none, leaves every list as it was), and one more for each
-   * time another process wrote to the file.
-   */
+  /** Writes of this process committed that changed a record, and one more each time another process wrote to the file. */
   changes = 0
 
   readonly store: SqliteCollectionStores
@@ -221,12 +189,8 @@ class SqliteCollection extends TableCollection {
   }
 
   /**
-   * FTS5 rewrites a whole segment of a search table at once, in the write that tips it, once a
-   * tenth of its rows are deleted (`deletemerge`): at 100,000 zoos a change of 5,000 records took
-   * 1.5 s instead of 0.2 every other time, whatever its own size, and a write holds the process
-   * (docs/operations.md). Off, a segment's deleted rows go when its level is merged, which FTS5
-   * does a little at each write, in proportion to what the write adds; queries skip them
-   * meanwhile. Kept in the table's own configuration: set once, on a file made before too.
+   * Turns off FTS5's `deletemerge`, which rewrote a whole segment in the one write that tipped it
+   * (docs/architecture.md, "Search words on SQLite"); kept in the table's configuration, so set once.
    */
   mergeSearchWordsGradually (): void {
     const table = this.sql.search?.apart === undefined ? undefined : searchTable(this.resource.name)
@@ -245,10 +209,7 @@ class SqliteCollection extends TableCollection {
       for (const row of rows) this.store.run(apart.put(...words(row)))
       return rows.length === INDEXING_BATCH ? Number(rows.at(-1)?.[0]) : undefined
     })
-    // BEGIN IMMEDIATE: a batch holds the file from its read to its write, so that a process
-    // writing the file meanwhile waits for it (busy_timeout) rather than fails the start-up. Its
-    // words could not be overwritten either way: SQLite refuses the write of a transaction that
-    // read before another committed (SQLITE_BUSY_SNAPSHOT).
+    // BEGIN IMMEDIATE: a process writing the file meanwhile waits for the batch rather than fails the start-up.
     for (let after: number | undefined = 0; after !== undefined; after = batch.immediate(after));
   }
 
@@ -256,12 +217,7 @@ class SqliteCollection extends TableCollection {
     return this.totals.get(filters, () => this.store.value(this.sql.count(filters)) as number)
   }
 
-  /**
-   * What the planner needs to know of the matching records when the list is not counted
-   * (`Prefer: count=none`): a kept total, or else a count that stops at the number past which
-   * walking the sort's index is surely the cheaper plan (store/sqlite/list.ts), so that a list
-   * matching many records counts a few thousand of them, not all.
-   */
+  /** For a list not counted (`Prefer: count=none`): a kept total, or a count that stops where the planner's choice is sure. */
   #matchingAtLeast (query: ListQuery, size: number): number {
     const kept = this.totals.peek(query.filters)
     if (kept !== undefined) return kept
@@ -269,10 +225,7 @@ class SqliteCollection extends TableCollection {
   }
 }
 
-/**
- * How the kept totals compare a field's values, as SQLite does: by its kind, and text by the
- * collation of the column (read from the database, where a unique field's is NOCASE).
- */
+/** How the kept totals compare a field's values, as SQLite does: by kind, text by the column's collation. */
 function comparatorOf (resource: Resource, field: string, collations: Map<string, string>): Comparator {
   const column = resource.columns.find(c => c.name === field)
   if (column === undefined) throw new Error(`no column ${field} in ${resource.name}`)

@@ -2,18 +2,14 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { sqliteBinding } from '../../packaging/shipped.ts'
-import type { PortQuery, DatabasePort, Work } from '../database.ts'
+import { DatabasePort, type PortQuery, type Work } from '../database.ts'
 import { runNow } from '../sequence.ts'
 import { raw, sql, type Sql } from '../sql.ts'
 import { applying, migrationsOf, type Migration } from '../migrations.ts'
 
 export type SqliteDatabase = Database.Database
 
-/**
- * Opens (creating if needed) the database file of `dataDir`, sets the pragmas the store relies
- * on and applies the migrations (by default those this version ships, `migrations/sqlite/`) not
- * applied yet, all of them in one transaction.
- */
+/** Opens (or makes) the database file of `dataDir`, sets its pragmas and applies the migrations not applied yet, in one transaction. */
 export function openDatabase (dataDir: string, migrations: Migration[] = migrationsOf('sqlite')): SqliteDatabase {
   const file = join(dataDir, 'zoo.db')
   makePrivate(dataDir, file)
@@ -33,10 +29,8 @@ export function openDatabase (dataDir: string, migrations: Migration[] = migrati
 }
 
 /**
- * The database holds password hashes, idempotent answers, job bodies and emails: only the
- * service's user may read it. The directory is made 0700 and the file 0600 before SQLite opens
- * it; SQLite gives its WAL and shared-memory files the mode of the database file. Files an
- * earlier version left readable by others are made private too.
+ * Only the service's user may read the database (password hashes, emails): the directory 0700, the
+ * file 0600 before SQLite opens it (its WAL and shared memory take that mode), older files too.
  */
 function makePrivate (dataDir: string, file: string): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
@@ -54,30 +48,15 @@ function makePrivate (dataDir: string, file: string): void {
 /** Compiled statements kept: a list's vary with its filters, so the least recently used are dropped. */
 const STATEMENTS_KEPT = 512
 
-/**
- * The database port (store/database.ts) on SQLite: every statement answered at once, on the
- * process's one connection, compiled once and kept. A transaction holds the whole database, and a
- * unique name's column compares as NOCASE.
- */
-export class SqlitePort implements DatabasePort {
+/** The database port on SQLite: each statement answered at once on the one connection; a transaction holds the whole file. */
+export class SqlitePort extends DatabasePort {
   readonly #statements = new Map<string, Database.Statement>()
   readonly forUpdate = raw('')
   readonly db: SqliteDatabase
 
   constructor (db: SqliteDatabase) {
+    super()
     this.db = db
-  }
-
-  async rows<R> (statement: Sql): Promise<R[]> {
-    return this.#answer({ statement, want: 'rows' }) as R[]
-  }
-
-  async row<R> (statement: Sql): Promise<R | undefined> {
-    return (await this.rows<R>(statement))[0]
-  }
-
-  async run (statement: Sql): Promise<number> {
-    return this.#answer({ statement, want: 'changes' }) as number
   }
 
   async transaction<T> (work: Work<T>): Promise<T> {
@@ -86,7 +65,7 @@ export class SqlitePort implements DatabasePort {
 
   /** Runs `work` in one transaction at once. */
   now<T> (work: Work<T>): T {
-    return this.db.transaction(() => runNow(work, ask => this.#answer(ask)))()
+    return this.db.transaction(() => runNow(work, ask => this.answer(ask)))()
   }
 
   caseless (column: string, value: string): Sql {
@@ -107,7 +86,7 @@ export class SqlitePort implements DatabasePort {
     return { compiled, params }
   }
 
-  #answer ({ statement, want }: PortQuery): unknown {
+  protected answer ({ statement, want }: PortQuery): unknown {
     if (want === 'script') return this.db.exec(statement.render(() => '?').sql)
     const { compiled, params } = this.compiled(statement)
     // Rows as objects: a collection's read of the same text may have left it answering arrays or values.

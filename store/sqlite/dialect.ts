@@ -8,10 +8,8 @@ export const searchTable = (table: string): string => `${table}_search`
 const NOTHING = raw('')
 
 /**
- * SQLite's side of store/collection-sql.ts: `?` parameters, no row locks (a write's transaction,
- * BEGIN IMMEDIATE, holds the whole database), text compared as its column's collation says (a
- * unique field's column is NOCASE), values of each kind in the form its STRICT column holds;
- * search words in an FTS5 table beside the collection's.
+ * SQLite's side of store/collection-sql.ts: `?` parameters, no row locks (BEGIN IMMEDIATE holds the
+ * file), text compared by its column's collation, values as STRICT columns hold them, FTS5 words.
  */
 export const SQLITE: Dialect = {
   placeholder: () => '?',

@@ -15,31 +15,15 @@ interface Pending {
 /** Writes a single transaction holds at most: a longer one would keep readers waiting. */
 const MAX_GROUP = 500
 /**
- * Milliseconds a group takes more writes for: past them, the writes left wait for the next group.
- * A group runs synchronously, so nothing else of the process runs meanwhile; between two groups
- * the event loop turns and answers the requests received. However many large writes arrive
- * together (a change of many records, a batch: WRITE_MAX_RECORDS bounds each), the process is
- * held at most this long beyond one of them. Groups of small writes end far sooner (500 inserts
- * take about 20 ms), so this costs them nothing.
+ * Milliseconds a group takes more writes for; the rest wait for the next group. A group holds the
+ * process, so however many large writes arrive together, it is held at most this long beyond one.
  */
 export const MAX_GROUP_MS = 50
 
 /**
- * Group commit. With `synchronous=FULL` every COMMIT waits for an fsync (about 0.2 ms here, most
- * of a small write's cost), so the writes that arrive while one is being prepared share the next
- * transaction and its single fsync:
- *
- * - `submit()` queues a write and schedules a flush after the current turn of the event loop
- *   (`setImmediate`), so every request read in that turn joins the same group, up to MAX_GROUP
- *   writes and MAX_GROUP_MS.
- * - The flush runs the group in one `BEGIN IMMEDIATE` ... `COMMIT`, each write in its own
- *   savepoint: a write that throws is rolled back to its savepoint and refused alone, the others
- *   go on.
- * - Every promise settles only after the COMMIT returned: a write is answered when it is durable,
- *   never before. If the transaction itself fails, every write of the group is refused.
- *
- * The whole group runs synchronously (better-sqlite3 is synchronous), so no read on this
- * connection ever sees a transaction half done.
+ * Group commit: the writes that arrive in one turn of the event loop share one transaction and its
+ * one fsync, each in its own savepoint, and each is answered only once the COMMIT has returned
+ * (docs/architecture.md, "Group commit").
  */
 export class GroupCommit {
   readonly #pending: Pending[] = []
@@ -101,8 +85,7 @@ export class GroupCommit {
           this.#release.run()
           outcomes.push({ ok: true, value, effects })
         } catch (error) {
-          // Some errors (SQLITE_FULL, an I/O error) make SQLite roll the whole transaction back:
-          // then the writes before this one are undone too, and the group fails as a whole.
+          // SQLITE_FULL or an I/O error rolls the whole transaction back: the group fails as a whole.
           if (!this.db.inTransaction) throw error
           this.#undo.run()
           this.#release.run()

@@ -11,10 +11,8 @@ export interface TableIndex {
 }
 
 /**
- * The plain-column indexes of a table and the collation of each column, read from the database
- * itself: the planner walks only indexes that exist, and counts compare text as the columns do.
- * A column's collation is that of the index it leads (an index on a column uses the column's
- * collation unless it names another, which the migrations never do).
+ * The plain-column indexes of a table, and each column's collation (that of the index it leads),
+ * read from the database: the planner walks only indexes that exist, and counts compare text as the columns do.
  */
 export function readIndexes (db: Database.Database, table: string): { indexes: TableIndex[], collations: Map<string, string> } {
   const indexes: TableIndex[] = []
@@ -36,13 +34,7 @@ export function readIndexes (db: Database.Database, table: string): { indexes: T
 /** Operators an index can serve: a filter on one of them lets SQLite fetch only the matches (`search` through the FTS5 table). */
 const SEEKABLE = new Set(['eq', 'gt', 'gte', 'lt', 'lte', 'in', 'search'])
 
-/**
- * What SQLite spends on one row, in microseconds, measured on a table of 100,000 rows (2 cores, Node 20):
- * only their ratios matter, they say which plan reads less. Skipping a row of the table in id
- * order costs next to nothing, walking an index a little more, but fetching the row an index entry
- * names (to test a filter, or for each match a filter's index finds) six times that; and SQLite's
- * sorter keeps offset + limit rows, so a deep page sorts nearly every match.
- */
+/** What SQLite spends on one row, in microseconds as measured (docs/benchmarks.md): only their ratios matter. */
 const COST = {
   /** A row of the table skipped in id order. */
   tableStep: 0.01,
@@ -59,32 +51,10 @@ const COST = {
 }
 
 /**
- * The SQL of a collection read over one table. Every list query over any filter and any sort must
- * stay cheap however large the table is, and SQLite's planner, which knows neither how many rows
- * a filter matches nor that only one page is wanted, cannot be relied on for that: given
- * `country = 'DE' ORDER BY name`, it fetches every row of that country through the country index
- * and sorts them all to return 20. The store knows more: the exact number of matching rows (the total it
- * keeps for X-Total-Count, `matching`) and of rows in the table (`size`). So it chooses:
- *
- * - **walk**: read the sort's index in order and test each row against the filters, stopping once
- *   the page is full. Rows read ≈ (offset + limit) × size / matching, if the filters do not
- *   correlate with the sort order.
- * - **filter first**: let SQLite fetch the matching rows through a filter's index and sort them.
- *   Rows read ≈ matching (the whole table when no filter can use an index), all of them sorted.
- *
- * whichever costs less by the measured costs of COST, and states it in the SQL (`INDEXED BY`, or a unary `+` on the first
- * sort key, which keeps its collation but hides its index), so SQLite cannot choose otherwise.
- * Where a composite index leads with a column the filters fix by equality (`zoo_id` of the nested
- * routes, followed by each sortable field), walking it within that group is taken at once: it
- * reads at most the group, already in order.
- *
- * A keyset cursor is a position in the sort order; "after it" is split into disjoint ranges that
- * an index can seek to (`name = ? AND id > ?`, then `name > ?`, and for a nullable key in
- * descending order the NULLs last), read one after the other until the page is full, so a page
- * deep in a large collection costs what the first page costs.
- *
- * A sort on several fields is walked by the index of the first and the ties of that field are
- * sorted: its cost grows with the largest group of equal values of the first field.
+ * The SQL of a collection read in SQLite, whose planner knows neither how many rows a filter
+ * matches nor that one page is wanted. The store knows both (`matching`, `size`), chooses between
+ * walking the sort's index and fetching the matches first by COST, and states its choice in the
+ * SQL (`INDEXED BY`, or `+` on the first sort key): docs/architecture.md, "List plans on SQLite".
  */
 export class ListQueries {
   readonly #table: CollectionSql
@@ -104,22 +74,15 @@ export class ListQueries {
   }
 
   /**
-   * The count of the matching records, stopped at the number past which walking the sort's index
-   * is surely cheaper than fetching the matches first: with m matches, a walk reads about
-   * wanted × size / m rows and a fetch at least m, so from m = 4√(wanted × size) on the walk
-   * costs a sixteenth of the fetch by COST's figures, and #access chooses it whatever the
-   * true count beyond. Below that number the count is exact.
+   * The count of the matching records, stopped at 4√(wanted × size): from there on a walk costs
+   * a sixteenth of a fetch by COST, whatever the true count beyond. Below it the count is exact.
    */
   countUpTo (query: ListQuery, size: number): Sql {
     const cap = Math.min(size, Math.ceil(4 * Math.sqrt((query.offset + query.limit) * size)))
     return sql`SELECT count(*) FROM (SELECT 1 FROM ${this.#table.table}${this.#table.where(query.filters)} LIMIT ${cap})`
   }
 
-  /**
-   * The statements that read the page, in order: run each followed by the LIMIT of the rows still
-   * wanted and the OFFSET (0 with a cursor), until the page is full. One statement without a
-   * cursor; with one, a statement per keyset range. Each row holds the columns in order.
-   */
+  /** The statements that read the page, in order, each to be run with the LIMIT still wanted and the OFFSET: one per keyset range. */
   page (query: ListQuery, matching: number, size: number): Sql[] {
     const access = this.#access(query, matching, size)
     const [first, ...rest] = query.sort as [SortKey, ...SortKey[]]
@@ -144,9 +107,7 @@ export class ListQueries {
     const wanted = query.offset + query.limit
     const walked = Math.min(size, wanted * size / Math.max(matching, 1))
     const tested = query.filters.length > 0
-    // A search lists its matches once, before the walk (`id IN (SELECT rowid ...)`), and is then
-    // tested on the id each index entry holds (measured: no dearer than the step itself); any other
-    // filter needs the row.
+    // A search is tested on the id each index entry holds, no dearer than the step; any other filter needs the row.
     const rowTested = query.filters.some(f => f.op !== 'search')
     const walk = walked * (first === 'id' ? (tested ? COST.tableRead : COST.tableStep) : COST.indexStep + (rowTested ? COST.lookup : 0))
     const fetch = query.filters.some(f => SEEKABLE.has(f.op)) ? matching * COST.lookup : size * COST.tableRead

@@ -5,10 +5,8 @@ import { searchTable } from './dialect.ts'
 import { COLUMNS } from './columns.ts'
 
 /*
- * A collection's table in SQLite (store/tables.ts says what it holds): STRICT, so a column holds
- * exactly its type; `AUTOINCREMENT`, so a deleted id is never handed out again; a unique field
- * compared without regard to ASCII case (`COLLATE NOCASE UNIQUE`, whose index also serves its
- * sorts); references that refuse to leave a record pointing nowhere (`ON DELETE RESTRICT`).
+ * A collection's table in SQLite (store/tables.ts): STRICT; `AUTOINCREMENT`, so a deleted id is
+ * never handed out again; a unique field `COLLATE NOCASE UNIQUE`; references `ON DELETE RESTRICT`.
  */
 
 /** A column's definition in CREATE TABLE. */
@@ -32,20 +30,7 @@ const indexesOf = (resource: Resource) => [
 const createIndex = (resource: Resource, index: { name: string, columns: string[] }): string =>
   `CREATE INDEX ${index.name} ON ${resource.name} (${index.columns.join(', ')});`
 
-/**
- * The FTS5 table of a collection's search words (model/search.ts), or none for a collection
- * without text fields: contentless (the words are made again from the record whenever it is
- * written), its rows deletable by rowid, the `ascii` tokenizer (which splits the words at their
- * spaces and changes nothing in them) and no positions (a word is searched for, not a phrase).
- *
- * Every word of `q` is a prefix. Without a prefix index FTS5 answers one by merging the lists of
- * every word that begins with it into a new list, as long as the records they name: with a word
- * every zoo has ("zoo"), 100,000 entries, 7 ms, where the indexed prefix is a list of its own that
- * the other words' matches seek in. Prefixes of 1 to 6 characters cover most words typed. Seeking
- * is faster in lists that say the column (`detail = 'column'`: 0.55 ms instead of 0.75 for "zoo
- * berlin" at 100,000 zoos). Both together make the index eight times as large (7 MB for 100,000
- * zoos) and a record's words cost 4 µs to write instead of 2.
- */
+/** The FTS5 table of a collection's search words, or none without text fields (docs/architecture.md, "Search words on SQLite"). */
 export const createSearchTable = (resource: Resource): string[] => resource.search.length === 0
   ? []
   : [`CREATE VIRTUAL TABLE ${searchTable(resource.name)} USING fts5(words, content = '', contentless_delete = 1, ` +
@@ -61,10 +46,7 @@ export function createTable (resource: Resource): string {
   ].join('\n')
 }
 
-/**
- * The SQL that adds a field to a collection's table, with its indexes. SQLite adds a column only
- * when rows already there can take it: nullable (null in them), not unique.
- */
+/** The SQL that adds a field to a collection's table, with its indexes: only one nullable and not unique, as rows there can take. */
 export function addColumn (resource: Resource, column: Column): string {
   if (!column.nullable || resource.unique.includes(column.name)) {
     throw new Error(`${resource.name}.${column.name}: SQLite adds only a nullable, not unique column to a table that has rows`)
@@ -74,11 +56,7 @@ export function addColumn (resource: Resource, column: Column): string {
   return [add, ...indexes.map(i => createIndex(resource, i))].join('\n')
 }
 
-/**
- * What the table of `resource` must hold, each a line as `tableFacts` reads it from a database:
- * its columns with their types, nullability and defaults, its references, unique fields and
- * indexes.
- */
+/** What the table of `resource` must hold, each a line as `tableFacts` reads it from a database. */
 export function wantedFacts (resource: Resource): string[] {
   return [
     'table STRICT',
@@ -130,10 +108,7 @@ export function tableFacts (db: SqliteDatabase, table: string): string[] {
   return facts
 }
 
-/**
- * Start-up refuses a database whose collection tables lack anything their resources need,
- * naming the first thing missing, rather than answering 500s or slow lists later.
- */
+/** Start-up refuses a database whose tables lack anything their resources need, naming the first, rather than answer 500s later. */
 export function checkTables (db: SqliteDatabase, resources: Resource[]): void {
   for (const resource of resources) {
     const problem = mismatch(resource, wantedFacts(resource), tableFacts(db, resource.name))

@@ -13,12 +13,9 @@ interface Entry {
 }
 
 /**
- * The kept totals of one collection in SQLite (store/kept-totals.ts), kept exact across writes
- * instead of counted again on every read. A count read once stays exact if every committed write
- * adjusts it: the write knows the record before and after, and each kept filter set is evaluated
- * on both (in memory, with the same semantics as the SQL condition; the list tests compare the
- * two on random filters). A write rolled back adjusts nothing. Anything else that changes the
- * table (another connection) must call `clear()`. Every write costs one evaluation per kept set.
+ * The kept totals of one collection in SQLite (store/kept-totals.ts), kept exact by every committed
+ * write, whose record before and after each kept filter set is evaluated on, in memory, with the
+ * SQL condition's semantics. Another connection's write must `clear()` them.
  */
 export class SqliteTotals {
   readonly #kept: KeptTotals<Entry>
@@ -67,10 +64,7 @@ function matcher (filters: Filter[], compare: (field: string) => Comparator, sea
   return record => tests.every(t => t(record))
 }
 
-/**
- * SQL semantics: a comparison with a record that has no value (NULL) is never true, except
- * `ne`, which the store writes `IS NOT` (a record without a value differs from any value).
- */
+/** SQL semantics: a comparison with NULL is never true, but `ne`, which the store writes `IS NOT`. */
 function test ({ field, op, value }: Filter, compare: Comparator): Matcher {
   if (Array.isArray(value)) return record => record[field] != null && value.some(v => compare(record[field] as Value, v as Value) === 0)
   if (value === null) return op === 'ne' ? record => record[field] != null : record => record[field] == null
