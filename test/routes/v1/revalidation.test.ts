@@ -1,5 +1,6 @@
 import t from 'tap'
 import { Zoos } from '../../../schemas/zoo.ts'
+import { Sql } from '../../../store/sql.ts'
 import { bearer, build, buildBeside, call, countCalls, create, ENGINE, storageOf } from '../../helper.ts'
 
 /*
@@ -119,12 +120,12 @@ t.test('Prefer: count=none spares the count: none on PostgreSQL, one stopped ear
   // Every statement the store runs, by its text, through a spy on the engine's own entry point.
   const texts: string[] = []
   const store = storageOf(app).collections as unknown as Record<string, unknown>
-  const owner = (ENGINE === 'postgres' ? store.pool : store) as Record<string, (...args: unknown[]) => unknown>
-  const method = ENGINE === 'postgres' ? 'query' : 'statement'
+  const owner = (ENGINE === 'postgres' ? store.pool : store.port) as Record<string, (...args: unknown[]) => unknown>
+  const method = ENGINE === 'postgres' ? 'query' : 'compiled'
   const original = (owner[method] as (...args: unknown[]) => unknown).bind(owner)
   owner[method] = (...args: unknown[]) => {
-    const [first] = args as [string | { text: string }]
-    texts.push(typeof first === 'string' ? first : first.text)
+    const [first] = args as [string | { text: string } | Sql]
+    texts.push(typeof first === 'string' ? first : first instanceof Sql ? first.render(() => '?').sql : first.text)
     return original(...args)
   }
   t.teardown(() => { delete owner[method] })
