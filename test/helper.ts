@@ -159,27 +159,29 @@ export function routeTree (t: Test, files: Record<string, string>, leaveOut: Ite
   return tree
 }
 
-/** The storage of each test app's API plugin, out of reach from the outside: a request's server is that plugin. */
-const storages = new WeakMap<FastifyInstance, Storage>()
+/** Each test app's API plugin, out of reach from the outside: a request's server is that plugin. */
+const apis = new WeakMap<FastifyInstance, FastifyInstance>()
 
 async function started (t: Test, config: Config, options: ApiOptions): Promise<FastifyInstance> {
   const app = checkContract(t, buildApi(config, options))
   t.teardown(() => app.close())
   app.addHook('onRequest', (request, _reply, done) => {
-    const { storage } = request.server as FastifyInstance & { storage?: Storage }
-    if (storage !== undefined && !storages.has(app)) storages.set(app, storage)
+    if (!apis.has(app) && request.server.hasDecorator('storage')) apis.set(app, request.server)
     done()
   })
   await app.ready()
   return app
 }
 
-/** The storage the app itself uses, known once it has answered a request through its API plugin. */
-export function storageOf (app: FastifyInstance): Storage {
-  const storage = storages.get(app)
-  if (storage === undefined) throw new Error('the app has answered no request of its API yet')
-  return storage
+/** The API plugin of the app, as its routes see it (its storage, its job queue), once it has answered a request through it. */
+export function apiOf (app: FastifyInstance): FastifyInstance {
+  const api = apis.get(app)
+  if (api === undefined) throw new Error('the app has answered no request of its API yet')
+  return api
 }
+
+/** The storage the app itself uses, known once it has answered a request through its API plugin. */
+export const storageOf = (app: FastifyInstance): Storage => apiOf(app).storage
 
 export const basic = (id: string, secret: string): string =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`
