@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type Database from 'better-sqlite3'
 import { compareAsciiCaseInsensitive, KINDS, type Comparator, type Scalar } from '../../model/kinds.ts'
 import type { Resource, ResourceRecord } from '../../model/resource.ts'
-import type { Filter, ListOptions, ListQuery, Page } from '../contract.ts'
+import type { Filter, ListOptions, ListQuery, Page, Versioned } from '../contract.ts'
 import { feedRows } from '../feed.ts'
 import { runNow, type Ask, type Change, type Sequence } from '../sequence.ts'
 import { sql, type Sql } from '../sql.ts'
@@ -156,6 +156,8 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
 class SqliteCollection extends TableCollection {
   readonly #queries: ListQueries
   readonly totals: SqliteTotals
+  /** The read of a record by id, compiled once rather than rendered and looked up: every GET of a record makes it (docs/benchmarks.md). */
+  readonly #read: Database.Statement
   /** Writes of this process committed that changed a record, and one more each time another process wrote to the file. */
   changes = 0
 
@@ -167,6 +169,7 @@ class SqliteCollection extends TableCollection {
     const { indexes, collations } = readIndexes(store.db, resource.name)
     this.#queries = new ListQueries(this.sql, indexes)
     this.totals = new SqliteTotals(field => comparatorOf(resource, field, collations), resource.search)
+    this.#read = store.db.prepare(this.sql.read(0).render(SQLITE.placeholder).sql).raw()
   }
 
   async list (query: ListQuery, { counting }: ListOptions): Promise<Page> {
@@ -182,6 +185,11 @@ class SqliteCollection extends TableCollection {
       for (const row of this.store.rows(sql`${page} LIMIT ${wanted} OFFSET ${query.offset}`)) items.push(this.sql.record(row))
     }
     return { items, total }
+  }
+
+  override async get (id: number): Promise<Versioned | undefined> {
+    const row = this.#read.get(id) as Scalar[] | undefined
+    return row === undefined ? undefined : this.sql.versioned(row)
   }
 
   protected override async rows (statement: Sql): Promise<Scalar[][]> {
