@@ -9,6 +9,7 @@ import { runAwaiting } from '../sequence.ts'
 import { raw, sql, type Sql } from '../sql.ts'
 import { applying, type Migration } from '../migrations.ts'
 import { quote } from '../text.ts'
+import { POSTGRES } from './dialect.ts'
 
 // bigint arrives as text unless told otherwise: every one here is an id, a count or a version, below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
@@ -185,7 +186,7 @@ export class PostgresPort extends DatabasePort {
 }
 
 async function answer (db: Queryable, { statement, want }: PortQuery): Promise<unknown> {
-  const { sql: text, params } = statement.render(n => `$${n}`)
+  const { sql: text, params } = statement.render(POSTGRES.placeholder)
   if (want === 'script') return await db.query(text)
   const result = await db.query(prepared(text, params))
   return want === 'rows' ? result.rows : result.rowCount ?? 0

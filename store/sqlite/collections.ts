@@ -46,7 +46,7 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
     this.resources = resources
     checkTables(db, resources)
     this.groupCommit = new GroupCommit(db)
-    this.feed = new SqliteChangeLog(db, this.port)
+    this.feed = new SqliteChangeLog(this.port)
     this.#dataVersion = db.prepare('PRAGMA data_version').pluck()
     this.#seenVersion = this.#dataVersion.get() as number
     this.keep(resources.map(resource => new SqliteCollection(this, resource)))

@@ -5,6 +5,7 @@ import { sqliteBinding } from '../../packaging/shipped.ts'
 import { DatabasePort, type PortQuery, type Work } from '../database.ts'
 import { runNow } from '../sequence.ts'
 import { raw, sql, type Sql } from '../sql.ts'
+import { SQLITE } from './dialect.ts'
 import { applying, migrationsOf, type Migration } from '../migrations.ts'
 
 export type SqliteDatabase = Database.Database
@@ -74,7 +75,7 @@ export class SqlitePort extends DatabasePort {
 
   /** `statement` compiled, and the values of its placeholders. */
   compiled (statement: Sql): { compiled: Database.Statement, params: unknown[] } {
-    const { sql: text, params } = statement.render(() => '?')
+    const { sql: text, params } = statement.render(SQLITE.placeholder)
     let compiled = this.#statements.get(text)
     if (compiled === undefined) {
       if (this.#statements.size >= STATEMENTS_KEPT) this.#statements.delete(this.#statements.keys().next().value as string)
@@ -87,7 +88,7 @@ export class SqlitePort extends DatabasePort {
   }
 
   protected answer ({ statement, want }: PortQuery): unknown {
-    if (want === 'script') return this.db.exec(statement.render(() => '?').sql)
+    if (want === 'script') return this.db.exec(statement.render(SQLITE.placeholder).sql)
     const { compiled, params } = this.compiled(statement)
     // Rows as objects: a collection's read of the same text may have left it answering arrays or values.
     return want === 'rows' ? compiled.raw(false).pluck(false).all(...params) : compiled.run(...params).changes
