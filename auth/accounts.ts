@@ -1,6 +1,10 @@
 import { hashSecret, keptSecret, randomToken } from './secrets.ts'
 import type { AccountStore, Client } from '../store/storage.ts'
+import { keptClaims, type Claims } from './claims.ts'
 import { knownScope } from './scopes.ts'
+
+/** What the CLI answers of an account's claims: nothing when it has none. */
+const given = (claims: Claims): { claims?: Claims } => Object.keys(claims).length === 0 ? {} : { claims }
 
 /** The scopes there are: those of the collections served (auth/scopes.ts). */
 type Known = readonly string[]
@@ -9,8 +13,8 @@ type Known = readonly string[]
 export async function createClient (
   store: AccountStore,
   known: Known,
-  options: { clientId?: string | undefined, secret?: string | undefined, name?: string | undefined, scope: string }
-): Promise<{ client_id: string, client_secret: string, scope: string }> {
+  options: { clientId?: string | undefined, secret?: string | undefined, name?: string | undefined, scope: string, claims?: Claims }
+): Promise<{ client_id: string, client_secret: string, scope: string, claims?: Claims }> {
   const scope = knownScope(options.scope, known)
   const clientId = options.clientId ?? `client_${randomToken().slice(0, 16)}`
   // Basic authentication carries it percent-encoded; control characters would still be trouble in logs and PostgreSQL text.
@@ -19,8 +23,9 @@ export async function createClient (
   }
   const { secret, stored } = await newSecret(options.secret)
   if (await store.client(clientId) !== undefined) throw new Error(`a client with id ${clientId} exists already`)
-  await store.createClient({ client_id: clientId, secret_hash: stored, name: options.name ?? clientId, scope })
-  return { client_id: clientId, client_secret: secret, scope }
+  const claims = options.claims ?? {}
+  await store.createClient({ client_id: clientId, secret_hash: stored, name: options.name ?? clientId, scope, claims: keptClaims(claims) })
+  return { client_id: clientId, client_secret: secret, scope, ...given(claims) }
 }
 
 async function newSecret (chosen: string | undefined): Promise<{ secret: string, stored: string }> {
@@ -60,12 +65,29 @@ export async function changeClientScope (
   return { client_id: clientId, scope: granted }
 }
 
+/** The claims a client's own tokens carry from now on (auth/claims.ts); its tokens issued before stop working. */
+export async function changeClientClaims (
+  store: AccountStore, clientId: string, claims: Claims
+): Promise<{ client_id: string, claims: Claims }> {
+  await existingClient(store, clientId)
+  if (!await store.changeClient(clientId, { claims: keptClaims(claims) })) throw new Error(`no client with id ${clientId}`)
+  return { client_id: clientId, claims }
+}
+
+/** The claims a user's tokens carry from now on (auth/claims.ts); its tokens issued before stop working. */
+export async function changeUserClaims (
+  store: AccountStore, username: string, claims: Claims
+): Promise<{ username: string, claims: Claims }> {
+  if (!await store.changeUserClaims(username, keptClaims(claims))) throw new Error(`no user named ${username}`)
+  return { username, claims }
+}
+
 /** A user who signs in with a password (the password grant). */
 export async function createUser (
   store: AccountStore,
   known: Known,
-  options: { username: string, password: string, scope: string }
-): Promise<{ id: number, username: string, scope: string }> {
+  options: { username: string, password: string, scope: string, claims?: Claims }
+): Promise<{ id: number, username: string, scope: string, claims?: Claims }> {
   const scope = knownScope(options.scope, known)
   if (!/^[A-Za-z0-9._@+-]{1,100}$/.test(options.username)) {
     throw new Error('the user name must be 1 to 100 characters of letters, digits and . _ @ + -')
@@ -77,7 +99,8 @@ export async function createUser (
     password_hash: await hashSecret(options.password),
     scope,
     external_issuer: null,
-    external_subject: null
+    external_subject: null,
+    claims: keptClaims(options.claims ?? {})
   })
-  return { id: user.id, username: user.username, scope: user.scope }
+  return { id: user.id, username: user.username, scope: user.scope, ...given(options.claims ?? {}) }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { AccountStore, Client, RefreshToken, User } from '../store/storage.ts'
 import { FailedAttempts } from './attempts.ts'
+import { claimsOf, keptClaims } from './claims.ts'
 import { digest, hashSecret, HashingBusy, keptSecret, randomToken, verifySecret } from './secrets.ts'
 import { knownScope, parseScope } from './scopes.ts'
 import type { TokenService } from './tokens.ts'
@@ -167,7 +168,7 @@ export class AuthorizationServer {
     const client = publicClient ?? await this.authenticateClient(request)
     switch (request.grant_type) {
       case 'client_credentials':
-        return this.#respond({ subject: client.client_id, client, scope: grant(request.scope, client.scope.split(' ')) })
+        return this.#respond({ subject: client.client_id, client, scope: grant(request.scope, client.scope.split(' ')), user: undefined })
       case 'password':
         return this.#password(client, request)
       default:
@@ -190,7 +191,7 @@ export class AuthorizationServer {
   async issueForUser (client: Client, user: User, requested: string | undefined): Promise<TokenResponse> {
     const allowed = user.scope.split(' ').filter(s => client.scope.split(' ').includes(s))
     const scope = grant(requested, allowed)
-    return this.#respond({ subject: `user:${user.id}`, client, scope, refresh: { userId: user.id, familyId: randomUUID() } })
+    return this.#respond({ subject: `user:${user.id}`, client, scope, user, refresh: { userId: user.id, familyId: randomUUID() } })
   }
 
   async #refresh (client: Client, request: TokenRequest): Promise<TokenResponse> {
@@ -201,10 +202,13 @@ export class AuthorizationServer {
     if (stored.rotated_at !== null) throw await this.#reused(stored)
     if (stored.expires_at <= new Date().toISOString()) throw invalidGrant('the refresh token expired')
     const scope = grant(request.scope, stored.scope.split(' '))
+    const user = stored.user_id === null ? undefined : await this.store.userById(stored.user_id)
+    if (stored.user_id !== null && user === undefined) throw invalidGrant('the user of the refresh token no longer exists')
     return this.#respond({
       subject: stored.user_id === null ? client.client_id : `user:${stored.user_id}`,
       client,
       scope,
+      user,
       refresh: { userId: stored.user_id, familyId: stored.family_id, replaces: stored }
     })
   }
@@ -215,10 +219,15 @@ export class AuthorizationServer {
     return invalidGrant('the refresh token was already used; every token of its grant is now revoked')
   }
 
+  /**
+   * Tokens for a grant: a user's carry its claims and generation, a client's own its claims
+   * (auth/claims.ts).
+   */
   async #respond (issue: {
     subject: string
     client: Client
     scope: string[]
+    user: User | undefined
     refresh?: { userId: number | null, familyId: string, replaces?: RefreshToken }
   }): Promise<TokenResponse> {
     const scope = issue.scope.join(' ')
@@ -239,8 +248,14 @@ export class AuthorizationServer {
       // used, however close together they came, and is treated as the reuse it is.
       else if (!await this.store.rotate(replaces.token_hash, next)) throw await this.#reused(replaces)
     }
+    const { user, client } = issue
     const { token, expiresIn } = await this.tokens.issue({
-      subject: issue.subject, clientId: issue.client.client_id, clientGeneration: issue.client.generation, scope
+      subject: issue.subject,
+      clientId: client.client_id,
+      clientGeneration: client.generation,
+      userGeneration: user?.generation ?? '',
+      claims: claimsOf(user?.claims ?? client.claims),
+      scope
     })
     return {
       access_token: token,
@@ -278,7 +293,9 @@ export class AuthorizationServer {
     if (known !== undefined) return known
     try {
       const granted = knownScope(scope, this.scopes)
-      return await this.store.createClient({ client_id: clientId, secret_hash: null, name: clientId, scope: granted })
+      return await this.store.createClient({
+        client_id: clientId, secret_hash: null, name: clientId, scope: granted, claims: keptClaims({})
+      })
     } catch (err) {
       const made = await this.store.client(clientId)
       if (made === undefined) throw err

@@ -3,7 +3,8 @@ import { ConfigError, SETTINGS, unpackDirOf } from '../config/index.ts'
 import { unpack } from '../packaging/shipped.ts'
 import { openStorage } from '../store/open.ts'
 import type { StoredCollections, Storage } from '../store/storage.ts'
-import { changeClientScope, createClient, createUser, rotateClientSecret } from './accounts.ts'
+import { changeClientClaims, changeClientScope, changeUserClaims, createClient, createUser, rotateClientSecret } from './accounts.ts'
+import { claimsOf, parseClaims, type Claims } from './claims.ts'
 import { SigningKeys } from './keys.ts'
 import { RESOURCES } from '../schemas/index.ts'
 import { scopesOf } from './scopes.ts'
@@ -13,19 +14,28 @@ export const CLI_NOUNS = ['client', 'user', 'key']
 
 const usage = (scopes: string[]): string => `usage: zoo-api <command> [options]   (npm run cli -- <command> in a clone; prints JSON;
                                       DATABASE_URL, else DATA_DIR or --data-dir, picks the database)
-  client create --scope "${scopes.slice(0, 2).join(' ')} ..." [--name NAME] [--id ID] [--secret SECRET]
+  client create --scope "${scopes.slice(0, 2).join(' ')} ..." [--name NAME] [--id ID] [--secret SECRET] [--claim NAME=VALUE ...]
   client list
   client rotate-secret CLIENT_ID [--secret SECRET]   a new secret; the client's tokens issued before stop working
   client scope CLIENT_ID --scope "..."               the scopes it may be granted; its tokens issued before stop working
+  client claims CLIENT_ID [--claim NAME=VALUE ...]   replaces the claims its own tokens carry; its tokens issued before stop working
   client delete CLIENT_ID       its tokens stop working at once
-  user create --username NAME --scope "..." (--password PASSWORD | --password-stdin)
+  user create --username NAME --scope "..." (--password PASSWORD | --password-stdin) [--claim NAME=VALUE ...]
   user list
+  user claims NAME [--claim NAME=VALUE ...]          replaces the claims the user's tokens carry; its tokens issued before stop working
   user delete NAME              the user's tokens stop working at once
   key list                      the keys that sign access tokens, newest (signing) first
   key rotate                    a new signing key; keys replaced more than ACCESS_TOKEN_TTL ago are deleted
-scopes: ${scopes.join(' ')}`
+scopes: ${scopes.join(' ')}
+claims: each VALUE is JSON (--claim zoo_id=1, --claim zoos=[1,2]), or else text; access rules read them (docs/access-rules.md)`
 
 class UsageError extends Error {}
+
+/** An account's kept claims as a list shows them: only when it has some. */
+function claimsListed (kept: string): { claims?: Claims } {
+  const claims = claimsOf(kept)
+  return Object.keys(claims).length === 0 ? {} : { claims }
+}
 
 export interface CliIo {
   env: NodeJS.ProcessEnv
@@ -64,6 +74,7 @@ export async function runCli (argv: string[], io: CliIo): Promise<number> {
         username: { type: 'string' },
         password: { type: 'string' },
         'password-stdin': { type: 'boolean' },
+        claim: { type: 'string', multiple: true },
         help: { type: 'boolean' }
       }
     })
@@ -101,17 +112,22 @@ export async function runCli (argv: string[], io: CliIo): Promise<number> {
     switch (`${noun} ${verb}`) {
       case 'client create':
         result = await createClient(store, scopes,
-          { scope: required('scope'), name: values.name, clientId: values.id, secret: values.secret })
+          {
+            scope: required('scope'), name: values.name, clientId: values.id, secret: values.secret, claims: parseClaims(values.claim ?? [])
+          })
         break
       case 'client list':
-        result = (await store.clients())
-          .map(({ secret_hash: secretHash, generation: _generation, ...client }) => ({ ...client, public: secretHash === null }))
+        result = (await store.clients()).map(({ secret_hash: secretHash, generation: _generation, claims, ...client }) =>
+          ({ ...client, ...claimsListed(claims), public: secretHash === null }))
         break
       case 'client rotate-secret':
         result = await rotateClientSecret(store, named('client id'), values.secret)
         break
       case 'client scope':
         result = await changeClientScope(store, scopes, named('client id'), required('scope'))
+        break
+      case 'client claims':
+        result = await changeClientClaims(store, named('client id'), parseClaims(values.claim ?? []))
         break
       case 'client delete':
         if (!await store.deleteClient(named('client id'))) throw new Error(`no client with id ${target}`)
@@ -120,11 +136,16 @@ export async function runCli (argv: string[], io: CliIo): Promise<number> {
       case 'user create': {
         const password = values['password-stdin'] === true ? (await io.stdin()).replace(/\r?\n$/, '') : values.password
         if (password === undefined) throw new UsageError('user create needs --password or --password-stdin')
-        result = await createUser(store, scopes, { username: required('username'), password, scope: required('scope') })
+        const claims = parseClaims(values.claim ?? [])
+        result = await createUser(store, scopes, { username: required('username'), password, scope: required('scope'), claims })
         break
       }
       case 'user list':
-        result = (await store.users()).map(({ password_hash: _hash, ...user }) => user)
+        result = (await store.users()).map(({ password_hash: _hash, generation: _generation, claims, ...user }) =>
+          ({ ...user, ...claimsListed(claims) }))
+        break
+      case 'user claims':
+        result = await changeUserClaims(store, named('user name'), parseClaims(values.claim ?? []))
         break
       case 'user delete':
         if (!await store.deleteUser(named('user name'))) throw new Error(`no user named ${target}`)

@@ -1,7 +1,12 @@
 import type { Resource } from '../model/resource.ts'
 
-/** `<collection>:read` and `<collection>:write` for every collection. */
-export const scopesOf = (resources: readonly Resource[]): string[] => resources.flatMap(r => [`${r.name}:read`, `${r.name}:write`])
+/**
+ * `<collection>:read` and `<collection>:write` for every collection, and the scope that frees a
+ * token from a collection's access rules where it names one (model/access.ts).
+ */
+export const scopesOf = (resources: readonly Resource[]): string[] => [...new Set(resources.flatMap(r => [
+  `${r.name}:read`, `${r.name}:write`, ...(r.access?.unrestricted === undefined ? [] : [r.access.unrestricted])
+]))]
 
 /** The read scope of every collection: what a user gets at the first sign-in unless LOGIN_USER_SCOPE says otherwise. */
 export const readScopesOf = (resources: readonly Resource[]): string[] => resources.map(r => `${r.name}:read`)

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyGetKey } from 'jose'
 import type { Alongside } from '../store/contract.ts'
 import type { AccountStore, StandingColumns, TokenKey, TokenStanding } from '../store/storage.ts'
+import type { Claims } from './claims.ts'
 import type { SigningKeys } from './keys.ts'
 
 /** Who a verified access token speaks for, and what it may do. */
@@ -17,6 +18,10 @@ export interface Principal {
   issuedAt: number
   /** The client's generation the token was issued in; '' when the token names none. */
   clientGeneration: string
+  /** The generation of the user it speaks for that it was issued in; '' when it names none. */
+  userGeneration: string
+  /** Every claim of the token, as its payload holds them: what access rules read (`@sub`, `@zoo_id`, model/access.ts). */
+  claims: Readonly<Record<string, unknown>>
 }
 
 export interface ExternalIssuer {
@@ -94,15 +99,21 @@ export class TokenService {
       : { issuer: settings.external, keys: createRemoteJWKSet(new URL(settings.external.jwksUri)) }
   }
 
+  /** An access token for a grant, carrying `claims` (auth/claims.ts: none of its own members). */
   async issue (grant: {
     subject: string
     clientId: string
     clientGeneration: string
+    userGeneration?: string
+    claims?: Claims
     scope: string
   }): Promise<{ token: string, expiresIn: number }> {
     const key = await this.keys.signing()
-    const generation = grant.clientGeneration === '' ? {} : { client_generation: grant.clientGeneration }
-    const token = await new SignJWT({ client_id: grant.clientId, scope: grant.scope, ...generation })
+    const generations = {
+      ...(grant.clientGeneration === '' ? {} : { client_generation: grant.clientGeneration }),
+      ...(grant.userGeneration === undefined || grant.userGeneration === '' ? {} : { user_generation: grant.userGeneration })
+    }
+    const token = await new SignJWT({ ...grant.claims, client_id: grant.clientId, scope: grant.scope, ...generations })
       .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: key.kid })
       .setIssuer(this.settings.issuer)
       .setAudience(this.settings.audience)
@@ -249,7 +260,9 @@ function principalOf (payload: JWTPayload): Principal {
     jti: payload.jti,
     expiresAt: (payload.exp ?? 0) * 1000,
     issuedAt: payload.iat ?? 0,
-    clientGeneration: typeof payload.client_generation === 'string' ? payload.client_generation : ''
+    clientGeneration: typeof payload.client_generation === 'string' ? payload.client_generation : '',
+    userGeneration: typeof payload.user_generation === 'string' ? payload.user_generation : '',
+    claims: payload
   }
 }
 
@@ -270,6 +283,9 @@ function judged (principal: Principal, standing: TokenStanding): Principal {
     throw new TokenError('the client\'s credentials or scope changed after the access token was issued')
   }
   if (!standing.userExists) throw new TokenError('the user of the access token no longer exists')
+  if (standing.userGeneration !== principal.userGeneration) {
+    throw new TokenError('the user\'s claims changed after the access token was issued')
+  }
   return principal
 }
 

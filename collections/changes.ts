@@ -10,6 +10,7 @@ import { IdSchema, TimestampSchema } from '../model/values.ts'
 import { componentsOf, errors, GUARDED, recordRef, withHeaders } from '../schemas/responses.ts'
 import { capitalize, type Resource } from '../model/resource.ts'
 import { comparePositions, type ChangeEntry, type ChangeLog } from '../store/contract.ts'
+import { bindingOf, changesSeen } from './access.ts'
 
 type Instance = Parameters<FastifyPluginAsyncTypebox>[0]
 
@@ -101,12 +102,14 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
     const start = asked === undefined
       ? await (streaming ? log.head() : log.pruned(resource.name))
       : await kept(log, resource, asked)
+    const binding = bindingOf(request, resource)
     if (!streaming) {
       const limit = request.query.limit ?? 100
       const page = await log.after(start, resource.name, limit)
+      // The next page starts after the last change read, whether or not the token's access rules let it be told of it.
       const next = page.at(-1)?.position ?? start
       const url = `${originOf(request)}${request.url.split('?')[0] ?? ''}?after=${next}&limit=${limit}`
-      return reply.header('Link', `<${url}>; rel="next"`).send(page)
+      return reply.header('Link', `<${url}>; rel="next"`).send(await changesSeen(page, resource, binding, log))
     }
 
     const principal = request.principal
@@ -142,14 +145,27 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
       stream.end(`: ${why}\n\n`)
     }
     const stopping = (): void => end('the server is stopping')
+    const send = (changes: readonly ChangeEntry[], catchingUp: boolean): void => {
+      if (changes.length === 0 || ended) return
+      // One write for all the changes of a read: each write to a stream costs a socket write.
+      stream.write(changes.length === 1 ? frame(changes[0] as ChangeEntry) : changes.map(frame).join(''))
+      // Catching up waits for the reader (drained); following, the changes of every stream come at once.
+      if (!catchingUp && stream.writableLength > MAX_UNSENT) end('too far behind: resume with Last-Event-ID')
+    }
+    // A token bound by access rules is told of the changes they let it see (collections/access.ts),
+    // which may ask the feed of a record's change before: in order, one read of the hub after another.
+    let seeing: Promise<void> = Promise.resolve()
     const subscription = hub.subscribe(resource.name, start, {
-      deliver: (changes, catchingUp) => {
-        // One write for all the changes of a read: each write to a stream costs a socket write.
-        stream.write(changes.length === 1 ? frame(changes[0] as ChangeEntry) : changes.map(frame).join(''))
-        // Catching up waits for the reader (drained); following, the changes of every stream come at once.
-        if (!catchingUp && stream.writableLength > MAX_UNSENT) end('too far behind: resume with Last-Event-ID')
-      },
-      drained: () => stream.writableNeedDrain ? drainedOrClosed(stream) : undefined,
+      deliver: binding === undefined
+        ? send
+        : (changes, catchingUp) => {
+            seeing = seeing
+              .then(() => changesSeen(changes, resource, binding, log))
+              .then(seen => send(seen, catchingUp), () => end('the feed could not be read: resume with Last-Event-ID'))
+          },
+      drained: () => binding === undefined
+        ? (stream.writableNeedDrain ? drainedOrClosed(stream) : undefined)
+        : seeing.then(() => stream.writableNeedDrain ? drainedOrClosed(stream) : undefined),
       ended: () => end('the feed could not be read: resume with Last-Event-ID')
     })
     // The token is checked again at each heartbeat: a revoked one ends the stream within one.

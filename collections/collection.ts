@@ -5,8 +5,8 @@ import { serializerFor } from '../http/serialization.ts'
 import { capitalize, type Resource, type ResourceRecord } from '../model/resource.ts'
 import { IdSchema } from '../model/values.ts'
 import { componentsOf, recordRef } from '../schemas/responses.ts'
-import type { Alongside, CollectionStore, Versioned } from '../store/contract.ts'
-import { ensureLive } from '../store/refusals.ts'
+import type { Alongside, CollectionStore, Filter, Versioned } from '../store/contract.ts'
+import { ensureLive, mustBeLive } from '../store/refusals.ts'
 import { embeddedProperties, type Answered, type Embed } from './embedding.ts'
 import { belongingTo, planWrite, runWrite, type Mount, type WriteMethod } from './write-plan.ts'
 
@@ -99,17 +99,23 @@ export async function parentOf ({ nesting }: Collection, params: Params): Promis
 }
 
 /**
- * The live record a path names: 404 if it never existed (or is not in the parent), 410 if deleted.
- * `alongside` is asked in the round trip of the record's read.
+ * The live record a path names: 404 if it never existed (or is not in the parent, or outside
+ * `within`, the filters of the token's access rules), 410 if deleted. `alongside` is asked in the
+ * round trip of the record's read.
  */
-export async function read (collection: Collection, params: Params, alongside?: Alongside): Promise<Versioned> {
+export async function read (collection: Collection, params: Params, alongside?: Alongside, within: Filter[] = []): Promise<Versioned> {
   const { nesting, resource } = collection
   const parentId = await parentOf(collection, params)
   const id = params.id as number
-  const found = await collection.store.get(id, alongside)
-  if (found === undefined) await ensureLive(collection.store, id)
-  if (nesting !== undefined) belongingTo(resource, nesting, parentId as number, undefined)(found as Versioned)
-  return found as Versioned
+  const found = await collection.store.get(id, alongside, within)
+  if (found === undefined) {
+    // A live record the read did not find is one the token's access rules keep from it: for it, there is none.
+    const presence = await collection.store.presence(id)
+    mustBeLive(resource, id, presence === 'live' ? 'absent' : presence)
+    throw new Error(`${resource.singular} ${id} is neither live nor gone`)
+  }
+  if (nesting !== undefined) belongingTo(resource, nesting, parentId as number, undefined)(found)
+  return found
 }
 
 /** Validated path parameters, every one an id (IdSchema): the parent's and the record's. */

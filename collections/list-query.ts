@@ -1,5 +1,6 @@
 import { PAGE_SIZE } from '../model/values.ts'
-import { KINDS, type FilterOperator, type Scalar } from '../model/kinds.ts'
+import { KINDS, type Scalar } from '../model/kinds.ts'
+import { filterOfText, termOf } from '../model/filters.ts'
 import type { Column, Resource, ResourceRecord } from '../model/resource.ts'
 import type { Filter, ListQuery, SortKey } from '../store/contract.ts'
 import { HttpError } from '../http/errors.ts'
@@ -7,7 +8,6 @@ import { MAX_QUERY_WORDS, wordsOf } from '../model/search.ts'
 
 /** The parameters that are no filter on a field of their name. */
 const NOT_FILTERS = ['limit', 'offset', 'page', 'per_page', 'sortby', 'order', 'cursor', 'q', 'fields', 'embed'] as const
-const OPERATORS = /^(.+)_(gt|gte|lt|lte|ne|in)$/
 
 /** A collection read as the store runs it, and what the Link header needs to describe it. */
 export interface ListRequest {
@@ -73,24 +73,14 @@ function sortOf (columns: Map<string, Column>, sortby: string | undefined, order
   return sort
 }
 
-function parseValue (column: Column, raw: string): Scalar {
-  try {
-    return KINDS[column.kind].parse(raw)
-  } catch (err) {
-    throw bad(`${column.name}: ${(err as Error).message}`)
-  }
-}
-
 function filterOf (columns: Map<string, Column>, name: string, value: unknown): Filter {
-  const match = OPERATORS.exec(name)
-  const [field, op] = columns.has(name) || match === null
-    ? [name, 'eq' as FilterOperator]
-    : [match[1] as string, match[2] as FilterOperator]
-  const column = columns.get(field) as Column
-  if (op === 'in') return { field, op, value: String(value).split(',').map(v => parseValue(column, v)) }
-  // "null" means "no value" to equality and difference; a range compares with the text "null".
-  if (value === 'null' && column.nullable && (op === 'eq' || op === 'ne')) return { field, op, value: null }
-  return { field, op, value: parseValue(column, String(value)) }
+  // The schema has checked the name: it says a field of the resource and an operator it takes.
+  const { column, op } = termOf(columns, name) as NonNullable<ReturnType<typeof termOf>>
+  try {
+    return filterOfText(column, op, String(value))
+  } catch (err) {
+    throw bad((err as Error).message)
+  }
 }
 
 /**

@@ -7,7 +7,8 @@ import { PAGE_SIZE } from '../model/values.ts'
 import { empty, errors, GUARDED, requestHeaders, withHeaders } from '../schemas/responses.ts'
 import { JSON_TYPE, parentOf, project, readShapes, type Collection, type Instance } from './collection.ts'
 import { noneMatch } from './conditional.ts'
-import { embedded, embedParameter, embedsOf, parseEmbeds, type Embed } from './embedding.ts'
+import { accessKey, bindingOf, refuseHiddenParameters, seen, visibleFields } from './access.ts'
+import { embedded, embedParameter, embedsOf, parseEmbeds, refuseHiddenEmbeds, type Embed } from './embedding.ts'
 import { listLinks, parseListQuery } from './list-query.ts'
 import { listEtag } from './revalidation.ts'
 
@@ -71,18 +72,25 @@ export function listRoute (fastify: Instance, collection: Collection): void {
     }
   }, async (request, reply) => {
     const parentId = await parentOf(collection, request.params)
+    const binding = bindingOf(request, resource)
+    const bindingFor = (embedded: Resource) => bindingOf(request, embedded)
+    refuseHiddenParameters(resource, binding, request.query)
     const listing = parseListQuery(resource, request.query)
+    const fields = visibleFields(resource, binding, listing.fields)
     const { embed } = request.query
     const embedding = parseEmbeds(embeds, typeof embed === 'string' ? embed : undefined)
     for (const embed of embedding) fastify.requireScopes(request, [`${embed.resource.name}:read`])
+    refuseHiddenEmbeds(embedding, binding, bindingFor)
     if (nesting !== undefined) listing.query.filters.push({ field: nesting.field, op: 'eq', value: parentId as number })
+    listing.query.filters.push(...seen(binding))
     const asked = countPreference(request.headers.prefer)
     const counting = asked ?? 'exact'
     vary(reply, 'Prefer')
     if (asked !== undefined) reply.header('Preference-Applied', `count=${counting}`)
     // Read before the page: a write committed meanwhile makes the next request's tag differ (collections/revalidation.ts).
     const stamps = await collections.changes([resource.name, ...embedding.map(embed => embed.resource.name)], request.standing ?? undefined)
-    const etag = listEtag(stamps, originOf(request), request.url, counting)
+    const seenBy = accessKey([binding, ...embedding.map(e => bindingFor(e.resource))])
+    const etag = listEtag(stamps, originOf(request), request.url, counting, seenBy)
     reply.header('ETag', etag)
     if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send()
     // One record more than the page tells whether a next page exists.
@@ -92,9 +100,9 @@ export function listRoute (fastify: Instance, collection: Collection): void {
     const url = new URL(request.url, 'http://localhost')
     if (found.total !== undefined) reply.header('X-Total-Count', found.total)
     reply.header('Link', listLinks(originOf(request), url, listing, found.total, items.at(-1), found.items.length > listing.size))
-    reply.type(JSON_TYPE).serializer(listing.fields === undefined ? serializers.full : serializers.sparse)
-    if (listing.fields === undefined && embedding.length === 0) return reply.send(items)
-    const members = await embedded(embedding, items, embeddedResource => collections.collection(embeddedResource))
-    return reply.send(items.map((record, i) => Object.assign(project(record, listing.fields), members[i])))
+    reply.type(JSON_TYPE).serializer(fields === undefined ? serializers.full : serializers.sparse)
+    if (fields === undefined && embedding.length === 0) return reply.send(items)
+    const members = await embedded(embedding, items, embeddedResource => collections.collection(embeddedResource), bindingFor)
+    return reply.send(items.map((record, i) => Object.assign(project(record, fields), members[i])))
   })
 }

@@ -16,8 +16,11 @@ import type { Counting } from '../store/contract.ts'
  * never the other way round.
  */
 
-/** The weak ETag of a list answer: a digest of what decides it. */
-export function listEtag (stamps: readonly string[], origin: string, url: string, counting: Counting): string {
-  const digest = createHash('sha256').update(`${stamps.join(' ')}\n${origin}\n${url}\n${counting}`).digest('base64url')
+/**
+ * The weak ETag of a list answer: a digest of what decides it. `access` says what the token's
+ * access rules let it see (collections/access.ts), which decides the page too.
+ */
+export function listEtag (stamps: readonly string[], origin: string, url: string, counting: Counting, access = ''): string {
+  const digest = createHash('sha256').update(`${stamps.join(' ')}\n${origin}\n${url}\n${counting}\n${access}`).digest('base64url')
   return `W/"${digest.slice(0, 27)}"`
 }

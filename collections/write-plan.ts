@@ -7,6 +7,7 @@ import type { Resource, ResourceRecord } from '../model/resource.ts'
 import { NoQuerySchema } from '../schemas/common.ts'
 import type { Alongside, BatchResult, BatchWrite, Precondition, CollectionStores, Versioned } from '../store/contract.ts'
 import { ensureLive } from '../store/refusals.ts'
+import { bindingOf, bodyOf, guardOf, refuseHiddenParameters, replacedBy, shown } from './access.ts'
 import { etagOf, ifMatch } from './conditional.ts'
 import { parseFilters } from './list-query.ts'
 
@@ -146,13 +147,17 @@ export interface PlannedWrite {
  * A write request made into the write the store runs: its parent (a nested path's, which must be
  * live when it runs), the parent's field of a nested create, If-Match and a nested record's
  * parent as its precondition, the filters of a change of many records and what Prefer bounds
- * it by, and the answer.
+ * it by, the access rules of the request's token (collections/access.ts: what its body may give,
+ * and the guard the store checks the records against), and the answer.
  */
 export function planWrite (request: FastifyRequest, asked: WriteRequest): PlannedWrite {
   const { mount: { resource, nesting }, method, parentId, id } = asked
+  const binding = bindingOf(request, resource)
+  const guard = guardOf(binding)
   const base = {
     collection: resource.name,
-    ...(nesting === undefined ? {} : { parent: { collection: nesting.parent.name, id: parentId as number } })
+    ...(nesting === undefined ? {} : { parent: { collection: nesting.parent.name, id: parentId as number } }),
+    ...(guard === undefined ? {} : { guard })
   }
   const returned = returnPreference(asked.prefer)
   const applied = returned === undefined ? {} : { 'preference-applied': `return=${returned}` }
@@ -160,30 +165,36 @@ export function planWrite (request: FastifyRequest, asked: WriteRequest): Planne
   const answered = (versioned: Versioned): WriteAnswer => ({
     status: 201,
     headers: { location: recordUrl(request, resource, versioned.record.id as number), etag: etagOf(versioned.version), ...applied },
-    ...withBody(versioned.record)
+    ...withBody(shown(versioned.record, binding))
   })
 
   if (id !== undefined) {
     const matches = ifMatch(asked.ifMatch, `${resource.singular} ${id}`)
     const precondition = nesting === undefined ? matches : belongingTo(resource, nesting, parentId as number, matches)
     if (method === 'DELETE') return { write: { ...base, op: 'delete', id, precondition }, answer: () => ({ status: 204, headers: {} }) }
-    const values = asked.body as ResourceRecord
+    const body = asked.body as ResourceRecord
+    // A bound token's replace leaves what it may not see or give as it is: a change of every other field.
+    const replacing = method === 'PUT' && binding === undefined
+    const values = binding === undefined
+      ? body
+      : method === 'PUT' ? replacedBy(resource, binding, body) : bodyOf(resource, binding, body, false)
     return {
-      write: { ...base, op: method === 'PUT' ? 'replace' : 'update', id, values, precondition },
+      write: { ...base, op: replacing ? 'replace' : 'update', id, values, precondition },
       answer: result => answered(result as Versioned)
     }
   }
   if (method === 'POST') {
     const many = Array.isArray(asked.body)
     const inputs = (many ? asked.body as ResourceRecord[] : [asked.body as ResourceRecord])
-      .map(input => nesting === undefined ? input : { ...input, [nesting.field]: parentId as number })
+      .map(input => bodyOf(resource, binding, nesting === undefined ? input : { ...input, [nesting.field]: parentId as number }, true))
     return {
       write: { ...base, op: 'create', inputs, many },
       answer: result => many
-        ? { status: 201, headers: applied, ...withBody((result as Versioned[]).map(created => created.record)) }
+        ? { status: 201, headers: applied, ...withBody((result as Versioned[]).map(created => shown(created.record, binding))) }
         : answered((result as Versioned[])[0] as Versioned)
     }
   }
+  refuseHiddenParameters(resource, binding, asked.query)
   const filters = parseFilters(resource, asked.query)
   if (filters.length === 0) {
     throw new HttpError(400, `Invalid query: a change of many ${resource.name} needs at least one filter; ` +
@@ -197,11 +208,18 @@ export function planWrite (request: FastifyRequest, asked: WriteRequest): Planne
     return {
       status: 200,
       headers: bulk.applied.length === 0 ? {} : { 'preference-applied': bulk.applied.join(', ') },
-      body: { affected: records.length, ...(bulk.representation ? { records: records.slice(0, MAX_REPRESENTED) } : {}) }
+      body: {
+        affected: records.length,
+        ...(bulk.representation ? { records: records.slice(0, MAX_REPRESENTED).map(record => shown(record, binding)) } : {})
+      }
     }
   }
   return method === 'PATCH'
-    ? { write: { ...base, op: 'updateWhere', filters, values: asked.body as ResourceRecord }, limits, answer: affected }
+    ? {
+        write: { ...base, op: 'updateWhere', filters, values: bodyOf(resource, binding, asked.body as ResourceRecord, false) },
+        limits,
+        answer: affected
+      }
     : { write: { ...base, op: 'deleteWhere', filters }, limits, answer: affected }
 }
 
@@ -217,17 +235,18 @@ export async function runWrite (
   if (write.parent !== undefined && nesting !== undefined) await ensureLive(stores.collection(nesting.parent), write.parent.id)
   const store = stores.collection(resource)
   const bounds = { ...limits, dryRun: limits?.dryRun ?? false, records }
+  const { guard } = write
   switch (write.op) {
-    case 'create': return await store.create(write.inputs, write.many, records, alongside)
-    case 'replace': return await store.replace(write.id, write.values, write.precondition, alongside)
-    case 'update': return await store.update(write.id, write.values, write.precondition, alongside)
+    case 'create': return await store.create(write.inputs, write.many, records, alongside, guard)
+    case 'replace': return await store.replace(write.id, write.values, write.precondition, alongside, guard)
+    case 'update': return await store.update(write.id, write.values, write.precondition, alongside, guard)
     case 'delete':
-      await store.delete(write.id, write.precondition, alongside)
+      await store.delete(write.id, write.precondition, alongside, guard)
       return undefined
     case 'updateWhere': {
-      const written = await store.updateWhere(write.filters, write.values, bounds, alongside)
+      const written = await store.updateWhere(write.filters, write.values, bounds, alongside, guard)
       return { records: written.map(versioned => versioned.record) }
     }
-    case 'deleteWhere': return { records: await store.deleteWhere(write.filters, bounds, alongside) }
+    case 'deleteWhere': return { records: await store.deleteWhere(write.filters, bounds, alongside, guard) }
   }
 }

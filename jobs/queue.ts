@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyError } from 'fastify'
+import { accountClaims, keptClaims } from '../auth/claims.ts'
 import type { Principal } from '../auth/tokens.ts'
 import { HttpError } from '../http/errors.ts'
 import type { ClaimedJob, JobOwner, JobResult, JobStore, JobView, StoredRequest } from '../store/storage.ts'
@@ -58,7 +59,7 @@ export class JobQueue {
       throw new HttpError(429, `${MAX_WAITING_JOBS} jobs of yours are waiting to run; wait for some to finish before queuing more`,
         {}, { 'Retry-After': '5' })
     }
-    const job = await this.store.enqueue(owner, [...principal.scopes].join(' '), request)
+    const job = await this.store.enqueue(owner, [...principal.scopes].join(' '), keptClaims(accountClaims(principal.claims)), request)
     this.wake()
     return job
   }

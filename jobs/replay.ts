@@ -1,4 +1,5 @@
 import type { FastifyInstance, InjectOptions } from 'fastify'
+import { claimsOf, type Claims } from '../auth/claims.ts'
 import type { TokenService } from '../auth/tokens.ts'
 import type { AccountStore, ClaimedJob, JobResult } from '../store/storage.ts'
 
@@ -11,24 +12,31 @@ export const INTERNAL_ADDRESS = 'internal'
 
 /**
  * A job can outlive the token that queued it: one of our own clients runs it with the scopes
- * it (and its user) still has, in its current generation, so deleting a client or taking a
- * scope away applies to its queued jobs too. An external issuer's grants cannot be looked up:
- * its token's scopes stand.
+ * it (and its user) still has, in its current generation, and with the claims the account has
+ * now (auth/claims.ts), so deleting a client, taking a scope away or changing claims applies to
+ * its queued jobs too. An external issuer's grants cannot be looked up: its token's scopes and
+ * claims stand.
  */
 async function grantOf (
-  { owner, scope }: ClaimedJob,
+  { owner, scope, claims }: ClaimedJob,
   tokens: TokenService,
   accounts: AccountStore
-): Promise<{ scope: string, clientGeneration: string }> {
-  if (owner.issuer !== tokens.settings.issuer) return { scope, clientGeneration: '' }
+): Promise<{ scope: string, clientGeneration: string, userGeneration: string, claims: Claims }> {
+  if (owner.issuer !== tokens.settings.issuer) return { scope, clientGeneration: '', userGeneration: '', claims: claimsOf(claims) }
   const client = await accounts.client(owner.clientId)
   const allowed = new Set(client?.scope.split(' '))
-  const user = /^user:(\d+)$/.exec(owner.subject)
-  if (user !== null) {
-    const userScopes = new Set((await accounts.userById(Number(user[1])))?.scope.split(' '))
+  const userId = /^user:(\d+)$/.exec(owner.subject)
+  const user = userId === null ? undefined : await accounts.userById(Number(userId[1]))
+  if (userId !== null) {
+    const userScopes = new Set(user?.scope.split(' '))
     for (const s of allowed) if (!userScopes.has(s)) allowed.delete(s)
   }
-  return { scope: scope.split(' ').filter(s => allowed.has(s)).join(' '), clientGeneration: client?.generation ?? '' }
+  return {
+    scope: scope.split(' ').filter(s => allowed.has(s)).join(' '),
+    clientGeneration: client?.generation ?? '',
+    userGeneration: user?.generation ?? '',
+    claims: claimsOf((userId === null ? client?.claims : user?.claims) ?? '{}')
+  }
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { FieldError } from './values.ts'
 
-export type RefusalKind = 'not_found' | 'gone' | 'conflict' | 'invalid'
+export type RefusalKind = 'not_found' | 'gone' | 'conflict' | 'invalid' | 'forbidden'
 
-/** Why the data refused an operation: no such record, one deleted, a conflict with others, or invalid values. */
+/** Why the data refused an operation: no such record, one deleted, a conflict with others, invalid values, or an access rule. */
 export class StoreError extends Error {
   override name = 'StoreError'
   readonly kind: RefusalKind

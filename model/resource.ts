@@ -3,24 +3,14 @@ import {
   type TObject, type TProperties, type TSchema
 } from '@sinclair/typebox'
 import { IdSchema, PAGE_SIZE, TimestampSchema } from './values.ts'
-import { FILTER_OPERATORS, KINDS, literals, type KindName, type Scalar } from './kinds.ts'
+import { FILTER_OPERATORS, KINDS, literals, type KindName } from './kinds.ts'
 import { MAX_QUERY_WORDS } from './search.ts'
+import { accessOf, type Access, type AccessSpec } from './access.ts'
+import type { Column } from './column.ts'
 
 export type { Scalar } from './kinds.ts'
+export type { Column, ResourceRecord } from './column.ts'
 export type { FilterOperator } from './kinds.ts'
-
-export interface Column {
-  name: string
-  kind: KindName
-  nullable: boolean
-  readOnly: boolean
-  /** The field's schema, optional and `| null` taken off: what its kind reads its details from (an enum's values). */
-  schema: TSchema
-  /** For a reference, the collection it names. */
-  references?: string
-}
-
-export type ResourceRecord = Record<string, Scalar>
 
 export interface ResourceSpec {
   /** Plural name: URL segment, table name and scope prefix. */
@@ -38,6 +28,11 @@ export interface ResourceSpec {
   references?: Record<string, string>
   /** Fields whose value is unique within the collection (case-insensitive), for clear 422s. */
   unique?: string[]
+  /**
+   * Who may see and change which records and fields (model/access.ts, docs/access-rules.md);
+   * none: every token with the collection's scope, all of them.
+   */
+  access?: AccessSpec
 }
 
 /**
@@ -50,6 +45,8 @@ export interface Resource {
   singular: string
   references: Record<string, string>
   unique: string[]
+  /** The access rules; undefined: a token with the collection's scope sees and writes every record and field. */
+  access: Access | undefined
   /** The text fields `q` searches (model/search.ts); none: the collection takes no `q`. */
   search: string[]
   /** Writable fields in declaration order (OPTIONS `writable`). */
@@ -292,13 +289,20 @@ export function defineResource (spec: ResourceSpec): Resource {
     if (columns.find(c => c.name === field)?.kind !== 'string') throw new Error(`unique: ${field} must be a string field of ${spec.name}`)
   }
   const strict = { additionalProperties: false }
+  const access = accessOf(spec.name, columns, spec.access)
+  // A field hidden from a bound token is left out of the records it is answered.
+  for (const field of access?.hidden ?? []) recordFields[field] = Type.Optional(recordFields[field] as TSchema)
   // Prose: strings that are not one of a fixed set of values (a country code), nor dates or timestamps.
-  const search = columns.filter(c => c.kind === 'string' && c.schema.enum === undefined).map(c => c.name)
+  // Nor a field hidden from bound tokens: one index of words serves every token, and q must never
+  // find a record by words a token may not see (docs/access-rules.md).
+  const search = columns.filter(c => c.kind === 'string' && c.schema.enum === undefined && !(access?.hidden ?? []).includes(c.name))
+    .map(c => c.name)
   const resource: Resource = {
     name: spec.name,
     singular: spec.singular,
     references,
     unique: spec.unique ?? [],
+    access,
     search,
     writable,
     columns,

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto'
-import { changesOf, type DatabasePort, type Work } from './database.ts'
+import { changesOf, rowsOf, type DatabasePort, type Work } from './database.ts'
 import { raw, sql, type Sql } from './sql.ts'
 import type { AccountStore, Client, NewRefreshToken, RefreshToken, User } from './storage.ts'
 
-const CLIENT = raw('client_id, secret_hash, name, scope, created_at, generation')
-const USER = raw('id, username, password_hash, scope, external_issuer, external_subject, created_at')
+const CLIENT = raw('client_id, secret_hash, name, scope, created_at, generation, claims')
+const USER = raw('id, username, password_hash, scope, external_issuer, external_subject, claims, generation, created_at')
 const REFRESH_TOKEN = raw('token_hash, family_id, client_id, user_id, scope, expires_at, rotated_at, revoked_at')
 
 /**
@@ -31,8 +31,8 @@ export class SqlAccountStore implements AccountStore {
 
   async createClient (client: Omit<Client, 'created_at' | 'generation'>): Promise<Client> {
     const row = { ...client, generation: '', created_at: new Date().toISOString() }
-    await this.db.run(sql`INSERT INTO oauth_clients (client_id, secret_hash, name, scope, created_at)
-      VALUES (${row.client_id}, ${row.secret_hash}, ${row.name}, ${row.scope}, ${row.created_at})`)
+    await this.db.run(sql`INSERT INTO oauth_clients (client_id, secret_hash, name, scope, claims, created_at)
+      VALUES (${row.client_id}, ${row.secret_hash}, ${row.name}, ${row.scope}, ${row.claims}, ${row.created_at})`)
     return row
   }
 
@@ -44,18 +44,22 @@ export class SqlAccountStore implements AccountStore {
     return this.db.rows<Client>(sql`SELECT ${CLIENT} FROM oauth_clients ORDER BY created_at, client_id`)
   }
 
-  async changeClient (clientId: string, change: { secret_hash?: string, scope?: string }): Promise<boolean> {
-    return this.db.transaction(changing(clientId, change.secret_hash ?? null, change.scope ?? null))
+  async changeClient (clientId: string, change: { secret_hash?: string, scope?: string, claims?: string }): Promise<boolean> {
+    return this.db.transaction(changing(clientId, change.secret_hash ?? null, change.scope ?? null, change.claims ?? null))
   }
 
   async deleteClient (clientId: string): Promise<boolean> {
     return await this.db.run(sql`DELETE FROM oauth_clients WHERE client_id = ${clientId}`) > 0
   }
 
-  async createUser (user: Omit<User, 'id' | 'created_at'>): Promise<User> {
-    return await this.db.row<User>(sql`INSERT INTO users (username, password_hash, scope, external_issuer, external_subject, created_at)
-      VALUES (${user.username}, ${user.password_hash}, ${user.scope}, ${user.external_issuer}, ${user.external_subject},
-      ${new Date().toISOString()}) RETURNING ${USER}`) as User
+  async createUser (user: Omit<User, 'id' | 'created_at' | 'generation'>): Promise<User> {
+    return await this.db.row<User>(sql`INSERT INTO users (username, password_hash, scope, external_issuer, external_subject, claims,
+      created_at) VALUES (${user.username}, ${user.password_hash}, ${user.scope}, ${user.external_issuer}, ${user.external_subject},
+      ${user.claims}, ${new Date().toISOString()}) RETURNING ${USER}`) as User
+  }
+
+  async changeUserClaims (username: string, claims: string): Promise<boolean> {
+    return this.db.transaction(claiming(this.db.caseless('username', username), claims))
   }
 
   async user (username: string): Promise<User | undefined> {
@@ -107,13 +111,27 @@ export class SqlAccountStore implements AccountStore {
   }
 }
 
-/** A new secret or scope (null: unchanged) and a new generation; the client's refresh tokens go. A public client gets no secret. */
-function * changing (clientId: string, secretHash: string | null, scope: string | null): Work<boolean> {
+/** A new generation, which an access token names: one of an earlier generation is refused. */
+const newGeneration = (): string => randomBytes(12).toString('base64url')
+
+/**
+ * A new secret, scope or claims (null: unchanged) and a new generation; the client's refresh
+ * tokens go. A public client gets no secret.
+ */
+function * changing (clientId: string, secretHash: string | null, scope: string | null, claims: string | null): Work<boolean> {
   const changed = yield * changesOf(sql`UPDATE oauth_clients SET secret_hash = coalesce(${secretHash}, secret_hash),
-    scope = coalesce(${scope}, scope), generation = ${randomBytes(12).toString('base64url')}
+    scope = coalesce(${scope}, scope), claims = coalesce(${claims}, claims), generation = ${newGeneration()}
     WHERE client_id = ${clientId} AND (CAST(${secretHash} AS text) IS NULL OR secret_hash IS NOT NULL)`)
   if (changed > 0) yield * changesOf(sql`DELETE FROM refresh_tokens WHERE client_id = ${clientId}`)
   return changed > 0
+}
+
+/** New claims and a new generation for the user `named` finds; its refresh tokens go. */
+function * claiming (named: Sql, claims: string): Work<boolean> {
+  const ids = yield * rowsOf<{ id: number }>(
+    sql`UPDATE users SET claims = ${claims}, generation = ${newGeneration()} WHERE ${named} RETURNING id`)
+  for (const { id } of ids) yield * changesOf(sql`DELETE FROM refresh_tokens WHERE user_id = ${id}`)
+  return ids.length > 0
 }
 
 /** Marks `used` rotated and stores `next`, unless `used` was rotated or revoked meanwhile: then nothing. */

@@ -1,7 +1,7 @@
 import type { Scalar, Value } from '../model/kinds.ts'
 import type { Column, Resource, ResourceRecord } from '../model/resource.ts'
 import { recordWords } from '../model/search.ts'
-import type { Children, Filter, SortKey, Versioned } from './contract.ts'
+import type { Filter, RecordGuard, SortKey, Versioned } from './contract.ts'
 import type { Dialect, SearchIndex } from './dialect.ts'
 import { keysetRanges } from './keyset.ts'
 import { identifier, join, raw, sql, type Sql } from './sql.ts'
@@ -19,6 +19,8 @@ import { quote, storable } from './text.ts'
 const FIELDS_APART = '\t'
 
 const NOTHING = raw('')
+/** A condition no record meets. */
+const NO_RECORD = raw('1 = 0')
 
 /**
  * What must hold for an update to write (`CollectionSql.updated`): the record is `current`, as
@@ -28,6 +30,8 @@ export interface UpdateGuard {
   current?: ResourceRecord
   version?: number
   condition?: Sql
+  /** Filters whose holding for the record as written is returned after its version (`holds`). */
+  check?: Filter[]
 }
 
 /** A collection whose field references another: what a delete of a record of that other must ask of it. */
@@ -97,9 +101,9 @@ export class CollectionSql {
     return Object.fromEntries(this.resource.writable.filter(f => f in changes).map(f => [f, changes[f] ?? null]))
   }
 
-  /** The live record `id`, its columns then its version. */
-  read (id: number): Sql {
-    return sql`SELECT ${this.#names}, version FROM ${this.table} WHERE id = ${id}`
+  /** The live record `id`, its columns then its version, if `within` (filters) all hold for it. */
+  read (id: number, within: Filter[] = []): Sql {
+    return sql`SELECT ${this.#names}, version FROM ${this.table} WHERE id = ${id}${this.and(within)}`
   }
 
   /** A row when `id` names a live record; `held`, kept from being deleted until the write that asks commits. */
@@ -112,47 +116,18 @@ export class CollectionSql {
     return sql`SELECT 1 FROM tombstones WHERE collection = ${this.resource.name} AND id = ${id}`
   }
 
-  /** The live records among `ids`. */
-  byIds (ids: readonly number[]): Sql {
-    return sql`${this.select} WHERE ${this.dialect.oneOf(raw('id'), 'integer', [...ids])}`
+  /** The live records among `ids` for which `within` holds. */
+  byIds (ids: readonly number[], within: Filter[] = []): Sql {
+    return sql`${this.select} WHERE ${this.dialect.oneOf(raw('id'), 'integer', [...ids])}${this.and(within)}`
   }
 
-  /**
-   * The first `limit` records of each parent, in id order: a branch per parent, each read by the
-   * index led by `field` (which holds a parent's records in id order), joined into one statement.
-   */
-  children (field: string, parents: readonly number[], limit: number): Sql {
-    return join(parents.map((parent, i) => {
-      const branch = sql`${this.select} WHERE ${identifier(field)} = ${parent} ORDER BY id LIMIT ${limit}`
-      return sql`SELECT * FROM (${branch}) AS ${raw(`parent${i}`)}`
-    }), ' UNION ALL ')
-  }
-
-  /**
-   * The rows `children` read, as records by parent (an empty list for a parent without any), and
-   * how many each parent has: one with fewer than `limit` has them all; the others, `full`, are
-   * counted by `childCounts`.
-   */
-  grouped (field: string, parents: readonly number[], rows: Scalar[][], limit: number): Children & { full: number[] } {
-    const items = new Map<number, ResourceRecord[]>(parents.map(parent => [parent, []]))
-    for (const row of rows) {
-      const record = this.record(row)
-      items.get(Number(record[field]))?.push(record)
-    }
-    const totals = new Map([...items].map(([parent, records]) => [parent, records.length]))
-    const full = [...items].filter(([, records]) => records.length >= limit).map(([parent]) => parent)
-    return { items, totals, full }
-  }
-
-  /** How many records name each of `parents` in `field`: rows of [parent, count]. */
-  childCounts (field: string, parents: readonly number[]): Sql {
-    const column = identifier(field)
-    const named = this.dialect.oneOf(column, 'reference', [...parents])
-    return sql`SELECT ${column}, count(*) FROM ${this.table} WHERE ${named} GROUP BY ${column}`
-  }
-
-  /** The SQL condition of a list filter (the operator switch both engines share). */
+  /** The SQL condition of a list filter or a bound access rule (the operator switch both engines share). */
   condition (filter: Filter): Sql {
+    if (filter.op === 'any') {
+      // No set at all: a rule whose every choice named a claim the token lacks matches nothing.
+      if (filter.value.length === 0) return NO_RECORD
+      return sql`(${join(filter.value.map(set => this.holds(set)), ' OR ')})`
+    }
     if (filter.op === 'search') {
       if (this.search === undefined) throw new Error(`${this.resource.name} has no text field to search`)
       return this.search.match(filter.value as string[])
@@ -178,6 +153,16 @@ export class CollectionSql {
   /** ` WHERE ` and the conditions of `filters`, all of them; nothing without filters. */
   where (filters: Filter[]): Sql {
     return filters.length === 0 ? NOTHING : sql` WHERE ${join(filters.map(f => this.condition(f)), ' AND ')}`
+  }
+
+  /** Whether every one of `filters` holds, as a value (true without filters): what a write returns to say a record is within a rule. */
+  holds (filters: Filter[]): Sql {
+    return filters.length === 0 ? raw('1 = 1') : sql`(${join(filters.map(f => this.condition(f)), ' AND ')})`
+  }
+
+  /** ` AND ` and the conditions of `filters`; nothing without filters. */
+  and (filters: Filter[]): Sql {
+    return filters.length === 0 ? NOTHING : sql` AND ${join(filters.map(f => this.condition(f)), ' AND ')}`
   }
 
   /** How many records `filters` match. */
@@ -240,9 +225,9 @@ export class CollectionSql {
 
   /**
    * The insert of a record, returning it as written (only where `condition` holds, when there is
-   * one), and its words for a table apart (`apart.put`).
+   * one), then whether `check` holds for it (when given), and its words for a table apart (`apart.put`).
    */
-  inserted (input: ResourceRecord, now: string, condition?: Sql): { statement: Sql, words: string } {
+  inserted (input: ResourceRecord, now: string, condition?: Sql, check?: Filter[]): { statement: Sql, words: string } {
     const names = [...this.resource.writable, 'created_at', 'updated_at']
     const values = [...this.resource.writable.map(f => sql`${this.bind(f, input[f])}`), sql`${now}`, sql`${now}`]
     const column = this.search?.column
@@ -251,9 +236,10 @@ export class CollectionSql {
       values.push(...column.values(this.resource.search, this.#fieldWords(input).map(words => sql`${words}`)))
     }
     const into = sql`INSERT INTO ${this.table} (${raw(names.map(quote).join(', '))})`
+    const returning = this.#returningChecked(check)
     const statement = condition === undefined
-      ? sql`${into} VALUES (${join(values, ', ')}) ${this.#returning}`
-      : sql`${into} SELECT ${join(values, ', ')} WHERE ${condition} ${this.#returning}`
+      ? sql`${into} VALUES (${join(values, ', ')}) ${returning}`
+      : sql`${into} SELECT ${join(values, ', ')} WHERE ${condition} ${returning}`
     return { statement, words: column === undefined ? this.words(input) : '' }
   }
 
@@ -285,7 +271,8 @@ export class CollectionSql {
     }
     if (version !== undefined) conditions.push(sql`version = ${version}`)
     if (condition !== undefined) conditions.push(condition)
-    const statement = sql`UPDATE ${this.table} SET ${join(assignments, ', ')} WHERE ${join(conditions, ' AND ')} ${this.#returning}`
+    const returning = this.#returningChecked(guard.check)
+    const statement = sql`UPDATE ${this.table} SET ${join(assignments, ', ')} WHERE ${join(conditions, ' AND ')} ${returning}`
     return { statement, words, apart: search?.apart }
   }
 
@@ -294,11 +281,12 @@ export class CollectionSql {
    * written, in one statement: each keeps its own search words, made in the same statement where
    * columns keep them (a second statement would write every row again).
    */
-  updatedEach (records: ResourceRecord[], values: ResourceRecord, now: string): Sql {
+  updatedEach (records: ResourceRecord[], values: ResourceRecord, now: string, check?: Filter[]): Sql {
     const assignments = this.#assignments(values, now)
     const ids = records.map(record => record.id as number)
     const table = quote(this.resource.name)
-    const returning = raw(`RETURNING ${this.columns.map(c => `${table}.${quote(c.name)}`).join(', ')}, ${table}.version`)
+    const returned = raw(`RETURNING ${this.columns.map(c => `${table}.${quote(c.name)}`).join(', ')}, ${table}.version`)
+    const returning = check === undefined ? returned : sql`${returned}, ${this.holds(check)}`
     const search = this.searchSetBy(values)
     const given = search?.given
     const column = search?.column
@@ -310,9 +298,14 @@ export class CollectionSql {
     return sql`UPDATE ${this.table} SET ${set} FROM ${given.from(ids, words)} WHERE ${given.on} ${returning}`
   }
 
-  /** The live record `id` as `read`, locked until the write that reads it commits. */
-  locked (id: number): Sql {
-    return sql`${this.read(id)}${this.dialect.forUpdate}`
+  /**
+   * The live record `id` as `read`, locked until the write that reads it commits; with a guard,
+   * followed by whether the record is within what the token sees, and within what it may write.
+   */
+  locked (id: number, guard?: RecordGuard): Sql {
+    if (guard === undefined) return sql`${this.read(id)}${this.dialect.forUpdate}`
+    const within = sql`${this.holds(guard.read)}, ${this.holds(guard.write)}`
+    return sql`SELECT ${this.#names}, version, ${within} FROM ${this.table} WHERE id = ${id}${this.dialect.forUpdate}`
   }
 
   /** The live records `filters` (at least one) match, in id order, at most `limit`, locked until the write commits. */
@@ -357,6 +350,11 @@ export class CollectionSql {
   /** A record's search words as a table apart binds them: one text, separated by spaces. */
   words (record: ResourceRecord): string {
     return recordWords(this.resource.search, record).join(' ')
+  }
+
+  /** What a write of one record returns: the record, its version, and whether `check` holds for it, when given. */
+  #returningChecked (check: Filter[] | undefined): Sql {
+    return check === undefined ? this.#returning : sql`${this.#returning}, ${this.holds(check)}`
   }
 
   /** The assignments of `values`, and of what every write changes: the time and the version. */

@@ -1,10 +1,10 @@
 import type { Resource, ResourceRecord } from '../model/resource.ts'
 import type { FieldError } from '../model/values.ts'
 import type { Scalar } from '../model/kinds.ts'
-import type { BatchResult, BatchWrite, Filter, Precondition, Versioned } from './contract.ts'
+import type { BatchResult, BatchWrite, Filter, Precondition, RecordGuard, Versioned } from './contract.ts'
 import type { CollectionSql, Reference } from './collection-sql.ts'
 import type { RecordBudget } from './record-budget.ts'
-import { invalid, mustBeLive, stillReferenced, tooManyMatches } from './refusals.ts'
+import { invalid, mustBeLive, outsideWrite, stillReferenced, tooManyMatches } from './refusals.ts'
 import { exists, later, row, rows, run, type Ask, type Change, type Sequence } from './sequence.ts'
 
 /*
@@ -15,6 +15,9 @@ import { exists, later, row, rows, run, type Ask, type Change, type Sequence } f
  * (store/sqlite/, store/postgres/): transactions, how a statement runs, the totals and the list
  * planner.
  */
+
+/** A condition's value as either engine returns it: SQLite's 1 or 0, PostgreSQL's true or false. */
+const truthy = (value: unknown): boolean => value === 1 || value === true
 
 /** Records one statement of a change of many records handles: its ids are as many parameters. */
 const BULK_CHUNK = 1000
@@ -42,7 +45,7 @@ export class CollectionWrites {
   }
 
   /** Creates every input or none; the errors of input i are named `i.<field>` in a batch. */
-  * creating (inputs: ResourceRecord[], batch: boolean, now: string, budget: RecordBudget): Sequence<Versioned[]> {
+  * creating (inputs: ResourceRecord[], batch: boolean, now: string, budget: RecordBudget, guard?: RecordGuard): Sequence<Versioned[]> {
     budget.spend(inputs.length)
     // Checked one by one after the earlier inserts, so a batch cannot repeat a unique value.
     const errors: FieldError[] = []
@@ -54,8 +57,10 @@ export class CollectionWrites {
         errors.push(...problems)
         continue
       }
-      const { statement, words } = this.sql.inserted(input, now)
-      const record = this.sql.versioned((yield * row(statement)) as Scalar[])
+      const { statement, words } = this.sql.inserted(input, now, undefined, guard?.write)
+      const inserted = (yield * row(statement)) as Scalar[]
+      if (guard !== undefined && !this.#holds(inserted)) throw outsideWrite(this.resource, undefined)
+      const record = this.sql.versioned(inserted)
       if (apart !== undefined) yield * later(apart.put(record.record.id as number, words))
       created.push(record)
     }
@@ -64,12 +69,15 @@ export class CollectionWrites {
   }
 
   /** Sets `values` (writable fields) of a live record, once `precondition` accepts it. */
-  * writing (id: number, values: ResourceRecord, precondition: Precondition | undefined, now: string): Sequence<Versioned> {
-    const current = yield * this.#current(id, precondition)
+  * writing (id: number, values: ResourceRecord, precondition: Precondition | undefined, now: string, guard?: RecordGuard):
+  Sequence<Versioned> {
+    const current = yield * this.#current(id, precondition, guard)
     const errors = yield * this.#check(values, id, '')
     if (errors.length > 0) throw invalid(errors)
-    const { statement, words, apart } = this.sql.updated(id, values, now, { current: current.record })
-    const written = this.sql.versioned((yield * row(statement)) as Scalar[])
+    const { statement, words, apart } = this.sql.updated(id, values, now, { current: current.record, check: guard?.write })
+    const updated = (yield * row(statement)) as Scalar[]
+    if (guard !== undefined && !this.#holds(updated)) throw outsideWrite(this.resource, id)
+    const written = this.sql.versioned(updated)
     if (apart !== undefined) {
       yield * later(apart.remove(id))
       yield * later(apart.put(id, words))
@@ -85,9 +93,10 @@ export class CollectionWrites {
    * two records is refused as the second's own write would be), and each record keeps its own
    * search words.
    */
-  * writingWhere (filters: Filter[], values: ResourceRecord, max: number | undefined, now: string, budget: RecordBudget):
-  Sequence<Versioned[]> {
-    const current = yield * this.#matching(filters, max, budget)
+  * writingWhere (
+    filters: Filter[], values: ResourceRecord, max: number | undefined, now: string, budget: RecordBudget, guard?: RecordGuard
+  ): Sequence<Versioned[]> {
+    const current = yield * this.#matching(filters, max, budget, guard)
     const taken = this.resource.unique.filter(field => values[field] !== undefined && values[field] !== null)
     if (current.length > 1 && taken.length > 0) {
       throw invalid(taken.map(field => ({
@@ -102,8 +111,11 @@ export class CollectionWrites {
 
     const written: Versioned[] = []
     for (const chunk of chunks(current)) {
-      const statement = this.sql.updatedEach(chunk.map(({ record }) => record), values, now)
-      written.push(...(yield * rows(statement)).map(row => this.sql.versioned(row)))
+      const statement = this.sql.updatedEach(chunk.map(({ record }) => record), values, now, guard?.write)
+      for (const updated of yield * rows(statement)) {
+        if (guard !== undefined && !this.#holds(updated)) throw outsideWrite(this.resource, Number(updated[0]))
+        written.push(this.sql.versioned(updated))
+      }
     }
     written.sort((a, b) => (a.record.id as number) - (b.record.id as number))
     const apart = this.sql.searchSetBy(values)?.apart
@@ -122,8 +134,9 @@ export class CollectionWrites {
    * meet (none may still be named by a record of another collection), all or none: the records as
    * they were. In a few statements however many match, as `writingWhere`.
    */
-  * deletingWhere (filters: Filter[], max: number | undefined, now: string, budget: RecordBudget): Sequence<ResourceRecord[]> {
-    const current = (yield * this.#matching(filters, max, budget)).map(({ record }) => record)
+  * deletingWhere (filters: Filter[], max: number | undefined, now: string, budget: RecordBudget, guard?: RecordGuard):
+  Sequence<ResourceRecord[]> {
+    const current = (yield * this.#matching(filters, max, budget, guard)).map(({ record }) => record)
     for (const chunk of chunks(current)) {
       const ids = chunk.map(record => record.id as number)
       for (const by of this.referencedBy) {
@@ -137,13 +150,16 @@ export class CollectionWrites {
 
   /**
    * The live records `filters` (at least one) match, in id order, locked for the write, as they
-   * are, and spent from `budget`; more than `max`, or than the budget has left, is refused.
+   * are, and spent from `budget`; more than `max`, or than the budget has left, is refused. With a
+   * guard, only those the token sees and may write: the others are not there for it.
    */
-  * #matching (filters: Filter[], max: number | undefined, budget: RecordBudget): Generator<Ask, Versioned[], unknown> {
+  * #matching (filters: Filter[], max: number | undefined, budget: RecordBudget, guard: RecordGuard | undefined):
+  Generator<Ask, Versioned[], unknown> {
     // One more than the budget has left is enough to refuse them: a change that may not be made
     // reads no more than one that may, however many records match.
     const left = budget.left
-    const found = (yield * rows(this.sql.matching(filters, left + 1))).map(row => this.sql.versioned(row))
+    const chosen = guard === undefined ? filters : [...filters, ...guard.read, ...guard.write]
+    const found = (yield * rows(this.sql.matching(chosen, left + 1))).map(row => this.sql.versioned(row))
     const beyond = found.length > left
     if (max !== undefined && found.length > max) throw tooManyMatches(this.resource, beyond ? `More than ${left}` : found.length, max)
     if (beyond) throw budget.exceeded(this.resource)
@@ -154,22 +170,23 @@ export class CollectionWrites {
   /** One write of a batch, as the call of this collection's store that it stands for would run it, spending `budget`. */
   * running (write: BatchWrite, now: string, budget: RecordBudget): Sequence<BatchResult> {
     switch (write.op) {
-      case 'create': return yield * this.creating(write.inputs, write.many, now, budget)
+      case 'create': return yield * this.creating(write.inputs, write.many, now, budget, write.guard)
       case 'replace':
       case 'update': {
         budget.spend(1)
         const values = write.op === 'replace' ? this.sql.replaced(write.values) : this.sql.changed(write.values)
-        return yield * this.writing(write.id, values, write.precondition, now)
+        return yield * this.writing(write.id, values, write.precondition, now, write.guard)
       }
       case 'delete':
         budget.spend(1)
-        return { result: undefined, changes: (yield * this.deleting(write.id, write.precondition, now)).changes }
+        return { result: undefined, changes: (yield * this.deleting(write.id, write.precondition, now, write.guard)).changes }
       case 'updateWhere': {
-        const { result, changes } = yield * this.writingWhere(write.filters, this.sql.changed(write.values), undefined, now, budget)
+        const values = this.sql.changed(write.values)
+        const { result, changes } = yield * this.writingWhere(write.filters, values, undefined, now, budget, write.guard)
         return { result: { records: result.map(written => written.record) }, changes }
       }
       case 'deleteWhere': {
-        const { result, changes } = yield * this.deletingWhere(write.filters, undefined, now, budget)
+        const { result, changes } = yield * this.deletingWhere(write.filters, undefined, now, budget, write.guard)
         return { result: { records: result }, changes }
       }
     }
@@ -182,13 +199,18 @@ export class CollectionWrites {
   }
 
   /** Deletes a live record that no other record names, once `precondition` accepts it; its id is kept as a tombstone. */
-  * deleting (id: number, precondition: Precondition | undefined, now: string): Sequence<void> {
-    const current = yield * this.#current(id, precondition)
+  * deleting (id: number, precondition: Precondition | undefined, now: string, guard?: RecordGuard): Sequence<void> {
+    const current = yield * this.#current(id, precondition, guard)
     for (const by of this.referencedBy) {
       if (yield * exists(this.sql.naming(by, [id]))) throw stillReferenced(this.resource, id, by.name)
     }
     yield * this.#removing([id], now)
     return { result: undefined, changes: [this.#change(current.record, undefined)] }
+  }
+
+  /** Whether a row a guarded write returned (the record, its version, then `holds(guard.write)`) is within what the token may write. */
+  #holds (written: Scalar[]): boolean {
+    return truthy(written[this.sql.columns.length + 1])
   }
 
   #change (before: ResourceRecord | undefined, after: ResourceRecord | undefined): Change {
@@ -203,9 +225,18 @@ export class CollectionWrites {
     yield * run(this.sql.buried(ids, now))
   }
 
-  /** The live record, locked for the write, once the precondition accepts it: 404 if it never was, 410 if deleted. */
-  * #current (id: number, precondition: Precondition | undefined): Generator<Ask, Versioned, unknown> {
-    const found = yield * row(this.sql.locked(id))
+  /**
+   * The live record, locked for the write, once the precondition accepts it: 404 if it never was
+   * (or the token's access rules do not let it see it), 410 if deleted; 403 when they do not let
+   * it write it.
+   */
+  * #current (id: number, precondition: Precondition | undefined, guard: RecordGuard | undefined): Generator<Ask, Versioned, unknown> {
+    const found = yield * row(this.sql.locked(id, guard))
+    if (found !== undefined && guard !== undefined) {
+      const [seen, writable] = found.slice(this.sql.columns.length + 1)
+      if (!truthy(seen)) mustBeLive(this.resource, id, 'absent')
+      if (!truthy(writable)) throw outsideWrite(this.resource, id, false)
+    }
     if (found === undefined) {
       const live = yield * exists(this.sql.live(id))
       const deleted = !live && (yield * exists(this.sql.tombstone(id)))

@@ -1,4 +1,7 @@
-import type { FilterOperator, Resource, ResourceRecord, Scalar } from '../model/resource.ts'
+import type { Filter } from '../model/filters.ts'
+import type { Resource, ResourceRecord, Scalar } from '../model/resource.ts'
+
+export type { AnyOf, FieldFilter, Filter } from '../model/filters.ts'
 
 /**
  * The storage contract of the collections, free of any SQL: each database engine implements
@@ -25,8 +28,11 @@ export interface CollectionStores {
   batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined, records: number, alongside?: Alongside): Promise<BatchResult[]>
 }
 
-/** A write of a batch, on one collection; `parent`, a record that must be live when it runs (a nested path's). */
-export type BatchWrite = { collection: string, parent?: { collection: string, id: number } } & (
+/**
+ * A write of a batch, on one collection; `parent`, a record that must be live when it runs (a
+ * nested path's); `guard`, the access rules of the token that asks for it.
+ */
+export type BatchWrite = { collection: string, parent?: { collection: string, id: number }, guard?: RecordGuard } & (
   | { op: 'create', inputs: ResourceRecord[], many: boolean }
   | { op: 'replace' | 'update', id: number, values: ResourceRecord, precondition?: Precondition }
   | { op: 'delete', id: number, precondition?: Precondition }
@@ -98,6 +104,8 @@ export interface ChangeEntry {
 export interface ChangeLog {
   /** The final changes after `position` (of `collection`, or of all), in order, at most `limit`. */
   after (position: string, collection: string | undefined, limit: number): Promise<ChangeEntry[]>
+  /** The change of the same record just before `change`, while the feed keeps it. */
+  previous (change: ChangeEntry): Promise<ChangeEntry | undefined>
   /** The position of the last final change ('0' when none ever was): where a feed of what comes next starts. */
   head (): Promise<string>
   /** The last position pruned from a collection's feed ('0' when none was): resuming before it would miss changes. */
@@ -111,14 +119,6 @@ export interface ChangeLog {
 /** Compares two feed positions: negative, zero or positive as `a` comes before, at or after `b`. */
 export function comparePositions (a: string, b: string): number {
   return a.length === b.length ? (a < b ? -1 : a > b ? 1 : 0) : a.length - b.length
-}
-
-export interface Filter {
-  /** The field compared; for `search`, `q`. */
-  field: string
-  op: FilterOperator
-  /** A list for `in`, the words of the query for `search`; null for `eq`/`ne` means "has no value". */
-  value: Scalar | Scalar[]
 }
 
 /** One key per set of filters, whatever the order its filters came in: what a total is kept under. */
@@ -140,6 +140,18 @@ export interface ListQuery {
   offset: number
   /** Keyset position: the sort-key values of the last record already seen, in `sort` order. */
   after?: Scalar[]
+}
+
+/**
+ * The records a write may touch, from the access rules of the token that asks for it, bound to
+ * its claims (model/access.ts): filters that must all hold; none, no restriction. A record outside
+ * `read` is as if it did not exist (404); one inside it but outside `write`, or that a write would
+ * move outside `write`, refuses the write (403). A change of many records touches only those
+ * within both.
+ */
+export interface RecordGuard {
+  read: Filter[]
+  write: Filter[]
 }
 
 /** How much a list answer counts (`Prefer: count=...`): `none` spares the count of matching records. */
@@ -186,31 +198,35 @@ export interface BulkLimits {
 export interface CollectionStore {
   readonly resource: Resource
   list (query: ListQuery, options: ListOptions): Promise<Page>
-  /** The live record; `alongside` is answered in the same round trip. */
-  get (id: number, alongside?: Alongside): Promise<Versioned | undefined>
-  /** The live records among `ids`, in one read, in no particular order. */
-  getMany (ids: readonly number[]): Promise<ResourceRecord[]>
-  /** The first `limit` records (in id order) whose `field` names each of `parents`, and how many each has, in one read. */
-  children (field: string, parents: readonly number[], limit: number): Promise<Children>
+  /** The live record, if `within` (filters) all hold for it; `alongside` is answered in the same round trip. */
+  get (id: number, alongside?: Alongside, within?: Filter[]): Promise<Versioned | undefined>
+  /** The live records among `ids` for which `within` holds, in one read, in no particular order. */
+  getMany (ids: readonly number[], within?: Filter[]): Promise<ResourceRecord[]>
+  /**
+   * The first `limit` records (in id order) whose `field` names each of `parents`, and how many
+   * each has, of those for which `within` holds, in one read.
+   */
+  children (field: string, parents: readonly number[], limit: number, within?: Filter[]): Promise<Children>
   /** Whether an id names a live record, a deleted one (410) or none ever (404). */
   presence (id: number): Promise<Presence>
   /**
    * Creates every input or none, at most `records` of them (WRITE_MAX_RECORDS). Field errors of
    * input i are reported under `i.` when `batch`.
    */
-  create (inputs: ResourceRecord[], batch: boolean, records: number, alongside?: Alongside): Promise<Versioned[]>
+  create (inputs: ResourceRecord[], batch: boolean, records: number, alongside?: Alongside, guard?: RecordGuard): Promise<Versioned[]>
   /** Sets every writable field: one missing from `input` becomes null. */
-  replace (id: number, input: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned>
+  replace (id: number, input: ResourceRecord, precondition?: Precondition, alongside?: Alongside, guard?: RecordGuard): Promise<Versioned>
   /** Sets only the fields present in `changes`. */
-  update (id: number, changes: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned>
-  delete (id: number, precondition?: Precondition, alongside?: Alongside): Promise<void>
+  update (id: number, changes: ResourceRecord, precondition?: Precondition, alongside?: Alongside, guard?: RecordGuard): Promise<Versioned>
+  delete (id: number, precondition?: Precondition, alongside?: Alongside, guard?: RecordGuard): Promise<void>
   /**
    * Sets the fields of `changes` in every live record `filters` match (at least one), each as
    * `update` would, in one transaction: all or none. The records as written, in id order.
    */
-  updateWhere (filters: Filter[], changes: ResourceRecord, limits: BulkLimits, alongside?: Alongside): Promise<Versioned[]>
+  updateWhere (filters: Filter[], changes: ResourceRecord, limits: BulkLimits, alongside?: Alongside, guard?: RecordGuard):
+  Promise<Versioned[]>
   /** Deletes every live record `filters` match, each as `delete` would, all or none: the records as they were, in id order. */
-  deleteWhere (filters: Filter[], limits: BulkLimits, alongside?: Alongside): Promise<ResourceRecord[]>
+  deleteWhere (filters: Filter[], limits: BulkLimits, alongside?: Alongside, guard?: RecordGuard): Promise<ResourceRecord[]>
 }
 
 /**

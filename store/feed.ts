@@ -24,6 +24,10 @@ interface Row { feed_position: string, collection: string, record_id: number, ev
 /** A position as text on both engines (PostgreSQL's may pass 2^53), named apart from the column so that it sorts as a number. */
 const COLUMNS = raw('CAST(position AS TEXT) AS feed_position, collection, record_id, event, record, at')
 
+function entryOf ({ feed_position: position, collection, record_id: id, event, record, at }: Row): ChangeEntry {
+  return { position, collection, id, event, record: record === null ? null : JSON.parse(record), at }
+}
+
 /**
  * The change feed's reading and pruning (migrations/<engine>/090_changes.sql), written once over
  * the database port; each engine records the changes in its writes' transactions its own way
@@ -58,8 +62,13 @@ export class SqlChangeLog implements ChangeLog {
     const of = collection === undefined ? raw('') : sql`collection = ${collection} AND `
     const rows = await this.#port.rows<Row>(
       sql`SELECT ${COLUMNS} FROM changes WHERE ${of}position > ${position}${this.#final} ORDER BY position LIMIT ${limit}`)
-    return rows.map(({ feed_position: position, collection, record_id: id, event, record, at }) =>
-      ({ position, collection, id, event, record: record === null ? null : JSON.parse(record), at }))
+    return rows.map(entryOf)
+  }
+
+  async previous ({ collection, id, position }: ChangeEntry): Promise<ChangeEntry | undefined> {
+    const row = await this.#port.row<Row>(sql`SELECT ${COLUMNS} FROM changes
+      WHERE collection = ${collection} AND record_id = ${id} AND position < ${position} ORDER BY position DESC LIMIT 1`)
+    return row === undefined ? undefined : entryOf(row)
   }
 
   async head (): Promise<string> {

@@ -20,6 +20,7 @@ interface ClaimedRow {
   owner_client_id: string
   owner_subject: string
   scope: string
+  claims: string
   method: string
   url: string
   headers: string
@@ -27,7 +28,7 @@ interface ClaimedRow {
 }
 
 const VIEW = raw('id, status, created_at, finished_at, result_status, result_body')
-const CLAIMED = raw('id, owner_issuer, owner_client_id, owner_subject, scope, method, url, headers, body')
+const CLAIMED = raw('id, owner_issuer, owner_client_id, owner_subject, scope, claims, method, url, headers, body')
 
 function toView (row: ViewRow): JobView {
   return {
@@ -46,6 +47,7 @@ function toClaimed (row: ClaimedRow): ClaimedJob {
     id: row.id,
     owner: { issuer: row.owner_issuer, clientId: row.owner_client_id, subject: row.owner_subject },
     scope: row.scope,
+    claims: row.claims,
     request: { method: row.method, url: row.url, headers: JSON.parse(row.headers), body: row.body }
   }
 }
@@ -84,10 +86,10 @@ export class SqlJobStore implements JobStore {
     this.lease = lease
   }
 
-  async enqueue (owner: JobOwner, scope: string, request: StoredRequest): Promise<JobView> {
+  async enqueue (owner: JobOwner, scope: string, claims: string, request: StoredRequest): Promise<JobView> {
     return toView(await this.db.row<ViewRow>(sql`INSERT INTO jobs
-      (id, owner_issuer, owner_client_id, owner_subject, scope, method, url, headers, body, status, created_at)
-      VALUES (${randomUUID()}, ${owner.issuer}, ${owner.clientId}, ${owner.subject}, ${scope}, ${request.method}, ${request.url},
+      (id, owner_issuer, owner_client_id, owner_subject, scope, claims, method, url, headers, body, status, created_at)
+      VALUES (${randomUUID()}, ${owner.issuer}, ${owner.clientId}, ${owner.subject}, ${scope}, ${claims}, ${request.method}, ${request.url},
       ${JSON.stringify(request.headers)}, ${request.body}, 'queued', ${new Date().toISOString()})
       RETURNING ${VIEW}`) as ViewRow)
   }

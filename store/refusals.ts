@@ -45,3 +45,15 @@ export function invalid (errors: FieldError[]): StoreError {
 export const stillReferenced = (resource: Resource, id: number | undefined, what: string): StoreError =>
   new StoreError('conflict', `${id === undefined ? `a ${resource.singular}` : `${resource.singular} ${id}`} still has ${what}; ` +
     'delete or move them first')
+
+/**
+ * A write the token's access rules do not allow: of a record it may see but not write
+ * (`moved` false), or that would leave the record outside what it may write (a create's, or a
+ * change's). Nothing is written.
+ */
+export function outsideWrite (resource: Resource, id: number | undefined, moved = true): StoreError {
+  const record = id === undefined ? `the new ${resource.singular}` : `${resource.singular} ${id}`
+  return new StoreError('forbidden', moved
+    ? `The access rules of ${resource.name} do not let this access token write ${record} with these values; nothing was written`
+    : `The access rules of ${resource.name} do not let this access token change ${record}; nothing was written`)
+}

@@ -43,8 +43,10 @@ export interface Client {
   name: string
   /** Space-separated scopes the client may be granted. */
   scope: string
-  /** Changes with the secret or the scope: a token of an earlier generation is refused. */
+  /** Changes with the secret, the scope or the claims: a token of an earlier generation is refused. */
   generation: string
+  /** The claims its own tokens carry, as a JSON object (auth/claims.ts). */
+  claims: string
   created_at: string
 }
 
@@ -55,6 +57,10 @@ export interface User {
   scope: string
   external_issuer: string | null
   external_subject: string | null
+  /** The claims its tokens carry, as a JSON object (auth/claims.ts). */
+  claims: string
+  /** Changes with the claims: a token of an earlier generation is refused. */
+  generation: string
   created_at: string
 }
 
@@ -81,6 +87,8 @@ export interface TokenStanding {
   client: Pick<Client, 'generation' | 'created_at'> | undefined
   /** false when the token speaks for a user who was deleted. */
   userExists: boolean
+  /** The generation of the user the token speaks for; '' when it speaks for none, or for one deleted. */
+  userGeneration: string
 }
 
 /** What the authorization server keeps: clients, users, refresh tokens, revoked access tokens. */
@@ -92,10 +100,15 @@ export interface AccountStore {
    * A new secret or scope, and a new generation: every token issued before, access or refresh,
    * stops working. False when there is no such client.
    */
-  changeClient (clientId: string, change: { secret_hash?: string, scope?: string }): Promise<boolean>
+  changeClient (clientId: string, change: { secret_hash?: string, scope?: string, claims?: string }): Promise<boolean>
   /** Deletes the client; its refresh tokens go with it, and its access tokens are refused from then on. */
   deleteClient (clientId: string): Promise<boolean>
-  createUser (user: Omit<User, 'id' | 'created_at'>): Promise<User>
+  createUser (user: Omit<User, 'id' | 'created_at' | 'generation'>): Promise<User>
+  /**
+   * New claims for a user, and a new generation: its tokens issued before, access or refresh,
+   * stop working. False when there is no such user.
+   */
+  changeUserClaims (username: string, claims: string): Promise<boolean>
   user (username: string): Promise<User | undefined>
   userById (id: number): Promise<User | undefined>
   externalUser (issuer: string, subject: string): Promise<User | undefined>
@@ -194,12 +207,14 @@ export interface ClaimedJob {
   owner: JobOwner
   /** The scopes of the token that queued it, space-separated. */
   scope: string
+  /** The claims of the token that queued it beyond its own members, as a JSON object (auth/claims.ts). */
+  claims: string
   request: StoredRequest
 }
 
 /** The background jobs. */
 export interface JobStore {
-  enqueue (owner: JobOwner, scope: string, request: StoredRequest): Promise<JobView>
+  enqueue (owner: JobOwner, scope: string, claims: string, request: StoredRequest): Promise<JobView>
   /** The job if `owner` queued it: another's is as absent as one that never was. */
   find (id: string, owner: JobOwner): Promise<JobView | undefined>
   /** Takes the oldest queued job (marks it running) and returns it; undefined when none is queued. */

@@ -1,8 +1,9 @@
 import type { Scalar } from '../model/kinds.ts'
 import type { Resource, ResourceRecord } from '../model/resource.ts'
 import type {
-  Alongside, BulkLimits, Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Precondition, Presence, Versioned
+  Alongside, BulkLimits, Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Precondition, Presence, RecordGuard, Versioned
 } from './contract.ts'
+import { childCounts, childrenOf, grouped } from './children-sql.ts'
 import { CollectionSql } from './collection-sql.ts'
 import { CollectionWrites } from './collections.ts'
 import type { Dialect } from './dialect.ts'
@@ -54,21 +55,22 @@ export abstract class TableCollection implements CollectionStore {
     }
   }
 
-  async get (id: number): Promise<Versioned | undefined> {
-    const [row] = await this.rows(this.sql.read(id))
+  async get (id: number, _alongside?: Alongside, within: Filter[] = []): Promise<Versioned | undefined> {
+    const [row] = await this.rows(this.sql.read(id, within), within.length > 0)
     return row === undefined ? undefined : this.sql.versioned(row)
   }
 
-  async getMany (ids: readonly number[]): Promise<ResourceRecord[]> {
+  async getMany (ids: readonly number[], within: Filter[] = []): Promise<ResourceRecord[]> {
     if (ids.length === 0) return []
-    return (await this.rows(this.sql.byIds(ids))).map(row => this.sql.record(row))
+    return (await this.rows(this.sql.byIds(ids, within))).map(row => this.sql.record(row))
   }
 
-  async children (field: string, parents: readonly number[], limit: number): Promise<Children> {
+  async children (field: string, parents: readonly number[], limit: number, within: Filter[] = []): Promise<Children> {
     if (parents.length === 0) return { items: new Map(), totals: new Map() }
-    const { items, totals, full } = this.sql.grouped(field, parents, await this.rows(this.sql.children(field, parents, limit), true), limit)
+    const read = await this.rows(childrenOf(this.sql, field, parents, limit, within), true)
+    const { items, totals, full } = grouped(this.sql, field, parents, read, limit)
     if (full.length > 0) {
-      for (const [parent, count] of await this.rows(this.sql.childCounts(field, full))) totals.set(Number(parent), Number(count))
+      for (const [parent, count] of await this.rows(childCounts(this.sql, field, full, within))) totals.set(Number(parent), Number(count))
     }
     return { items, totals }
   }
@@ -80,36 +82,44 @@ export abstract class TableCollection implements CollectionStore {
     return row?.[0] as Presence
   }
 
-  create (inputs: ResourceRecord[], batch: boolean, records: number, alongside?: Alongside): Promise<Versioned[]> {
-    return this.commit(now => this.writes.creating(inputs, batch, now, new RecordBudget(records)), alongside)
+  create (inputs: ResourceRecord[], batch: boolean, records: number, alongside?: Alongside, guard?: RecordGuard): Promise<Versioned[]> {
+    return this.commit(now => this.writes.creating(inputs, batch, now, new RecordBudget(records), guard), alongside)
   }
 
-  replace (id: number, input: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned> {
-    return this.write(id, this.sql.replaced(input), precondition, alongside)
+  replace (id: number, input: ResourceRecord, precondition?: Precondition, alongside?: Alongside, guard?: RecordGuard): Promise<Versioned> {
+    return this.write(id, this.sql.replaced(input), precondition, alongside, guard)
   }
 
-  update (id: number, changes: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned> {
-    return this.write(id, this.sql.changed(changes), precondition, alongside)
+  update (
+    id: number, changes: ResourceRecord, precondition?: Precondition, alongside?: Alongside, guard?: RecordGuard
+  ): Promise<Versioned> {
+    return this.write(id, this.sql.changed(changes), precondition, alongside, guard)
   }
 
   /** Sets `values` (writable fields) of a live record, once `precondition` accepts it: what a replace and an update do. */
-  protected write (id: number, values: ResourceRecord, precondition?: Precondition, alongside?: Alongside): Promise<Versioned> {
-    return this.commit(now => this.writes.writing(id, values, precondition, now), alongside)
+  protected write (id: number, values: ResourceRecord, precondition?: Precondition, alongside?: Alongside, guard?: RecordGuard):
+  Promise<Versioned> {
+    return this.commit(now => this.writes.writing(id, values, precondition, now, guard), alongside)
   }
 
-  delete (id: number, precondition?: Precondition, alongside?: Alongside): Promise<void> {
-    return this.commit(now => this.writes.deleting(id, precondition, now), alongside, id)
+  delete (id: number, precondition?: Precondition, alongside?: Alongside, guard?: RecordGuard): Promise<void> {
+    return this.commit(now => this.writes.deleting(id, precondition, now, guard), alongside, id)
   }
 
-  updateWhere (filters: Filter[], changes: ResourceRecord, { max, dryRun, records }: BulkLimits, alongside?: Alongside):
-  Promise<Versioned[]> {
+  updateWhere (
+    filters: Filter[], changes: ResourceRecord, { max, dryRun, records }: BulkLimits, alongside?: Alongside, guard?: RecordGuard
+  ): Promise<Versioned[]> {
     const values = this.sql.changed(changes)
     const budget = new RecordBudget(records)
-    return resultOf(this.commit(now => maybeUndone(this.writes.writingWhere(filters, values, max, now, budget), dryRun), alongside))
+    const writing = (now: string) => this.writes.writingWhere(filters, values, max, now, budget, guard)
+    return resultOf(this.commit(now => maybeUndone(writing(now), dryRun), alongside))
   }
 
-  deleteWhere (filters: Filter[], { max, dryRun, records }: BulkLimits, alongside?: Alongside): Promise<ResourceRecord[]> {
+  deleteWhere (
+    filters: Filter[], { max, dryRun, records }: BulkLimits, alongside?: Alongside, guard?: RecordGuard
+  ): Promise<ResourceRecord[]> {
     const budget = new RecordBudget(records)
-    return resultOf(this.commit(now => maybeUndone(this.writes.deletingWhere(filters, max, now, budget), dryRun), alongside, 'many'))
+    const deleting = (now: string) => this.writes.deletingWhere(filters, max, now, budget, guard)
+    return resultOf(this.commit(now => maybeUndone(deleting(now), dryRun), alongside, 'many'))
   }
 }

@@ -120,9 +120,14 @@ export async function build (t: Test, settings: Record<string, string> = {}, log
   return started(t, testConfig(dataDir(t), settings), logStream === undefined ? {} : { logStream })
 }
 
-/** Another instance of the API on the data directory (and database) of `app`, as a second process would be. */
-export async function buildBeside (t: Test, app: FastifyInstance): Promise<FastifyInstance> {
-  return started(t, testConfig(app.config.dataDir), {})
+/**
+ * Another instance of the API on the data directory (and database) of `app`, as a second process
+ * would be; serving `collections` when `app` serves collections of a test's own (buildServing).
+ */
+export async function buildBeside (
+  t: Test, app: FastifyInstance, collections?: NonNullable<ApiOptions['collections']>
+): Promise<FastifyInstance> {
+  return started(t, testConfig(app.config.dataDir), collections === undefined ? {} : { collections })
 }
 
 /** As `build`, serving `collections` (ApiOptions.collections): collections of a test's own. */

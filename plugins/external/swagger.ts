@@ -13,7 +13,10 @@ export const autoConfig = (fastify: FastifyInstance): FastifyDynamicSwaggerOptio
   const { publicUrl } = fastify.config
   const tokenUrl = `${publicUrl}/oauth/token`
   const { resources } = fastify.collections
+  const unrestricted = new Map(resources.flatMap(r => r.access?.unrestricted === undefined ? [] : [[r.access.unrestricted, r.name]]))
   const scopes = Object.fromEntries(scopesOf(resources).map(scope => {
+    const freed = unrestricted.get(scope)
+    if (freed !== undefined) return [scope, `Read and change every ${freed} record and field, whatever the access rules of ${freed}`]
     const [collection, access] = scope.split(':')
     return [scope, access === 'read' ? `Read ${collection} (GET, HEAD, OPTIONS)` : `Change ${collection} (POST, PUT, PATCH, DELETE)`]
   }))

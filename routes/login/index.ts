@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose'
+import { keptClaims } from '../../auth/claims.ts'
 import { knownScope, readScopesOf, scopesOf } from '../../auth/scopes.ts'
 import { discover, freeUsername, split } from '../../auth/sign-in.ts'
 import { EXTERNAL_ALGORITHMS } from '../../auth/tokens.ts'
@@ -124,7 +125,8 @@ const login: FastifyPluginAsyncTypebox = async (fastify) => {
           password_hash: null,
           scope: userScope,
           external_issuer: claims.iss,
-          external_subject: claims.sub
+          external_subject: claims.sub,
+          claims: keptClaims({})
         })
       } catch (err) {
         if (attempt === 3) throw err

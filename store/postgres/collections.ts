@@ -1,7 +1,7 @@
 import type pg from 'pg'
 import type { Scalar } from '../../model/kinds.ts'
 import type { Resource, ResourceRecord } from '../../model/resource.ts'
-import type { Alongside, ListOptions, ListQuery, Page, Precondition, Versioned } from '../contract.ts'
+import type { Alongside, Filter, ListOptions, ListQuery, Page, Precondition, RecordGuard, Versioned } from '../contract.ts'
 import { feedRows } from '../feed.ts'
 import { invalid, stillReferenced } from '../refusals.ts'
 import { runAwaiting, type Ask, type Sequence } from '../sequence.ts'
@@ -113,11 +113,13 @@ class PostgresCollection extends TableCollection {
     return (await this.#pool.query<Scalar[]>(asArrays(statement, varies))).rows
   }
 
-  override async get (id: number, alongside?: Alongside): Promise<Versioned | undefined> {
-    if (alongside === undefined || alongside.settled) return super.get(id)
+  override async get (id: number, alongside?: Alongside, within: Filter[] = []): Promise<Versioned | undefined> {
+    if (alongside === undefined || alongside.settled) return super.get(id, alongside, within)
     // One row whatever the record: the other question's answer, then the record's columns and version (nulls when there is none).
     const also = numbered(first => alongside.columns(first))
-    const [row] = await this.rows(sql`SELECT ${also}, record.* FROM (SELECT 1) AS one LEFT JOIN (${this.sql.read(id)}) AS record ON true`)
+    const read = this.sql.read(id, within)
+    const joined = sql`SELECT ${also}, record.* FROM (SELECT 1) AS one LEFT JOIN (${read}) AS record ON true`
+    const [row] = await this.rows(joined, within.length > 0)
     if (row === undefined) throw new Error('a select of one row answered none')
     const answered = row.length - this.sql.columns.length - 1
     alongside.answer(row.slice(0, answered))
@@ -138,13 +140,15 @@ class PostgresCollection extends TableCollection {
     }
   }
 
-  override async create (inputs: ResourceRecord[], batch: boolean, records: number, alongside?: Alongside): Promise<Versioned[]> {
+  override async create (inputs: ResourceRecord[], batch: boolean, records: number, alongside?: Alongside, guard?: RecordGuard):
+  Promise<Versioned[]> {
     const [input] = inputs
-    if (!batch && inputs.length === 1 && input !== undefined) {
+    // A write bound by access rules runs in a transaction, where the rules are checked before it commits.
+    if (!batch && inputs.length === 1 && input !== undefined && guard === undefined) {
       const created = await this.#createdOnce(input, alongside)
       if (created !== REFUSED && created !== undefined) return [this.sql.versioned(created)]
     }
-    return super.create(inputs, batch, records, alongside)
+    return super.create(inputs, batch, records, alongside, guard)
   }
 
   /** A create in one statement, asking the standing in it when an answer was accepted before: its row, REFUSED or undefined. */
@@ -158,8 +162,10 @@ class PostgresCollection extends TableCollection {
     return this.#once(this.#oneStatement.created(input, new Date().toISOString()))
   }
 
-  protected override async write (id: number, values: ResourceRecord, precondition?: Precondition, alongside?: Alongside):
-  Promise<Versioned> {
+  protected override async write (
+    id: number, values: ResourceRecord, precondition?: Precondition, alongside?: Alongside, guard?: RecordGuard
+  ): Promise<Versioned> {
+    if (guard !== undefined) return super.write(id, values, precondition, alongside, guard)
     const written = await this.#writtenOnce(id, precondition, alongside,
       (now, standing) => this.#oneStatement.updatedUnread(id, values, now, standing),
       (now, current) => this.#oneStatement.updated(current.record, current.version, values, now))
@@ -167,7 +173,8 @@ class PostgresCollection extends TableCollection {
     return super.write(id, values, precondition, alongside)
   }
 
-  override async delete (id: number, precondition?: Precondition, alongside?: Alongside): Promise<void> {
+  override async delete (id: number, precondition?: Precondition, alongside?: Alongside, guard?: RecordGuard): Promise<void> {
+    if (guard !== undefined) return super.delete(id, precondition, alongside, guard)
     const deleted = await this.#writtenOnce(id, precondition, alongside,
       (now, standing) => this.#oneStatement.deletedUnread(id, now, standing),
       (now, current) => this.#oneStatement.deleted(id, current.version, now))

@@ -43,9 +43,10 @@ export const POSTGRES: Dialect = {
       everyKept: fields => raw(`search_words ?& ${names(fields)}`)
     },
     given: {
-      from: (ids, words) => sql`unnest(${ids}::bigint[], ${words}::text[]) AS given (id, words)`,
-      on: sql`${identifier(table)}.id = given.id`,
-      field: index => raw(`split_part(given.words, E'\\t', ${index + 1})`)
+      // Named apart from any field: a rule's conditions, returned by the same update, name the table's columns unqualified.
+      from: (ids, words) => sql`unnest(${ids}::bigint[], ${words}::text[]) AS given (given_id, given_words)`,
+      on: sql`${identifier(table)}.id = given.given_id`,
+      field: index => raw(`split_part(given.given_words, E'\\t', ${index + 1})`)
     },
     match: words => sql`search @@ ${words.map(w => `'${w}':*`).join(' & ')}::tsquery`,
     unindexed: () => raw('search_words IS NULL')

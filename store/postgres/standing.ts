@@ -18,7 +18,7 @@ export function postgresStanding (pool: Pool): StandingCheck {
   }
 }
 
-/** One row: the client's generation and creation, whether the token was revoked, whether its user (if any) exists. */
+/** One row: the client's generation and creation, whether the token was revoked, its user's generation (null when none). */
 function standingColumns (token: TokenKey, first: number): StandingColumns {
   let sql = standingSql.get(first)
   if (sql === undefined) {
@@ -26,16 +26,17 @@ function standingColumns (token: TokenKey, first: number): StandingColumns {
     standingSql.set(first, sql = `(SELECT generation FROM oauth_clients WHERE client_id = ${client}), ` +
       `(SELECT created_at FROM oauth_clients WHERE client_id = ${client}), ` +
       `EXISTS (SELECT 1 FROM revoked_access_tokens WHERE jti = ${jti}), ` +
-      `(${user}::bigint IS NULL OR EXISTS (SELECT 1 FROM users WHERE id = ${user}))`)
+      `(SELECT generation FROM users WHERE id = ${user}::bigint)`)
   }
   return {
     sql,
     params: [token.jti, token.clientId, token.userId],
     count: 4,
-    standing: ([generation, createdAt, revoked, userExists]: unknown[]): TokenStanding => ({
+    standing: ([generation, createdAt, revoked, userGeneration]: unknown[]): TokenStanding => ({
       revoked: revoked as boolean,
       client: generation === null ? undefined : { generation: generation as string, created_at: createdAt as string },
-      userExists: userExists as boolean
+      userExists: token.userId === null || userGeneration !== null,
+      userGeneration: (userGeneration as string | null) ?? ''
     })
   }
 }

@@ -1,14 +1,11 @@
-import type { Comparator, Value } from '../../model/kinds.ts'
+import type { Comparator } from '../../model/kinds.ts'
 import type { ResourceRecord } from '../../model/resource.ts'
-import { matchesWords, recordWords } from '../../model/search.ts'
+import { matcher } from '../../model/filters.ts'
 import type { Filter } from '../contract.ts'
 import { KeptTotals } from '../kept-totals.ts'
 
-/** A record matches a filter: the filter's semantics, evaluated in memory. */
-type Matcher = (record: ResourceRecord) => boolean
-
 interface Entry {
-  matches: Matcher
+  matches: (record: ResourceRecord) => boolean
   count: number
 }
 
@@ -54,29 +51,5 @@ export class SqliteTotals {
 
   clear (): void {
     this.#kept.clear()
-  }
-}
-
-function matcher (filters: Filter[], compare: (field: string) => Comparator, searched: readonly string[]): Matcher {
-  const tests = filters.map(filter => filter.op === 'search'
-    ? (record: ResourceRecord) => matchesWords(recordWords(searched, record), filter.value as string[])
-    : test(filter, compare(filter.field)))
-  return record => tests.every(t => t(record))
-}
-
-/** SQL semantics: a comparison with NULL is never true, but `ne`, which the store writes `IS NOT`. */
-function test ({ field, op, value }: Filter, compare: Comparator): Matcher {
-  if (Array.isArray(value)) return record => record[field] != null && value.some(v => compare(record[field] as Value, v as Value) === 0)
-  if (value === null) return op === 'ne' ? record => record[field] != null : record => record[field] == null
-  const is = (predicate: (order: number) => boolean): Matcher =>
-    record => record[field] != null && predicate(compare(record[field] as Value, value))
-  switch (op) {
-    case 'eq': return is(order => order === 0)
-    case 'ne': return record => record[field] == null || compare(record[field] as Value, value) !== 0
-    case 'gt': return is(order => order > 0)
-    case 'gte': return is(order => order >= 0)
-    case 'lt': return is(order => order < 0)
-    case 'lte': return is(order => order <= 0)
-    default: throw new Error(`operator ${op} takes a list`)
   }
 }

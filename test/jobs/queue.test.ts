@@ -13,7 +13,9 @@ const PRINCIPAL: Principal = {
   jti: 'j',
   expiresAt: Date.now() + 60_000,
   issuedAt: 0,
-  clientGeneration: ''
+  clientGeneration: '',
+  userGeneration: '',
+  claims: {}
 }
 const CREATED: JobResult = { status: 201, body: { id: 1 } }
 

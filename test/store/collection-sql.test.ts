@@ -1,4 +1,5 @@
 import t from 'tap'
+import { childrenOf } from '../../store/children-sql.ts'
 import { CollectionSql } from '../../store/collection-sql.ts'
 import type { Dialect } from '../../store/dialect.ts'
 import { POSTGRES } from '../../store/postgres/dialect.ts'
@@ -70,7 +71,13 @@ t.test('every statement numbers its placeholders in the order they stand, one pe
     ['update of many', employees.updatedEach([{ ...input, id: 7 }, { ...input, id: 8 }], { role: 'keeper' }, now)],
     ['update of many that sets no text', zoos.updatedEach([{ id: 1 }], { opened_on: '2000-01-01' }, now)],
     ['matching records', employees.matching([{ field: 'role', op: 'eq', value: 'vet' }, { field: 'email', op: 'gt', value: 'b' }], 11)],
-    ['children', employees.children('zoo_id', [1, 2, 3], 5)],
+    ['children', childrenOf(employees, 'zoo_id', [1, 2, 3], 5, [])],
+    ['children within rules', childrenOf(employees, 'zoo_id', [1, 2], 5, [{ field: 'role', op: 'eq', value: 'vet' }])],
+    ['a record within rules', employees.read(7, [{ field: '', op: 'any', value: [[{ field: 'zoo_id', op: 'in', value: [1, 2] }], []] }])],
+    ['a record locked with its rules', employees.locked(7, { read: [{ field: 'role', op: 'ne', value: 'x' }], write: [] })],
+    ['an insert checked', employees.inserted(input, now, raw('true'), [{ field: 'zoo_id', op: 'eq', value: 1 }]).statement],
+    ['an update of many checked',
+      employees.updatedEach([{ ...input, id: 7 }], { role: 'keeper' }, now, [{ field: 'zoo_id', op: 'eq', value: 1 }])],
     ['tombstones', employees.buried([1, 2], now)],
     ['unique value taken', employees.taken('email', 'ann@x.org', 7)],
     ['unindexed', employees.unindexed(search, 100, 50).statement],

@@ -113,7 +113,7 @@ t.test('each job is taken by one worker; a job whose worker died is taken again 
   const [one, other] = [await open(t, url), await open(t, url)] as [Storage, Storage]
   const request = { method: 'POST', url: '/v1/zoos', headers: {}, body: '{}' }
   const queued = []
-  for (let i = 0; i < 20; i++) queued.push((await one.jobs.enqueue(PRINCIPAL, 'zoos:write', request)).id)
+  for (let i = 0; i < 20; i++) queued.push((await one.jobs.enqueue(PRINCIPAL, 'zoos:write', '{}', request)).id)
   const taken = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? one : other).jobs.claimNext()))
   t.same(taken.map(job => job?.id).sort(), [...queued].sort(), 'twenty workers at once: every job once')
   t.equal(await other.jobs.claimNext(), undefined)
