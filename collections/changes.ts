@@ -10,7 +10,7 @@ import { IdSchema, TimestampSchema } from '../model/values.ts'
 import { componentsOf, errors, GUARDED, recordRef, withHeaders } from '../schemas/responses.ts'
 import { capitalize, type Resource } from '../model/resource.ts'
 import { comparePositions, type ChangeEntry, type ChangeLog } from '../store/contract.ts'
-import { bindingOf, changesSeen } from './access.ts'
+import { accessNote, bindingOf, changesSeen } from './access.ts'
 
 type Instance = Parameters<FastifyPluginAsyncTypebox>[0]
 
@@ -68,7 +68,7 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
         'position, from the next change on. Otherwise one JSON page of changes and a Link to the next. Last-Event-ID (or after) ' +
         'resumes after a position: 410 when the feed no longer keeps what followed it. A stream ends when its access token ' +
         'expires or is revoked; a user holds at most CHANGES_STREAMS_PER_USER at once through one client, and the users of a ' +
-        'client at most CHANGES_STREAMS_PER_CLIENT together (429).',
+        'client at most CHANGES_STREAMS_PER_CLIENT together (429).' + accessNote(resource, 'feed'),
       tags: [resource.name],
       querystring: Type.Object({
         after: Type.Optional(PositionSchema),

@@ -7,7 +7,7 @@ import { PAGE_SIZE } from '../model/values.ts'
 import { empty, errors, GUARDED, requestHeaders, withHeaders } from '../schemas/responses.ts'
 import { JSON_TYPE, parentOf, project, readShapes, type Collection, type Instance } from './collection.ts'
 import { noneMatch } from './conditional.ts'
-import { accessKey, bindingOf, refuseHiddenParameters, seen, visibleFields } from './access.ts'
+import { accessKey, accessNote, bindingOf, refuseHiddenParameters, seen, visibleFields } from './access.ts'
 import { embedded, embedParameter, embedsOf, parseEmbeds, refuseHiddenEmbeds, type Embed } from './embedding.ts'
 import { listLinks, parseListQuery } from './list-query.ts'
 import { listEtag } from './revalidation.ts'
@@ -59,7 +59,7 @@ export function listRoute (fastify: Instance, collection: Collection): void {
         '. ' +
         'X-Total-Count counts every record the filters match, unless Prefer: count=none spares the count. ' +
         'The weak ETag changes whenever the page would: If-None-Match naming it answers 304 without reading the page. ' +
-        'An unknown or ill-typed parameter is 400, never ignored.',
+        'An unknown or ill-typed parameter is 400, never ignored.' + accessNote(resource, 'list'),
       tags: [resource.name],
       params: collection.CollectionParams,
       querystring: query,

@@ -4,7 +4,7 @@ import { BODY_READ, empty, errors, GUARDED, requestHeaders, withHeaders } from '
 import { JSON_TYPE, parentOf, project, read, readShapes, type Collection, type Instance, type Params } from './collection.ts'
 import { etagOf, noneMatch } from './conditional.ts'
 import { parseFields } from './list-query.ts'
-import { bindingOf, refuseHiddenParameters, seen, visibleFields, writableBy } from './access.ts'
+import { accessNote, bindingOf, refuseHiddenParameters, seen, visibleFields, writableBy } from './access.ts'
 
 export function readRoute (fastify: Instance, collection: Collection): void {
   const { resource, of } = collection
@@ -17,7 +17,7 @@ export function readRoute (fastify: Instance, collection: Collection): void {
       operationId: `get${capitalize(resource.singular)}${of}`,
       summary: `Read one ${resource.singular}`,
       description: `With its ETag; If-None-Match naming it answers 304 without a body. 410 for ${collection.one} that was deleted. ` +
-        'fields answers only the fields named (and id), with an ETag of its own.',
+        'fields answers only the fields named (and id), with an ETag of its own.' + accessNote(resource, 'read'),
       tags: [resource.name],
       params: collection.ItemParams,
       querystring: resource.schemas.read,
@@ -55,7 +55,8 @@ export function optionsRoute (fastify: Instance, collection: Collection, url: '/
       operationId: `describe${capitalize(resource.name)}${url === '/' ? '' : 'Item'}${of}`,
       summary: `Methods allowed here and the ${resource.singular} fields a client may write`,
       description: 'The methods (also in Allow), the writable fields, and the JSON Schema a created record must match. ' +
-        'A CORS preflight on the same path is answered by the CORS layer instead, without a token.',
+        'A CORS preflight on the same path is answered by the CORS layer instead, without a token.' +
+        (resource.access === undefined ? '' : ' A token bound by access rules is told only the fields it may give.'),
       tags: [resource.name],
       params: url === '/' ? collection.CollectionParams : collection.ItemParams,
       querystring: NoQuerySchema,

@@ -4,6 +4,7 @@ import { bulkPreferences } from '../http/prefer.ts'
 import { capitalize, type ResourceRecord } from '../model/resource.ts'
 import { accepted, BODY_READ, empty, errors, GUARDED, requestHeaders, withHeaders } from '../schemas/responses.ts'
 import { inMergePatchScope, MERGE_PATCH, writeHandler, type Collection, type Instance } from './collection.ts'
+import { accessNote } from './access.ts'
 import { createdAtMost, inputsOf, MAX_REPRESENTED, refuseNullBytes } from './write-plan.ts'
 
 /*
@@ -49,7 +50,8 @@ export function createRoute (fastify: Instance, collection: Collection): void {
         `An array creates up to ${createdAtMost(fastify.config.writeMaxRecords)} (WRITE_MAX_RECORDS), all or none: ` +
         '201 with the array. ' +
         `${nesting === undefined ? '' : `${nesting.field} is taken from the path. `}` +
-        `Idempotency-Key makes a retry safe. ${RETURN_PREFERENCE}Prefer: respond-async queues the write as a background job (202).`,
+        `Idempotency-Key makes a retry safe. ${RETURN_PREFERENCE}Prefer: respond-async queues the write as a background job (202).` +
+        accessNote(resource, 'write'),
       tags: [resource.name],
       params: collection.CollectionParams,
       querystring: query,
@@ -108,7 +110,8 @@ export async function updateRoutes (fastify: Instance, collection: Collection): 
           operationId: `${verb}${capitalize(resource.singular)}`,
           summary,
           description: `${description}201 with the complete record and its new ETag. ${RETURN_PREFERENCE}` +
-          'If-Match makes the write conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).',
+          'If-Match makes the write conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).' +
+          accessNote(resource, 'write'),
           tags: [resource.name],
           params: collection.ItemParams,
           querystring: query,
@@ -143,7 +146,8 @@ export function deleteRoute (fastify: Instance, collection: Collection): void {
       operationId: `delete${capitalize(resource.singular)}${of}`,
       summary: `Delete ${collection.one}`,
       description: `204; its id is never used again and answers 410 from then on.${conflict} ` +
-        'If-Match makes it conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).',
+        'If-Match makes it conditional (412 when the record changed); Prefer: respond-async queues it as a background job (202).' +
+        accessNote(resource, 'write'),
       tags: [resource.name],
       params: collection.ItemParams,
       querystring: inputsOf(collection.mount, 'DELETE', true).query,
@@ -175,7 +179,11 @@ export async function bulkRoutes (fastify: Instance, collection: Collection): Pr
     'transaction, each under the rules of its own write: all or none. Needs the read scope as well as the write scope. ' +
     `More than ${fastify.config.writeMaxRecords} matches (WRITE_MAX_RECORDS) is 422, and so is more than Prefer: max-affected=N ` +
     'allows; tx=rollback answers what it would do and changes nothing; return=representation adds the records (at most ' +
-    `${MAX_REPRESENTED}); a max-affected or tx that cannot be read is 400.`
+    `${MAX_REPRESENTED}); a max-affected or tx that cannot be read is 400.` +
+    (resource.access === undefined
+      ? ''
+      : ' Access rules: only the records the token sees and may write are changed, and counted; ' +
+      'a change that would move one outside those it may write, or that gives a field the rules hide or set, is 403.')
   const common = {
     tags: [resource.name],
     params: collection.CollectionParams,

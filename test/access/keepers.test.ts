@@ -332,3 +332,23 @@ t.test('the change feed tells a bound token only of records within its rules: on
   t.same(stream.events.map(e => [e.event, e.data.id, e.data.record === null ? null : Object.keys(e.data.record).sort().join(',')]),
     expected.slice(1), 'the stream tells the same')
 })
+
+t.test('the OpenAPI document says which operations answer 403 and 404 for a rule, and names the unrestricted scope', async t => {
+  const { app } = await world(t)
+  const doc = (await app.inject({ method: 'GET', url: '/documentation/json' })).json()
+  const operation = (path: string, method: string) => doc.paths[path][method] as { description: string, responses: Record<string, unknown> }
+  const writes = [['/v1/keepers', 'post'], ['/v1/keepers/{id}', 'patch'], ['/v1/keepers/{id}', 'put'], ['/v1/keepers/{id}', 'delete']]
+  for (const [path, method] of writes as [string, string][]) {
+    const { description, responses } = operation(path, method)
+    t.match(description, /Access rules \(a token with keepers:all is bound by none\): .* is 403/, `${method} ${path}`)
+    t.ok(responses['403'])
+  }
+  t.match(operation('/v1/keepers/{id}', 'get'),
+    { description: /outside the token's rules is 404; phone never answered/, responses: { 404: {} } })
+  t.match(operation('/v1/keepers', 'get').description, /only the records the token's rules let it see/)
+  t.match(operation('/v1/keepers', 'patch').description, /only the records the token sees and may write are changed/)
+  t.match(operation('/v1/keepers/changes', 'get').description, /one that leaves them is a removal/)
+  t.notMatch(operation('/v1/zoos', 'get').description, /Access rules/, 'a collection without rules says nothing of them')
+  t.match(doc.components.securitySchemes.clientCredentials.flows.clientCredentials.scopes,
+    { 'keepers:all': /every keepers record and field/, 'rangers:all': /rangers/ })
+})
