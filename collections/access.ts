@@ -35,9 +35,25 @@ export function bindingOf (request: FastifyRequest, resource: Resource): Binding
 /** The records a bound token sees, as filters for a read to hold; none when it is bound by nothing. */
 export const seen = (binding: Binding | undefined): Filter[] => binding?.read ?? []
 
-/** What a write must meet for a bound token; undefined when it is bound by nothing. */
-export const guardOf = (binding: Binding | undefined): RecordGuard | undefined =>
-  binding === undefined ? undefined : { read: binding.read, write: binding.write }
+/** Of a nested collection's parent (none: a collection at the top), the records the token sees there. */
+export const parentSeen = (request: FastifyRequest, nesting: { parent: Resource } | undefined): Filter[] =>
+  nesting === undefined ? [] : seen(bindingOf(request, nesting.parent))
+
+/**
+ * What a write of `resource` must meet for the request's token (`binding`, its rules here): those
+ * rules, and the rules of each collection a field references, whose records it may name only where
+ * it sees them. Undefined when nothing binds it.
+ */
+export function guardOf (request: FastifyRequest, resource: Resource, binding: Binding | undefined): RecordGuard | undefined {
+  const references: Record<string, Filter[]> = {}
+  for (const [field, name] of Object.entries(resource.references)) {
+    const target = request.server.collections.resources.find(r => r.name === name)
+    const within = target === undefined ? [] : seen(bindingOf(request, target))
+    if (within.length > 0) references[field] = within
+  }
+  if (binding === undefined && Object.keys(references).length === 0) return undefined
+  return { read: binding?.read ?? [], write: binding?.write ?? [], references }
+}
 
 /** What the access rules let the tokens of `bindings` see, as text: equal for equal bindings; empty when none binds. */
 export function accessKey (bindings: readonly (Binding | undefined)[]): string {

@@ -6,7 +6,7 @@ import { capitalize, type Resource, type ResourceRecord } from '../model/resourc
 import { IdSchema } from '../model/values.ts'
 import { componentsOf, recordRef } from '../schemas/responses.ts'
 import type { Alongside, CollectionStore, Filter, Versioned } from '../store/contract.ts'
-import { ensureLive, mustBeLive } from '../store/refusals.ts'
+import { ensureSeen, mustBeLive } from '../store/refusals.ts'
 import { embeddedProperties, type Answered, type Embed } from './embedding.ts'
 import { belongingTo, planWrite, runWrite, type Mount, type WriteMethod } from './write-plan.ts'
 
@@ -90,11 +90,14 @@ function parentField (resource: Resource, parent: Resource): string {
   return fields[0] as string
 }
 
-/** In a nested collection, the parent must be live: 404 if it never was, 410 if deleted. */
-export async function parentOf ({ nesting }: Collection, params: Params): Promise<number | undefined> {
+/**
+ * In a nested collection, the parent must be live, and within `within` (the token's access rules
+ * of the parent's collection): 404 if it never was (or is outside them), 410 if deleted.
+ */
+export async function parentOf ({ nesting }: Collection, params: Params, within: Filter[] = []): Promise<number | undefined> {
   if (nesting === undefined) return undefined
   const parentId = params[nesting.field] as number
-  await ensureLive(nesting.parents, parentId)
+  await ensureSeen(nesting.parents, parentId, within)
   return parentId
 }
 
@@ -103,9 +106,11 @@ export async function parentOf ({ nesting }: Collection, params: Params): Promis
  * `within`, the filters of the token's access rules), 410 if deleted. `alongside` is asked in the
  * round trip of the record's read.
  */
-export async function read (collection: Collection, params: Params, alongside?: Alongside, within: Filter[] = []): Promise<Versioned> {
+export async function read (
+  collection: Collection, params: Params, alongside?: Alongside, within: Filter[] = [], parentWithin: Filter[] = []
+): Promise<Versioned> {
   const { nesting, resource } = collection
-  const parentId = await parentOf(collection, params)
+  const parentId = await parentOf(collection, params, parentWithin)
   const id = params.id as number
   const found = await collection.store.get(id, alongside, within)
   if (found === undefined) {

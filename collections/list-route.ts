@@ -7,7 +7,7 @@ import { PAGE_SIZE } from '../model/values.ts'
 import { empty, errors, GUARDED, requestHeaders, withHeaders } from '../schemas/responses.ts'
 import { JSON_TYPE, parentOf, project, readShapes, type Collection, type Instance } from './collection.ts'
 import { noneMatch } from './conditional.ts'
-import { accessKey, accessNote, bindingOf, refuseHiddenParameters, seen, visibleFields } from './access.ts'
+import { accessKey, accessNote, bindingOf, parentSeen, refuseHiddenParameters, seen, visibleFields } from './access.ts'
 import { embedded, embedParameter, embedsOf, parseEmbeds, refuseHiddenEmbeds, type Embed } from './embedding.ts'
 import { listLinks, parseListQuery } from './list-query.ts'
 import { listEtag } from './revalidation.ts'
@@ -71,7 +71,7 @@ export function listRoute (fastify: Instance, collection: Collection): void {
       }
     }
   }, async (request, reply) => {
-    const parentId = await parentOf(collection, request.params)
+    const parentId = await parentOf(collection, request.params, parentSeen(request, nesting))
     const binding = bindingOf(request, resource)
     const bindingFor = (embedded: Resource) => bindingOf(request, embedded)
     refuseHiddenParameters(resource, binding, request.query)

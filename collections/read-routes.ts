@@ -4,7 +4,7 @@ import { BODY_READ, empty, errors, GUARDED, requestHeaders, withHeaders } from '
 import { JSON_TYPE, parentOf, project, read, readShapes, type Collection, type Instance, type Params } from './collection.ts'
 import { etagOf, noneMatch } from './conditional.ts'
 import { parseFields } from './list-query.ts'
-import { accessNote, bindingOf, refuseHiddenParameters, seen, visibleFields, writableBy } from './access.ts'
+import { accessNote, bindingOf, parentSeen, refuseHiddenParameters, seen, visibleFields, writableBy } from './access.ts'
 
 export function readRoute (fastify: Instance, collection: Collection): void {
   const { resource, of } = collection
@@ -33,7 +33,8 @@ export function readRoute (fastify: Instance, collection: Collection): void {
     refuseHiddenParameters(resource, binding, request.query)
     const { fields: named } = request.query
     const fields = parseFields(resource, typeof named === 'string' ? named : undefined)
-    const { record, version } = await read(collection, request.params, request.standing ?? undefined, seen(binding))
+    const { record, version } = await read(collection, request.params, request.standing ?? undefined, seen(binding),
+      parentSeen(request, collection.nesting))
     // What fields= named, not what the access rules leave out: the tag If-Match takes is the record's version, for either.
     const etag = etagOf(version, fields)
     reply.header('ETag', etag)
@@ -69,8 +70,9 @@ export function optionsRoute (fastify: Instance, collection: Collection, url: '/
   }, async (request, reply) => {
     const params: Params = request.params
     const binding = bindingOf(request, resource)
-    if (params.id !== undefined) await read(collection, params, undefined, seen(binding))
-    else await parentOf(collection, params)
+    const parent = parentSeen(request, collection.nesting)
+    if (params.id !== undefined) await read(collection, params, undefined, seen(binding), parent)
+    else await parentOf(collection, params, parent)
     const { writable, schema } = writableBy(resource, binding)
     return reply.header('Allow', allow).send({ methods: allow.split(', '), writable, schema })
   })

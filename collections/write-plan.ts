@@ -6,8 +6,8 @@ import { bulkPreferences, returnPreference } from '../http/prefer.ts'
 import type { Resource, ResourceRecord } from '../model/resource.ts'
 import { NoQuerySchema } from '../schemas/common.ts'
 import type { Alongside, BatchResult, BatchWrite, Precondition, CollectionStores, Versioned } from '../store/contract.ts'
-import { ensureLive } from '../store/refusals.ts'
-import { bindingOf, bodyOf, guardOf, refuseHiddenParameters, replacedBy, shown } from './access.ts'
+import { ensureSeen } from '../store/refusals.ts'
+import { bindingOf, bodyOf, guardOf, parentSeen, refuseHiddenParameters, replacedBy, shown } from './access.ts'
 import { etagOf, ifMatch } from './conditional.ts'
 import { parseFilters } from './list-query.ts'
 
@@ -153,10 +153,12 @@ export interface PlannedWrite {
 export function planWrite (request: FastifyRequest, asked: WriteRequest): PlannedWrite {
   const { mount: { resource, nesting }, method, parentId, id } = asked
   const binding = bindingOf(request, resource)
-  const guard = guardOf(binding)
+  const guard = guardOf(request, resource, binding)
   const base = {
     collection: resource.name,
-    ...(nesting === undefined ? {} : { parent: { collection: nesting.parent.name, id: parentId as number } }),
+    ...(nesting === undefined
+      ? {}
+      : { parent: { collection: nesting.parent.name, id: parentId as number, within: parentSeen(request, nesting) } }),
     ...(guard === undefined ? {} : { guard })
   }
   const returned = returnPreference(asked.prefer)
@@ -232,7 +234,8 @@ export async function runWrite (
   stores: CollectionStores, { resource, nesting }: Mount, { write, limits }: PlannedWrite, records: number,
   alongside: Alongside | undefined
 ): Promise<BatchResult> {
-  if (write.parent !== undefined && nesting !== undefined) await ensureLive(stores.collection(nesting.parent), write.parent.id)
+  const { parent } = write
+  if (parent !== undefined && nesting !== undefined) await ensureSeen(stores.collection(nesting.parent), parent.id, parent.within)
   const store = stores.collection(resource)
   const bounds = { ...limits, dryRun: limits?.dryRun ?? false, records }
   const { guard } = write

@@ -37,7 +37,7 @@ export function * batching (
       position.done = true
       return { result, changes }
     }
-    if (write.parent !== undefined) yield * writes(write.parent.collection).ensuringLive(write.parent.id)
+    if (write.parent !== undefined) yield * writes(write.parent.collection).ensuringLive(write.parent.id, write.parent.within)
     const step = yield * writes(write.collection).running(write, now, budget)
     result.push(step.result)
     changes.push(...step.changes)

@@ -107,8 +107,8 @@ export class CollectionSql {
   }
 
   /** A row when `id` names a live record; `held`, kept from being deleted until the write that asks commits. */
-  live (id: number, held = false): Sql {
-    return sql`SELECT 1 FROM ${this.table} WHERE id = ${id}${held ? this.dialect.forKeyShare : NOTHING}`
+  live (id: number, held = false, within: Filter[] = []): Sql {
+    return sql`SELECT 1 FROM ${this.table} WHERE id = ${id}${this.and(within)}${held ? this.dialect.forKeyShare : NOTHING}`
   }
 
   /** A row when `id` named a record that was deleted. */
@@ -314,9 +314,14 @@ export class CollectionSql {
     return sql`SELECT ${this.#names}, version FROM ${this.table}${this.where(filters)} ORDER BY id LIMIT ${limit}${this.dialect.forUpdate}`
   }
 
-  /** A row when `value` names a live record of the collection `field` references, kept from being deleted until the write commits. */
-  referenced (field: string, value: Scalar): Sql {
-    return sql`SELECT 1 FROM ${identifier(this.resource.references[field] as string)} WHERE id = ${value}${this.dialect.forKeyShare}`
+  /**
+   * A row when `value` names a live record of the collection `field` references, for which
+   * `condition` holds (the access rules of the token there), kept from being deleted until the write commits.
+   */
+  referenced (field: string, value: Scalar, condition?: Sql): Sql {
+    const within = condition === undefined ? NOTHING : sql` AND ${condition}`
+    const target = identifier(this.resource.references[field] as string)
+    return sql`SELECT 1 FROM ${target} WHERE id = ${value}${within}${this.dialect.forKeyShare}`
   }
 
   /** A row when another record than `ownId` holds `value` in the unique `field`, without regard to ASCII case. */

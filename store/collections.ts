@@ -2,7 +2,7 @@ import type { Resource, ResourceRecord } from '../model/resource.ts'
 import type { FieldError } from '../model/values.ts'
 import type { Scalar } from '../model/kinds.ts'
 import type { BatchResult, BatchWrite, Filter, Precondition, RecordGuard, Versioned } from './contract.ts'
-import type { CollectionSql, Reference } from './collection-sql.ts'
+import { CollectionSql, type Reference } from './collection-sql.ts'
 import type { RecordBudget } from './record-budget.ts'
 import { invalid, mustBeLive, outsideWrite, stillReferenced, tooManyMatches } from './refusals.ts'
 import { exists, later, row, rows, run, type Ask, type Change, type Sequence } from './sequence.ts'
@@ -36,9 +36,14 @@ export class CollectionWrites {
   /** Collections with a field that references this one: deleting a referenced record is refused. */
   readonly referencedBy: Reference[]
 
+  /** The SQL of each collection a field references, by field: what the access rules a write meets there are written in. */
+  readonly #targets: Map<string, CollectionSql>
+
   constructor (sql: CollectionSql, resources: Resource[]) {
     this.sql = sql
     this.resource = sql.resource
+    this.#targets = new Map(Object.entries(sql.resource.references)
+      .map(([field, name]) => [field, new CollectionSql(resources.find(r => r.name === name) as Resource, sql.dialect)]))
     this.referencedBy = resources.flatMap(r => Object.entries(r.references)
       .filter(([, target]) => target === sql.resource.name)
       .map(([field]) => ({ name: r.name, field })))
@@ -52,7 +57,7 @@ export class CollectionWrites {
     const created: Versioned[] = []
     const apart = this.sql.search?.apart
     for (const [i, input] of inputs.entries()) {
-      const problems = yield * this.#check(input, undefined, batch ? `${i}.` : '')
+      const problems = yield * this.#check(input, undefined, batch ? `${i}.` : '', guard)
       if (problems.length > 0) {
         errors.push(...problems)
         continue
@@ -72,7 +77,7 @@ export class CollectionWrites {
   * writing (id: number, values: ResourceRecord, precondition: Precondition | undefined, now: string, guard?: RecordGuard):
   Sequence<Versioned> {
     const current = yield * this.#current(id, precondition, guard)
-    const errors = yield * this.#check(values, id, '')
+    const errors = yield * this.#check(values, id, '', guard)
     if (errors.length > 0) throw invalid(errors)
     const { statement, words, apart } = this.sql.updated(id, values, now, { current: current.record, check: guard?.write })
     const updated = (yield * row(statement)) as Scalar[]
@@ -106,7 +111,7 @@ export class CollectionWrites {
       })))
     }
     if (current.length === 0) return { result: [], changes: [] }
-    const errors = yield * this.#check(values, current.length === 1 ? current[0]?.record.id as number : undefined, '')
+    const errors = yield * this.#check(values, current.length === 1 ? current[0]?.record.id as number : undefined, '', guard)
     if (errors.length > 0) throw invalid(errors)
 
     const written: Versioned[] = []
@@ -192,9 +197,12 @@ export class CollectionWrites {
     }
   }
 
-  /** Refuses an id that names no live record now, in the write's transaction: 404, or 410 once deleted. */
-  * ensuringLive (id: number): Generator<Ask, void, unknown> {
-    if (yield * exists(this.sql.live(id, true))) return
+  /**
+   * Refuses an id that names no live record now, in the write's transaction, or one outside
+   * `within` (the token's access rules here): 404, or 410 once deleted.
+   */
+  * ensuringLive (id: number, within: Filter[] = []): Generator<Ask, void, unknown> {
+    if (yield * exists(this.sql.live(id, true, within))) return
     mustBeLive(this.resource, id, (yield * exists(this.sql.tombstone(id))) ? 'deleted' : 'absent')
   }
 
@@ -250,14 +258,18 @@ export class CollectionWrites {
 
   /**
    * The rules a schema cannot state: references to live records (which the dialect keeps from
-   * being deleted until the write commits) and unique values, without regard to ASCII case.
+   * being deleted until the write commits), and of those only the ones the token's access rules
+   * there let it see, as if the others did not exist; and unique values, without regard to ASCII case.
    */
-  * #check (values: ResourceRecord, ownId: number | undefined, prefix: string): Generator<Ask, FieldError[], unknown> {
+  * #check (values: ResourceRecord, ownId: number | undefined, prefix: string, guard: RecordGuard | undefined):
+  Generator<Ask, FieldError[], unknown> {
     const errors: FieldError[] = []
     for (const [field, target] of Object.entries(this.resource.references)) {
       const value = values[field]
       if (value === undefined || value === null) continue
-      if (!(yield * exists(this.sql.referenced(field, value)))) {
+      const within = guard?.references[field]
+      const seen = within === undefined || within.length === 0 ? undefined : this.#targets.get(field)?.holds(within)
+      if (!(yield * exists(this.sql.referenced(field, value, seen)))) {
         const message = `${field} ${String(value)} names no existing record of ${target}`
         errors.push({ field: `${prefix}${field}`, code: 'not_found', message })
       }

@@ -30,9 +30,10 @@ export interface CollectionStores {
 
 /**
  * A write of a batch, on one collection; `parent`, a record that must be live when it runs (a
- * nested path's); `guard`, the access rules of the token that asks for it.
+ * nested path's), within what the token's access rules of its collection let it see; `guard`, the
+ * access rules of the token that asks for it.
  */
-export type BatchWrite = { collection: string, parent?: { collection: string, id: number }, guard?: RecordGuard } & (
+export type BatchWrite = { collection: string, parent?: { collection: string, id: number, within: Filter[] }, guard?: RecordGuard } & (
   | { op: 'create', inputs: ResourceRecord[], many: boolean }
   | { op: 'replace' | 'update', id: number, values: ResourceRecord, precondition?: Precondition }
   | { op: 'delete', id: number, precondition?: Precondition }
@@ -152,6 +153,8 @@ export interface ListQuery {
 export interface RecordGuard {
   read: Filter[]
   write: Filter[]
+  /** For a field that references a collection with access rules: the records there the token sees, the only ones it may name. */
+  references: Record<string, Filter[]>
 }
 
 /** How much a list answer counts (`Prefer: count=...`): `none` spares the count of matching records. */

@@ -19,7 +19,9 @@ import { Keepers, Rangers } from './fixture/keepers.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const RESOURCES_SERVED = [...RESOURCES, Keepers, Rangers]
-const ROUTES = ['v1/keepers/index.ts', 'v1/zoos/_zoo_id/keepers/index.ts', 'v1/rangers/index.ts']
+const ROUTES = [
+  'v1/keepers/index.ts', 'v1/zoos/_zoo_id/keepers/index.ts', 'v1/rangers/index.ts', 'v1/keepers/_keeper_id/rangers/index.ts'
+]
 
 /** The collections served: the shipped ones, keepers and rangers, with their migration and routes. */
 export function served (t: Test) {

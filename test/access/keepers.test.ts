@@ -293,3 +293,25 @@ t.test('the OpenAPI document says which operations answer 403 and 404 for a rule
   t.match(doc.components.securitySchemes.clientCredentials.flows.clientCredentials.scopes,
     { 'keepers:all': /every keepers record and field/, 'rangers:all': /rangers/ })
 })
+
+t.test('a field may name, and a nested path be under, only a record the token sees in the collection it references', async t => {
+  const { zooA, inA, inB, annAs } = await world(t)
+  const refused = await annAs('POST', '/v1/rangers', { name: 'Rex', zoo_id: zooA, keeper_id: inB.id })
+  const never = await annAs('POST', '/v1/rangers', { name: 'Rex', zoo_id: zooA, keeper_id: 999999 })
+  t.same([refused.statusCode, never.statusCode], [422, 422], 'a keeper outside the keepers\' rules is one that does not exist')
+  t.same(refused.json().errors.map((e: { code: string }) => e.code), never.json().errors.map((e: { code: string }) => e.code))
+  const rex = await annAs('POST', '/v1/rangers', { name: 'Rex', zoo_id: zooA, keeper_id: inA.id })
+  t.equal(rex.statusCode, 201)
+  t.equal((await annAs('PATCH', `/v1/rangers/${rex.json().id as number}`, { keeper_id: inB.id })).statusCode, 422)
+  t.equal((await annAs('PATCH', '/v1/rangers?id_gte=1', { keeper_id: inB.id })).statusCode, 422, 'nor in a change of many')
+
+  t.same((await annAs('GET', `/v1/keepers/${inA.id}/rangers`)).json().map((r: { id: number }) => r.id), [rex.json().id])
+  for (const [method, path] of [['GET', `/v1/keepers/${inB.id}/rangers`], ['OPTIONS', `/v1/keepers/${inB.id}/rangers`],
+    ['POST', `/v1/keepers/${inB.id}/rangers`], ['DELETE', `/v1/keepers/${inB.id}/rangers/${rex.json().id as number}`]] as const) {
+    const res = await annAs(method, path, method === 'POST' ? { name: 'Ray', zoo_id: zooA } : undefined)
+    t.equal(res.statusCode, 404, `${method} under a keeper outside the rules`)
+  }
+  const operation = { method: 'POST', path: `/v1/keepers/${inB.id}/rangers`, body: { name: 'Ray', zoo_id: zooA } }
+  const batch = await annAs('POST', '/v1/batch', { operations: [operation] })
+  t.match([batch.statusCode, batch.json()], [404, { operation: 0 }], 'nor in a batch')
+})

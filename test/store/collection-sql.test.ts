@@ -74,7 +74,7 @@ t.test('every statement numbers its placeholders in the order they stand, one pe
     ['children', childrenOf(employees, 'zoo_id', [1, 2, 3], 5, [])],
     ['children within rules', childrenOf(employees, 'zoo_id', [1, 2], 5, [{ field: 'role', op: 'eq', value: 'vet' }])],
     ['a record within rules', employees.read(7, [{ field: '', op: 'any', value: [[{ field: 'zoo_id', op: 'in', value: [1, 2] }], []] }])],
-    ['a record locked with its rules', employees.locked(7, { read: [{ field: 'role', op: 'ne', value: 'x' }], write: [] })],
+    ['a record locked with its rules', employees.locked(7, { read: [{ field: 'role', op: 'ne', value: 'x' }], write: [], references: {} })],
     ['an insert checked', employees.inserted(input, now, raw('true'), [{ field: 'zoo_id', op: 'eq', value: 1 }]).statement],
     ['an update of many checked',
       employees.updatedEach([{ ...input, id: 7 }], { role: 'keeper' }, now, [{ field: 'zoo_id', op: 'eq', value: 1 }])],
