@@ -52,13 +52,15 @@ export function guardOf (request: FastifyRequest, resource: Resource, binding: B
     if (within.length > 0) references[field] = within
   }
   if (binding === undefined && Object.keys(references).length === 0) return undefined
-  return { read: binding?.read ?? [], write: binding?.write ?? [], references }
+  return { read: binding?.read ?? [], write: binding?.write ?? [], references, fixed: binding === undefined ? [] : [...binding.set.keys()] }
 }
 
-/** What the access rules let the tokens of `bindings` see, as text: equal for equal bindings; empty when none binds. */
+/** What the access rules let the tokens of `bindings` see and write, as text: equal for equal bindings; empty when none binds. */
 export function accessKey (bindings: readonly (Binding | undefined)[]): string {
   if (bindings.every(binding => binding === undefined)) return ''
-  return JSON.stringify(bindings.map(binding => binding === undefined ? null : [binding.read, [...binding.hidden]]))
+  return JSON.stringify(bindings.map(binding => binding === undefined
+    ? null
+    : [binding.read, binding.write, [...binding.set], [...binding.hidden]]))
 }
 
 /** The 400 of a query parameter that names a hidden field: said as of any unknown one, so that it tells nothing of the field. */

@@ -11,6 +11,7 @@ import { componentsOf, errors, GUARDED, recordRef, withHeaders } from '../schema
 import { capitalize, type Resource } from '../model/resource.ts'
 import { comparePositions, type ChangeEntry, type ChangeLog } from '../store/contract.ts'
 import { accessNote, bindingOf, changesSeen } from './access.ts'
+import type { Binding } from '../model/access.ts'
 
 type Instance = Parameters<FastifyPluginAsyncTypebox>[0]
 
@@ -105,11 +106,9 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
     const binding = bindingOf(request, resource)
     if (!streaming) {
       const limit = request.query.limit ?? 100
-      const page = await log.after(start, resource.name, limit)
-      // The next page starts after the last change read, whether or not the token's access rules let it be told of it.
-      const next = page.at(-1)?.position ?? start
+      const { seen, next } = await pageSeen(log, resource, binding, start, limit)
       const url = `${originOf(request)}${request.url.split('?')[0] ?? ''}?after=${next}&limit=${limit}`
-      return reply.header('Link', `<${url}>; rel="next"`).send(await changesSeen(page, resource, binding, log))
+      return reply.header('Link', `<${url}>; rel="next"`).send(seen)
     }
 
     const principal = request.principal
@@ -181,6 +180,34 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
     // A stream is sent as it is, not serialized: the schema of this answer is the JSON page's.
     return reply.type(`${STREAM}; charset=utf-8`).header('Cache-Control', 'no-cache').send(stream as unknown as string)
   })
+}
+
+/**
+ * A JSON page of the changes the token is told of after `start` (collections/access.ts), at most
+ * `limit`, and the position the next page starts after. A token bound by access rules gets as
+ * many as the feed holds up to `limit`, read on past the changes it is not told of; at the end of
+ * the feed its next page starts after the head of the whole feed, which every collection's changes
+ * move, so that the changes it is not told of show in neither the page nor its link.
+ */
+async function pageSeen (
+  log: ChangeLog, resource: Resource, binding: Binding | undefined, start: string, limit: number
+): Promise<{ seen: ChangeEntry[], next: string }> {
+  if (binding === undefined) {
+    const page = await log.after(start, resource.name, limit)
+    return { seen: page, next: page.at(-1)?.position ?? start }
+  }
+  // Read first: every change at or before it is final, so the reads after it miss none of them.
+  const head = await log.head()
+  const seen: ChangeEntry[] = []
+  let next = start
+  for (;;) {
+    const wanted = limit - seen.length
+    const read = await log.after(next, resource.name, wanted)
+    seen.push(...await changesSeen(read, resource, binding, log))
+    next = read.at(-1)?.position ?? next
+    if (seen.length === limit) return { seen, next }
+    if (read.length < wanted) return { seen, next: comparePositions(head, next) > 0 ? head : next }
+  }
 }
 
 /** The position a client resumes after, once the feed is known to hold every change after it. */

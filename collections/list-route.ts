@@ -7,10 +7,10 @@ import { PAGE_SIZE } from '../model/values.ts'
 import { empty, errors, GUARDED, requestHeaders, withHeaders } from '../schemas/responses.ts'
 import { JSON_TYPE, parentOf, project, readShapes, type Collection, type Instance } from './collection.ts'
 import { noneMatch } from './conditional.ts'
-import { accessKey, accessNote, bindingOf, parentSeen, refuseHiddenParameters, seen, visibleFields } from './access.ts'
+import { accessNote, bindingOf, parentSeen, refuseHiddenParameters, seen, visibleFields } from './access.ts'
 import { embedded, embedParameter, embedsOf, parseEmbeds, refuseHiddenEmbeds, type Embed } from './embedding.ts'
 import { listLinks, parseListQuery } from './list-query.ts'
-import { listEtag } from './revalidation.ts'
+import { listEtag, seenEtag } from './revalidation.ts'
 
 const listQuerystrings = new WeakMap<Resource, Map<string, TObject>>()
 
@@ -89,20 +89,31 @@ export function listRoute (fastify: Instance, collection: Collection): void {
     if (asked !== undefined) reply.header('Preference-Applied', `count=${counting}`)
     // Read before the page: a write committed meanwhile makes the next request's tag differ (collections/revalidation.ts).
     const stamps = await collections.changes([resource.name, ...embedding.map(embed => embed.resource.name)], request.standing ?? undefined)
-    const seenBy = accessKey([binding, ...embedding.map(e => bindingFor(e.resource))])
-    const etag = listEtag(stamps, originOf(request), request.url, counting, seenBy)
-    reply.header('ETag', etag)
-    if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send()
+    // A token bound by access rules: the stamps change with writes it cannot see, so its tag is made of what it is answered.
+    const bound = binding !== undefined || embedding.some(e => bindingFor(e.resource) !== undefined)
+    if (!bound) {
+      const etag = listEtag(stamps, originOf(request), request.url, counting)
+      reply.header('ETag', etag)
+      if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send()
+    }
     // One record more than the page tells whether a next page exists.
     const found = await collection.store.list({ ...listing.query, limit: listing.size + 1 }, { counting, changes: stamps[0] })
     const items = found.items.slice(0, listing.size)
     // Parsed apart from the origin: one made of a Host header that no URL can hold must not fail the answer.
     const url = new URL(request.url, 'http://localhost')
     if (found.total !== undefined) reply.header('X-Total-Count', found.total)
-    reply.header('Link', listLinks(originOf(request), url, listing, found.total, items.at(-1), found.items.length > listing.size))
+    const link = listLinks(originOf(request), url, listing, found.total, items.at(-1), found.items.length > listing.size)
+    reply.header('Link', link)
     reply.type(JSON_TYPE).serializer(fields === undefined ? serializers.full : serializers.sparse)
-    if (fields === undefined && embedding.length === 0) return reply.send(items)
-    const members = await embedded(embedding, items, embeddedResource => collections.collection(embeddedResource), bindingFor)
-    return reply.send(items.map((record, i) => Object.assign(project(record, fields), members[i])))
+    const members = fields === undefined && embedding.length === 0
+      ? undefined
+      : await embedded(embedding, items, embeddedResource => collections.collection(embeddedResource), bindingFor)
+    const page = members === undefined ? items : items.map((record, i) => Object.assign(project(record, fields), members[i]))
+    if (bound) {
+      const etag = seenEtag(page, found.total, link, counting)
+      reply.header('ETag', etag)
+      if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send()
+    }
+    return reply.send(page)
   })
 }

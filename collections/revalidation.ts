@@ -16,11 +16,19 @@ import type { Counting } from '../store/contract.ts'
  * never the other way round.
  */
 
+/** The weak ETag of a list answer: a digest of what decides it. */
+export function listEtag (stamps: readonly string[], origin: string, url: string, counting: Counting): string {
+  const digest = createHash('sha256').update(`${stamps.join(' ')}\n${origin}\n${url}\n${counting}`).digest('base64url')
+  return `W/"${digest.slice(0, 27)}"`
+}
+
 /**
- * The weak ETag of a list answer: a digest of what decides it. `access` says what the token's
- * access rules let it see (collections/access.ts), which decides the page too.
+ * The weak ETag of a list answered to a token bound by access rules (collections/access.ts): a
+ * digest of the answer itself, its records, total and links. The collections' stamps change with
+ * every write, those it may not see too, so a tag of them would tell it of those; this one is the
+ * same while what it sees is, at the cost of reading the page before a 304.
  */
-export function listEtag (stamps: readonly string[], origin: string, url: string, counting: Counting, access = ''): string {
-  const digest = createHash('sha256').update(`${stamps.join(' ')}\n${origin}\n${url}\n${counting}\n${access}`).digest('base64url')
+export function seenEtag (page: unknown, total: number | undefined, link: string, counting: Counting): string {
+  const digest = createHash('sha256').update(`${JSON.stringify(page)}\n${total ?? ''}\n${link}\n${counting}`).digest('base64url')
   return `W/"${digest.slice(0, 27)}"`
 }

@@ -50,7 +50,7 @@ export interface Binding {
    * one `any` of several rules); none: every record.
    */
   read: Filter[]
-  /** The records it may write, as `read`; it writes only records it sees, so these hold with those. */
+  /** The records it may write, as `read`: the read rules and the write rules, all of which must hold. */
   write: Filter[]
   /** Field -> the value the token writes into it on create; undefined where its claim is missing or does not fit. */
   set: ReadonlyMap<string, Scalar | undefined>
@@ -68,7 +68,8 @@ const listOf = (rules: string | string[]): string[] => typeof rules === 'string'
  */
 function fitsText (column: Column, text: string): boolean {
   const pattern = KINDS[column.kind].inList(column.schema)
-  return !text.includes(',') && (pattern === undefined || new RegExp(pattern).test(text))
+  // The pattern is of a comma list: one value of a field whose values may hold no comma holds none.
+  return pattern === undefined || (!text.includes(',') && new RegExp(pattern).test(text))
 }
 
 /** One rule as written (`field=value&field_op=@claim`), checked against the columns. */
@@ -189,9 +190,11 @@ export function bindAccess (
     const value = claims[claim]
     return [field, value === undefined || value === null ? undefined : claimed(column, value)]
   }))
+  const read = boundRules(access.read, claims)
   return {
-    read: boundRules(access.read, claims),
-    write: boundRules(access.write, claims),
+    read,
+    // What a token writes, it must see: a record created, or as a change leaves it, within the read rules too.
+    write: [...read, ...boundRules(access.write, claims)],
     set,
     hidden: new Set(access.hidden)
   }

@@ -4,7 +4,7 @@ import type { Scalar } from '../model/kinds.ts'
 import type { BatchResult, BatchWrite, Filter, Precondition, RecordGuard, Versioned } from './contract.ts'
 import { CollectionSql, type Reference } from './collection-sql.ts'
 import type { RecordBudget } from './record-budget.ts'
-import { invalid, mustBeLive, outsideWrite, stillReferenced, tooManyMatches } from './refusals.ts'
+import { invalid, mustBeLive, outsideWrite, setByRules, stillReferenced, tooManyMatches } from './refusals.ts'
 import { exists, later, row, rows, run, type Ask, type Change, type Sequence } from './sequence.ts'
 
 /*
@@ -18,6 +18,12 @@ import { exists, later, row, rows, run, type Ask, type Change, type Sequence } f
 
 /** A condition's value as either engine returns it: SQLite's 1 or 0, PostgreSQL's true or false. */
 const truthy = (value: unknown): boolean => value === 1 || value === true
+
+/** Refuses a change giving a field the token's rules fix (`guard.fixed`) another value than `record` has. */
+function keepingFixed (resource: Resource, record: ResourceRecord, values: ResourceRecord, guard: RecordGuard | undefined): void {
+  const changed = guard?.fixed.find(field => field in values && values[field] !== record[field])
+  if (changed !== undefined) throw setByRules(resource, changed)
+}
 
 /** Records one statement of a change of many records handles: its ids are as many parameters. */
 const BULK_CHUNK = 1000
@@ -42,8 +48,10 @@ export class CollectionWrites {
   constructor (sql: CollectionSql, resources: Resource[]) {
     this.sql = sql
     this.resource = sql.resource
-    this.#targets = new Map(Object.entries(sql.resource.references)
-      .map(([field, name]) => [field, new CollectionSql(resources.find(r => r.name === name) as Resource, sql.dialect)]))
+    this.#targets = new Map(Object.entries(sql.resource.references).flatMap(([field, name]) => {
+      const target = resources.find(r => r.name === name)
+      return target === undefined ? [] : [[field, new CollectionSql(target, sql.dialect)]]
+    }))
     this.referencedBy = resources.flatMap(r => Object.entries(r.references)
       .filter(([, target]) => target === sql.resource.name)
       .map(([field]) => ({ name: r.name, field })))
@@ -77,6 +85,7 @@ export class CollectionWrites {
   * writing (id: number, values: ResourceRecord, precondition: Precondition | undefined, now: string, guard?: RecordGuard):
   Sequence<Versioned> {
     const current = yield * this.#current(id, precondition, guard)
+    keepingFixed(this.resource, current.record, values, guard)
     const errors = yield * this.#check(values, id, '', guard)
     if (errors.length > 0) throw invalid(errors)
     const { statement, words, apart } = this.sql.updated(id, values, now, { current: current.record, check: guard?.write })
@@ -102,6 +111,7 @@ export class CollectionWrites {
     filters: Filter[], values: ResourceRecord, max: number | undefined, now: string, budget: RecordBudget, guard?: RecordGuard
   ): Sequence<Versioned[]> {
     const current = yield * this.#matching(filters, max, budget, guard)
+    for (const { record } of current) keepingFixed(this.resource, record, values, guard)
     const taken = this.resource.unique.filter(field => values[field] !== undefined && values[field] !== null)
     if (current.length > 1 && taken.length > 0) {
       throw invalid(taken.map(field => ({

@@ -155,6 +155,8 @@ export interface RecordGuard {
   write: Filter[]
   /** For a field that references a collection with access rules: the records there the token sees, the only ones it may name. */
   references: Record<string, Filter[]>
+  /** Fields a change may not give another value than the record has (those the rules set on create). */
+  fixed: string[]
 }
 
 /** How much a list answer counts (`Prefer: count=...`): `none` spares the count of matching records. */

@@ -68,3 +68,10 @@ export function outsideWrite (resource: Resource, id: number | undefined, moved 
     ? `The access rules of ${resource.name} do not let this access token write ${record} with these values; nothing was written`
     : `The access rules of ${resource.name} do not let this access token change ${record}; nothing was written`)
 }
+
+/** A change giving `field`, which the access rules set from the token that created the record, another value. */
+export function setByRules (resource: Resource, field: string): StoreError {
+  const message = `${field}: the access rules set it when the ${resource.singular} was made; it keeps that value`
+  return new StoreError('forbidden', `The access rules of ${resource.name} do not let this access token write ${message}`,
+    [{ field, code: 'forbidden', message }])
+}

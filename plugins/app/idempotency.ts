@@ -4,6 +4,7 @@ import { HttpError } from '../../http/errors.ts'
 import { canonicalPreferences } from '../../http/prefer.ts'
 import { digest } from '../../auth/secrets.ts'
 import type { Claim } from '../../store/storage.ts'
+import { accessKey, bindingOf } from '../../collections/access.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -51,7 +52,11 @@ export default fp(async function idempotency (fastify) {
     const owner = JSON.stringify([principal.issuer, principal.clientId, principal.subject])
     // Prefer is part of the request: a dry run (tx=rollback) and the change itself are two.
     const prefer = canonicalPreferences(request.headers.prefer)
-    const fingerprint = digest(canonical([request.method, request.url, request.body, ...prefer === undefined ? [] : [prefer]]))
+    // What the token's access rules let it see and write (their claims, its scopes) too: a key used
+    // under other rules, its claims changed or by an unrestricted token of the same user, replays nothing.
+    const access = accessKey(fastify.collections.resources.map(resource => bindingOf(request, resource)))
+    const fingerprint = digest(canonical([request.method, request.url, request.body, ...prefer === undefined ? [] : [prefer],
+      ...access === '' ? [] : [access]]))
     // The claim writes: a token that no longer stands claims nothing.
     Promise.resolve(request.standing?.settle()).then(() => store.claim(owner, key, fingerprint)).then((claim: Claim) => {
       switch (claim.outcome) {

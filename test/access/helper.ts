@@ -53,9 +53,11 @@ export async function passwordBearer (app: FastifyInstance, username: string): P
   return `Bearer ${res.json().access_token as string}`
 }
 
-/** A client made with `claims`, and a bearer token of its own. */
-export async function clientToken (app: FastifyInstance, claims: Record<string, unknown>, scope = SCOPE): Promise<string> {
-  const client = await withAccounts(app, store => createClient(store, scopesOf(app.collections.resources), { scope, claims }))
+/** A client made with `claims` (and the id `clientId`, when given), and a bearer token of its own. */
+export async function clientToken (
+  app: FastifyInstance, claims: Record<string, unknown>, scope = SCOPE, clientId?: string
+): Promise<string> {
+  const client = await withAccounts(app, store => createClient(store, scopesOf(app.collections.resources), { scope, claims, clientId }))
   const res = await tokenRequest(app, { grant_type: 'client_credentials' }, basic(client.client_id, client.client_secret))
   if (res.statusCode !== 200) throw new Error(`token: ${res.statusCode} ${res.body}`)
   return `Bearer ${res.json().access_token as string}`

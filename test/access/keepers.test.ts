@@ -315,3 +315,56 @@ t.test('a field may name, and a nested path be under, only a record the token se
   const batch = await annAs('POST', '/v1/batch', { operations: [operation] })
   t.match([batch.statusCode, batch.json()], [404, { operation: 0 }], 'nor in a batch')
 })
+
+t.test('what a token writes stays what it sees; a set field is never taken over; ETags, pages, keys tell nothing else', async t => {
+  const { app, admin, zooA, zooB, ann, inA, inB, annAs } = await world(t)
+  // A write rule that is not within the read rule by itself: a bound token still writes only what it sees.
+  t.equal((await annAs('POST', '/v1/rangers', { name: 'Rex', zoo_id: zooB })).statusCode, 403, 'a create outside read')
+  const rex = await annAs('POST', '/v1/rangers', { name: 'Rex', zoo_id: zooA })
+  t.equal(rex.statusCode, 201)
+  t.equal((await annAs('PATCH', `/v1/rangers/${rex.json().id as number}`, { zoo_id: zooB })).statusCode, 403, 'a move outside read')
+  t.equal((await annAs('PATCH', '/v1/rangers?id_gte=1', { zoo_id: zooB })).statusCode, 403)
+  t.equal((await annAs('POST', '/v1/rangers', { name: 'Chief', zoo_id: zooA })).statusCode, 403, 'and outside write')
+
+  // A set field of a record another made is not the token's to take, even with its own claim.
+  const taken = await annAs('PATCH', `/v1/keepers/${inA.id}`, { owner: ann.sub })
+  t.match([taken.statusCode, taken.json()], [403, { errors: [{ field: 'owner' }] }])
+  t.equal((await annAs('PATCH', '/v1/keepers?id_gte=1', { owner: ann.sub })).statusCode, 403)
+  t.equal((await annAs('PUT', `/v1/keepers/${inA.id}`, { name: 'Ada', zoo_id: zooA, owner: ann.sub })).statusCode, 403)
+  t.equal((await admin('GET', `/v1/keepers/${inA.id}`)).json().owner, 'someone')
+  const own = (await annAs('POST', '/v1/keepers', { name: 'Own', zoo_id: zooA })).json()
+  const kept = await annAs('PATCH', `/v1/keepers/${own.id as number}`, { name: 'Own 2', owner: ann.sub })
+  t.equal(kept.statusCode, 201, 'its own value')
+
+  // A bound token's list ETag is of what it sees: writes it cannot see leave it as it was.
+  const tag = String((await annAs('GET', '/v1/keepers')).headers.etag)
+  await admin('POST', '/v1/keepers', { name: 'Elsewhere', zoo_id: zooB })
+  await call(app, 'PATCH', `/v1/keepers/${inB.id}`, { name: 'Cid 2' })
+  t.equal((await annAs('GET', '/v1/keepers', undefined, { 'if-none-match': tag })).statusCode, 304)
+  await call(app, 'PATCH', `/v1/keepers/${inA.id}`, { name: 'Seen' })
+  t.equal((await annAs('GET', '/v1/keepers', undefined, { 'if-none-match': tag })).statusCode, 200)
+
+  // A page of the feed is as full as the changes it sees allow: the changes it does not see tell nothing.
+  const head = (await call(app, 'GET', '/v1/keepers/changes?limit=1000')).json().at(-1).position as string
+  await admin('POST', '/v1/keepers', { name: 'Hidden 1', zoo_id: zooB })
+  await admin('POST', '/v1/keepers', { name: 'Hidden 2', zoo_id: zooB })
+  await admin('POST', '/v1/keepers', { name: 'Seen 2', zoo_id: zooA })
+  for (let waited = 0; (await call(app, 'GET', `/v1/keepers/changes?after=${head}`)).json().length < 3 && waited < 5000; waited += 10) {
+    await new Promise(resolve => setTimeout(resolve, 10))
+  }
+  const page = await annAs('GET', `/v1/keepers/changes?after=${head}&limit=1`)
+  t.same(page.json().map((c: { record: { name: string } }) => c.record.name), ['Seen 2'], 'the first change it sees, past others')
+
+  // An answer kept for an Idempotency-Key replays only to a token under the same rules.
+  const keyed = { 'idempotency-key': 'review-5' }
+  t.equal((await annAs('POST', '/v1/keepers', { name: 'Key', zoo_id: zooA }, keyed)).statusCode, 201)
+  await cli(app, ['user', 'claims', 'ann', '--claim', `zoo_id=${zooB}`])
+  const again = await as(app, await passwordBearer(app, 'ann'))('POST', '/v1/keepers', { name: 'Key', zoo_id: zooA }, keyed)
+  t.not(again.headers['idempotent-replayed'], 'true', 'not replayed under other claims')
+  t.equal(again.statusCode, 422)
+
+  // A claim's text may hold a comma where a value of its field may: a client id, the subject of its own tokens.
+  const crew = await clientToken(app, { zoo_id: zooA }, SCOPE, 'crew,north')
+  const made = await as(app, crew)('POST', '/v1/keepers', { name: 'Dee', zoo_id: zooA })
+  t.same([made.statusCode, made.json().owner], [201, 'crew,north'])
+})

@@ -7,6 +7,7 @@ import { HttpError } from '../../http/errors.ts'
 import { NoQuerySchema } from '../../schemas/common.ts'
 import { Animals } from '../../schemas/animal.ts'
 import { Zoos } from '../../schemas/zoo.ts'
+import { RESOURCES } from '../../schemas/index.ts'
 
 // The planner is what every surface that writes calls (the routes, the batch, the jobs that replay
 // either): these tests hold it to what each surface answers, which the route and batch suites
@@ -15,11 +16,15 @@ import { Zoos } from '../../schemas/zoo.ts'
 const zoos: Mount = { segments: ['v1', 'zoos'], resource: Zoos, nesting: undefined }
 const zooAnimals: Mount = { segments: ['v1', 'zoos', ':zoo_id', 'animals'], resource: Animals, nesting: { parent: Zoos, field: 'zoo_id' } }
 
-/** What planWrite reads of a request: where the API is, for the Location of a record written. */
+/**
+ * What planWrite reads of a request: where the API is, for the Location of a record written; the
+ * collections served, whose access rules a write meets (none here); its token's principal.
+ */
 const request = {
   host: 'api.example',
   protocol: 'https',
-  server: { config: { apiPrefix: '', publicUrl: 'https://api.example' } }
+  principal: null,
+  server: { config: { apiPrefix: '', publicUrl: 'https://api.example' }, collections: { resources: RESOURCES } }
 } as unknown as FastifyRequest
 
 const asked = (mount: Mount, method: WriteRequest['method'], rest: Partial<WriteRequest> = {}): WriteRequest =>
