@@ -105,7 +105,10 @@ export interface ChangeEntry {
 export interface ChangeLog {
   /** The final changes after `position` (of `collection`, or of all), in order, at most `limit`. */
   after (position: string, collection: string | undefined, limit: number): Promise<ChangeEntry[]>
-  /** The change of the same record just before `change`, while the feed keeps it. */
+  /**
+   * The change of the same record just before `change`, when the feed keeps it and it is among
+   * the last changes of the collection before (store/feed.ts, PREVIOUS_WITHIN); undefined: not known.
+   */
   previous (change: ChangeEntry): Promise<ChangeEntry | undefined>
   /** The position of the last final change ('0' when none ever was): where a feed of what comes next starts. */
   head (): Promise<string>

@@ -21,6 +21,9 @@ const LARGER = raw('CASE WHEN excluded.position > changes_pruned.position THEN e
 
 interface Row { feed_position: string, collection: string, record_id: number, event: FeedEvent, record: string | null, at: string }
 
+/** How far back the change of a record before another is looked for (`previous`): beyond, it is not known. */
+export const PREVIOUS_WITHIN = 10_000
+
 /** A position as text on both engines (PostgreSQL's may pass 2^53), named apart from the column so that it sorts as a number. */
 const COLUMNS = raw('CAST(position AS TEXT) AS feed_position, collection, record_id, event, record, at')
 
@@ -66,8 +69,13 @@ export class SqlChangeLog implements ChangeLog {
   }
 
   async previous ({ collection, id, position }: ChangeEntry): Promise<ChangeEntry | undefined> {
-    const row = await this.#port.row<Row>(sql`SELECT ${COLUMNS} FROM changes
-      WHERE collection = ${collection} AND record_id = ${id} AND position < ${position} ORDER BY position DESC LIMIT 1`)
+    // Among the collection's last PREVIOUS_WITHIN changes before it, by the index every read of
+    // the feed walks: an index by record would cost every write of every collection, for what only
+    // the feeds of tokens bound by access rules ask (docs/access-rules.md).
+    const recent = sql`SELECT position, record_id FROM changes WHERE collection = ${collection} AND position < ${position}
+      ORDER BY position DESC LIMIT ${PREVIOUS_WITHIN}`
+    const row = await this.#port.row<Row>(sql`SELECT ${COLUMNS} FROM changes WHERE position =
+      (SELECT max(position) FROM (${recent}) AS recent WHERE record_id = ${id})`)
     return row === undefined ? undefined : entryOf(row)
   }
 
