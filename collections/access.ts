@@ -39,6 +39,26 @@ export const seen = (binding: Binding | undefined): Filter[] => binding?.read ??
 export const parentSeen = (request: FastifyRequest, nesting: { parent: Resource } | undefined): Filter[] =>
   nesting === undefined ? [] : seen(bindingOf(request, nesting.parent))
 
+const withRules = new WeakMap<readonly Resource[], Map<Resource, [string, Resource][]>>()
+
+/**
+ * The fields of `resource` that reference a collection with access rules, and that collection,
+ * among the collections `served`: found once per resource and app, not on every write.
+ */
+function referencedWithRules (resource: Resource, served: readonly Resource[]): [string, Resource][] {
+  let ofServed = withRules.get(served)
+  if (ofServed === undefined) withRules.set(served, ofServed = new Map())
+  let found = ofServed.get(resource)
+  if (found === undefined) {
+    found = Object.entries(resource.references).flatMap(([field, name]): [string, Resource][] => {
+      const target = served.find(r => r.name === name)
+      return target?.access === undefined ? [] : [[field, target]]
+    })
+    ofServed.set(resource, found)
+  }
+  return found
+}
+
 /**
  * What a write of `resource` must meet for the request's token (`binding`, its rules here): those
  * rules, and the rules of each collection a field references, whose records it may name only where
@@ -46,9 +66,8 @@ export const parentSeen = (request: FastifyRequest, nesting: { parent: Resource 
  */
 export function guardOf (request: FastifyRequest, resource: Resource, binding: Binding | undefined): RecordGuard | undefined {
   const references: Record<string, Filter[]> = {}
-  for (const [field, name] of Object.entries(resource.references)) {
-    const target = request.server.collections.resources.find(r => r.name === name)
-    const within = target === undefined ? [] : seen(bindingOf(request, target))
+  for (const [field, target] of referencedWithRules(resource, request.server.collections.resources)) {
+    const within = seen(bindingOf(request, target))
     if (within.length > 0) references[field] = within
   }
   if (binding === undefined && Object.keys(references).length === 0) return undefined
