@@ -5,7 +5,8 @@
 export const CASES = [
   'get-one', 'list-zoos', 'list-animals', 'list-employees', 'list-nested', 'list-range',
   'cursor-deep', 'offset-deep', 'list-fields', 'list-embed-zoo', 'list-embed-animals', 'list-q-one', 'list-q-two',
-  'list-304', 'post-one', 'patch-one', 'mixed', 'batch-100', 'bulk-patch', 'feed', 'hold'
+  'list-304', 'get-keeper', 'get-bound', 'list-keepers', 'list-bound',
+  'post-one', 'patch-one', 'mixed', 'batch-100', 'bulk-patch', 'feed', 'hold'
 ]
 
 /**
@@ -18,8 +19,14 @@ export const READ_POWER = {
   'list-embed-animals': { plain: 'list-zoos', rate: 0.4 },
   'list-q-one': { plain: 'list-zoos', p99: 3 },
   'list-q-two': { plain: 'list-zoos', p99: 3 },
-  'list-304': { plain: 'list-zoos', rate: 2 }
+  'list-304': { plain: 'list-zoos', rate: 2 },
+  // A token bound by access rules against its unrestricted twin: the same records, the rule in the
+  // WHERE of the same query (docs/access-rules.md).
+  'get-bound': { plain: 'get-keeper', rate: 0.9 },
+  'list-bound': { plain: 'list-keepers', rate: 0.9 }
 }
+/** The cases that send the bound client's token (targets.js, authorizeBound). */
+export const BOUND_CASES = ['get-bound', 'list-bound']
 export const SERVICE_ONLY = 'a feature of the service only'
 
 /**
@@ -60,6 +67,7 @@ export function casesFor (target, data) {
 
   const listZoos = '/v1/zoos?country=DE&sortby=name&order=desc&limit=20'
   const service = (make, baseline = SERVICE_ONLY) => target.name === 'service' ? make : baseline
+  const bound = () => ({ method: 'GET', headers: { authorization: target.boundAuthorization } })
   const cases = {
     'get-one': () => ({ method: 'GET', path: `${prefix}/zoos/${zooId()}` }),
     'list-zoos': get(api ? listZoos : '/zoos?country=DE&_sort=name&_order=desc&_limit=20'),
@@ -92,6 +100,13 @@ export function casesFor (target, data) {
     // The list-zoos page again, with the ETag its last answer had (target.listEtag, taken just before).
     'list-304': service(Object.assign(() => ({ method: 'GET', path: listZoos, headers: { 'if-none-match': target.listEtag } }),
       { expect: 304 })),
+    // The keepers of one zoo (about 1000 at any --rows), in the bench's collection with access rules
+    // (bench/access/): read by a token its rules bind to that zoo, and by the bootstrap client, which
+    // no rule binds, with the same filter in its query.
+    'get-keeper': service(() => ({ method: 'GET', path: `/v1/keepers/${pick(data.boundKeepers)}` })),
+    'get-bound': service(() => ({ ...bound(), path: `/v1/keepers/${pick(data.boundKeepers)}` })),
+    'list-keepers': service(get(`/v1/keepers?zoo_id=${data.boundZoo}&sortby=name&limit=20`)),
+    'list-bound': service(() => ({ ...bound(), path: '/v1/keepers?sortby=name&limit=20' })),
     'post-one': () => ({
       method: 'POST',
       path: `${prefix}/zoos`,

@@ -140,6 +140,28 @@ export function * employees (rows) {
   }
 }
 
+/**
+ * Keepers 1..rows (the bench's collection with access rules, bench/access/), in the same zoos as
+ * the animals and about as many in each, whatever the rows: a bound token's list is as long at
+ * ten thousand rows as at a million.
+ */
+export function * keepers (rows) {
+  const g = generator(4)
+  const zoos = zoosWithAnimals(rows)
+  for (let id = 1; id <= rows; id++) {
+    const [created, updated] = g.stamps()
+    yield {
+      id,
+      name: `${g.pick(FIRST_NAMES)} ${g.pick(LAST_NAMES)} ${id}`,
+      zoo_id: 1 + g.int(zoos),
+      phone: g.random() < 0.2 ? null : `+49 30 ${String(g.int(1e7)).padStart(7, '0')}`,
+      created_at: created,
+      updated_at: updated
+    }
+  }
+}
+
+/** The shipped collections, in json-server's db.json too. */
 export const COLLECTIONS = { zoos, animals, employees }
 
 /**

@@ -17,19 +17,22 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { CASES, casesFor, SERVICE_ONLY, WRITE_POWER } from './cases.js'
+import { BOUND_CASES, CASES, casesFor, SERVICE_ONLY, WRITE_POWER } from './cases.js'
 import { MODES, numberFlag } from './flags.js'
 import { describeErrors, ms, percentile, printTable } from './report.js'
 import { seed } from './seed.js'
 import { copyDatabase, dropDatabase, seedPostgres } from './seed-postgres.js'
-import { POSTGRES_TARGETS, TARGETS, authorize, certificate, killAll, residentMemory, send, start, stop, tail } from './targets.js'
+import { prepareService } from './service.js'
+import {
+  POSTGRES_TARGETS, TARGETS, authorize, authorizeBound, certificate, killAll, residentMemory, send, start, stop, tail
+} from './targets.js'
 import { writePower } from './write-power.js'
 
 const HERE = fileURLToPath(new URL('.', import.meta.url))
 
 // 2 s measured after 1 s of warm-up per case: the whole default run (both TLS modes, four
-// targets, seventeen load cases: 100 runs of 3 s, the read-power cases being the service's alone; and
-// the four write-power cases, about 25 s, the service's alone) at
+// targets, twenty-one load cases of 3 s, the read-power and bound cases being the service's alone;
+// and the four write-power cases, about 25 s, the service's alone) at
 // --rows 1000000, build, seeding, start-ups and the slow targets' queues included, stays under
 // ten minutes on two cores (bench/README.md).
 const DEFAULTS = {
@@ -123,6 +126,23 @@ async function deepCursor (target, rows) {
   }
   const [byCursor, byOffset] = [await ids(path), await ids(`${sorted}&offset=${position}`)]
   return { path, note: byCursor === byOffset ? undefined : `cursor page (${byCursor}) differs from offset page (${byOffset})` }
+}
+
+/**
+ * The bound list answers what its twin answers: the same records and total, none missing, so the
+ * two cases compare the cost of the rule and nothing else.
+ */
+async function sameAsTwin (target, cases) {
+  const answer = async make => {
+    const { path, headers } = make()
+    const { status, headers: got, body } = await send(target, 'GET', path, { headers })
+    return { status, total: got['x-total-count'], body }
+  }
+  const [twin, bound] = [await answer(cases['list-keepers']), await answer(cases['list-bound'])]
+  if (twin.status !== 200 || Number(twin.total) === 0 || JSON.stringify(twin) !== JSON.stringify(bound)) {
+    const shown = answer => JSON.stringify(answer).slice(0, 200)
+    throw new Error(`list-bound differs from list-keepers: ${shown(bound)} against ${shown(twin)}`)
+  }
 }
 
 /** Success: the status the case expects (`make.expect`, a 304 revalidation), else any 2xx. */
@@ -299,6 +319,10 @@ async function runTarget (name, mode, ctx) {
   result.startSeconds = target.startSeconds
   try {
     if (name === 'service') await authorize(target)
+    if (name === 'service' && opts.cases.some(c => BOUND_CASES.includes(c))) {
+      await authorizeBound(target, data.boundZoo)
+      await sameAsTwin(target, casesFor(target, data))
+    }
     if (['service', 'S', 'Spg'].includes(name) && opts.cases.includes('cursor-deep')) {
       const cursor = await deepCursor(target, opts.rows)
       target.cursorPath = cursor.path
@@ -392,6 +416,7 @@ async function main () {
   console.log(`zoo-api bench: ${opts.rows} rows per collection, ${opts.connections} connections, ` +
     `${opts.warmup} s warm-up + ${opts.duration} s per case; ` +
     `TLS ${opts.modes.join(' and ')}; targets ${opts.targets.join(', ')}; the service on ${engine}`)
+  await prepareService()
   const seedDir = join(tmp, 'seed')
   const seedStarted = performance.now()
   const data = await seed(seedDir, opts.rows)

@@ -1,16 +1,12 @@
 // With --engine postgres: the seeded records, copied from the SQLite seed into a PostgreSQL
-// database migrated by the service's own code (dist/), made once per bench run; each run of the
+// database migrated by the service's own code (bench/.service/), made once per bench run; each run of the
 // service gets a database of its own made from it (CREATE DATABASE ... TEMPLATE: a copy of the
 // files, in seconds), so that the writes of one run never reach another.
 import Database from 'better-sqlite3'
 import pg from 'pg'
-import { recordWords } from '../dist/model/search.js'
-import { RESOURCES } from '../dist/schemas/index.js'
-import { POSTGRES } from '../dist/store/postgres/dialect.js'
-import { join, raw, sql } from '../dist/store/sql.js'
-import { openPostgresStorage } from '../dist/store/postgres/storage.js'
+import { serviceModule } from './service.js'
 
-const TABLES = ['zoos', 'animals', 'employees']
+const TABLES = ['zoos', 'animals', 'employees', 'keepers']
 const BATCH = 1000
 
 /** The URL of `database` on the server of `base`. */
@@ -32,6 +28,11 @@ async function onServer (base, work) {
 
 /** Makes `name` anew from the records of the SQLite file `sqliteFile`. */
 export async function seedPostgres (base, name, sqliteFile) {
+  const { recordWords } = await serviceModule('model/search.js')
+  const { RESOURCES } = await serviceModule('schemas/index.js')
+  const { POSTGRES } = await serviceModule('store/postgres/dialect.js')
+  const { join, raw, sql } = await serviceModule('store/sql.js')
+  const { openPostgresStorage } = await serviceModule('store/postgres/storage.js')
   await onServer(base, async client => {
     await client.query(`DROP DATABASE IF EXISTS ${name}`)
     await client.query(`CREATE DATABASE ${name}`)

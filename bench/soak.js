@@ -25,6 +25,7 @@ import { casesFor, MIXED_READS } from './cases.js'
 import { MODES, numberFlag } from './flags.js'
 import { ms, percentile, table } from './report.js'
 import { seed } from './seed.js'
+import { prepareService } from './service.js'
 import { authorize, certificate, killAll, memoryStatus, send, start, stop } from './targets.js'
 
 const HERE = fileURLToPath(new URL('.', import.meta.url))
@@ -463,6 +464,7 @@ async function main () {
   // The service's own data directory: it is the only process that reads the seeded files.
   const dataDir = join(tmp, 'service')
   mkdirSync(dataDir)
+  await prepareService()
   const data = await seed(dataDir, opts.rows)
   const tls = opts.mode === 'on' ? await certificate(tmp) : undefined
   // --trace-gc: after each collection, node writes the heap still in use to the service's log.

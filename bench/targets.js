@@ -1,6 +1,6 @@
 // The bench's targets: each a separate process on 127.0.0.1, started on a free port, polled until
 // it answers, stopped after its cases. Also the small HTTP client the bench uses outside the load.
-import { spawn } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
@@ -9,9 +9,12 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { generate } from 'selfsigned'
 import { ensurePlatformatic } from './platformatic.js'
+import { SERVICE } from './service.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const BOOTSTRAP = { id: 'bench', secret: 'bench-secret-0123456789' }
+/** The client of the bound-token cases: its tokens carry the claim zoo_id, which keepers' access rules read. */
+export const BOUND = { id: 'bench-bound', secret: 'bench-bound-secret-0123456789', scope: 'keepers:read keepers:write' }
 
 /** Every target in table order: the service, then the baselines. */
 export const TARGETS = ['service', 'A', 'S', 'Spg', 'P', 'B']
@@ -85,7 +88,7 @@ function command (name, { port, localPort, dataDir, tls, mode, databaseUrl }) {
   const tlsEnv = mode === 'on' ? { TLS_CERT: tls.certFile, TLS_KEY: tls.keyFile } : {}
   switch (name) {
     case 'service': return {
-      args: [join(ROOT, 'dist/server.js')],
+      args: [join(SERVICE, 'server.js')],
       env: {
         DATA_DIR: dataDir,
         TLS: mode === 'on' ? 'on' : 'proxy',
@@ -143,13 +146,14 @@ export async function start (name, { dataDir, tls, mode, readyTimeout, databaseU
   if (name === 'P') ensurePlatformatic()
   const port = await freePort()
   const localPort = name === 'service' ? await freePort() : undefined
-  const { args, env, ready } = command(name, { port, localPort, dataDir, tls, mode, databaseUrl })
+  const { args, env: own, ready } = command(name, { port, localPort, dataDir, tls, mode, databaseUrl })
+  // Only what the process needs: no setting of the caller's shell leaks into a target.
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...own }
   const logFile = join(dataDir, `${name}${instance === 0 ? '' : `-${instance}`}.log`)
   const log = openSync(logFile, 'w')
   const child = spawn(process.execPath, [...nodeArgs, ...args], {
     cwd: ROOT,
-    // Only what the process needs: no setting of the caller's shell leaks into a target.
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    env,
     stdio: ['ignore', log, log]
   })
   closeSync(log)
@@ -169,6 +173,7 @@ export async function start (name, { dataDir, tls, mode, readyTimeout, databaseU
     // Behind a TLS-terminating proxy every request says it came over HTTPS (docs/https.md).
     headers: name === 'service' && mode === 'proxy' ? { 'x-forwarded-proto': 'https' } : {},
     ready,
+    env,
     logFile,
     get exited () { return exited }
   }
@@ -189,17 +194,36 @@ export async function start (name, { dataDir, tls, mode, readyTimeout, databaseU
   return target
 }
 
-/** The service's access token: client credentials of the bootstrap client, HTTP Basic auth. */
-export async function authorize (target) {
+/** A bearer token of the service's client `client` ({ id, secret }): client credentials, HTTP Basic auth. */
+async function clientToken (target, client) {
   const answer = await send(target, 'POST', '/oauth/token', {
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
-      authorization: `Basic ${Buffer.from(`${BOOTSTRAP.id}:${BOOTSTRAP.secret}`).toString('base64')}`
+      authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`
     },
     body: 'grant_type=client_credentials'
   })
-  if (answer.status !== 200) throw new Error(`POST /oauth/token: ${answer.status} ${answer.body}`)
-  target.headers = { ...target.headers, authorization: `Bearer ${JSON.parse(answer.body).access_token}` }
+  if (answer.status !== 200) throw new Error(`POST /oauth/token as ${client.id}: ${answer.status} ${answer.body}`)
+  return `Bearer ${JSON.parse(answer.body).access_token}`
+}
+
+/** The service's access token, the bootstrap client's (every scope, keepers:all among them), sent with every request. */
+export async function authorize (target) {
+  target.headers = { ...target.headers, authorization: await clientToken(target, BOOTSTRAP) }
+}
+
+/**
+ * A bearer token bound by keepers' access rules to the keepers of `zoo`: the client BOUND, made
+ * with the service's own CLI (`client create ... --claim zoo_id=<zoo>`) on the target's data. Kept
+ * in `target.boundAuthorization`, which the bound cases send instead of the bootstrap client's.
+ */
+export async function authorizeBound (target, zoo) {
+  await new Promise((resolve, reject) => {
+    const args = ['client', 'create', '--id', BOUND.id, '--secret', BOUND.secret, '--scope', BOUND.scope, '--claim', `zoo_id=${zoo}`]
+    execFile(process.execPath, [join(SERVICE, 'server.js'), ...args], { cwd: ROOT, env: target.env }, (err, stdout, stderr) =>
+      err === null ? resolve() : reject(new Error(`client create: ${err.message}\n${stderr}`)))
+  })
+  target.boundAuthorization = await clientToken(target, BOUND)
 }
 
 /** Resident memory of the target's process in bytes (VmRSS), or null when unknown. */

@@ -104,16 +104,18 @@ export function listRoute (fastify: Instance, collection: Collection): void {
     if (found.total !== undefined) reply.header('X-Total-Count', found.total)
     const link = listLinks(originOf(request), url, listing, found.total, items.at(-1), found.items.length > listing.size)
     reply.header('Link', link)
-    reply.type(JSON_TYPE).serializer(fields === undefined ? serializers.full : serializers.sparse)
+    const serialize = fields === undefined ? serializers.full : serializers.sparse
     const members = fields === undefined && embedding.length === 0
       ? undefined
       : await embedded(embedding, items, embeddedResource => collections.collection(embeddedResource), bindingFor)
     const page = members === undefined ? items : items.map((record, i) => Object.assign(project(record, fields), members[i]))
-    if (bound) {
-      const etag = seenEtag(page, found.total, link, counting)
-      reply.header('ETag', etag)
-      if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send()
-    }
-    return reply.send(page)
+    reply.type(JSON_TYPE)
+    if (!bound) return reply.serializer(serialize).send(page)
+    // Serialized here, once: the tag is a digest of the very text sent, which the serializer gives back.
+    const body = serialize(page)
+    const etag = seenEtag(body, found.total, link, counting)
+    reply.header('ETag', etag)
+    if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send()
+    return reply.serializer(() => body).send(page)
   })
 }

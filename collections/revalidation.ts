@@ -24,11 +24,11 @@ export function listEtag (stamps: readonly string[], origin: string, url: string
 
 /**
  * The weak ETag of a list answered to a token bound by access rules (collections/access.ts): a
- * digest of the answer itself, its records, total and links. The collections' stamps change with
- * every write, those it may not see too, so a tag of them would tell it of those; this one is the
- * same while what it sees is, at the cost of reading the page before a 304.
+ * digest of the answer itself, its body as sent, total and links. The collections' stamps change
+ * with every write, those it may not see too, so a tag of them would tell it of those; this one is
+ * the same while what it sees is, at the cost of reading the page before a 304.
  */
-export function seenEtag (page: unknown, total: number | undefined, link: string, counting: Counting): string {
-  const digest = createHash('sha256').update(`${JSON.stringify(page)}\n${total ?? ''}\n${link}\n${counting}`).digest('base64url')
+export function seenEtag (body: string, total: number | undefined, link: string, counting: Counting): string {
+  const digest = createHash('sha256').update(`${body}\n${total ?? ''}\n${link}\n${counting}`).digest('base64url')
   return `W/"${digest.slice(0, 27)}"`
 }

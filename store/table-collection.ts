@@ -55,8 +55,13 @@ export abstract class TableCollection implements CollectionStore {
     }
   }
 
+  /**
+   * One record, where `within` (a token's access rules) holds. The text of the read is one of a few
+   * per resource whatever the token: a rule's claims are values, an `_in` claim one array value, so
+   * it varies only with which of its rules' claims a token lacks. It is prepared like any other.
+   */
   async get (id: number, _alongside?: Alongside, within: Filter[] = []): Promise<Versioned | undefined> {
-    const [row] = await this.rows(this.sql.read(id, within), within.length > 0)
+    const [row] = await this.rows(this.sql.read(id, within))
     return row === undefined ? undefined : this.sql.versioned(row)
   }
 

@@ -119,7 +119,8 @@ class PostgresCollection extends TableCollection {
     const also = numbered(first => alongside.columns(first))
     const read = this.sql.read(id, within)
     const joined = sql`SELECT ${also}, record.* FROM (SELECT 1) AS one LEFT JOIN (${read}) AS record ON true`
-    const [row] = await this.rows(joined, within.length > 0)
+    // Prepared whatever `within`, as TableCollection.get says why.
+    const [row] = await this.rows(joined)
     if (row === undefined) throw new Error('a select of one row answered none')
     const answered = row.length - this.sql.columns.length - 1
     alongside.answer(row.slice(0, answered))
