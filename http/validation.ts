@@ -1,4 +1,4 @@
-import { Ajv, type Options } from 'ajv'
+import { Ajv, type Options, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify'
 import type { FieldError } from '../model/values.ts'
@@ -24,8 +24,29 @@ function ajv (options: Options): Ajv {
 const bodies = ajv({ coerceTypes: false, verbose: true })
 const parameters = ajv({ coerceTypes: true, verbose: true })
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodies : parameters).compile(schema as object)
+/**
+ * Compiled validators by the text of their schema, for each of the two instances above. A
+ * validator is a function of its schema and its instance's options alone (no schema validated
+ * here names another by `$ref`: these instances hold none to resolve), so the same text always
+ * compiles to the same validator, which every route and every instance of the process can share,
+ * as the serializers are shared (http/serialization.ts). Ajv's own cache is keyed by the schema
+ * object, and every instance of the API makes its route schemas anew: a process that builds many
+ * (the test suite) compiled each again, a third of the cost of building one. The routes are
+ * finite, and so are these maps.
+ */
+const compiled = new Map<Ajv, Map<string, ValidateFunction>>([[bodies, new Map()], [parameters, new Map()]])
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const instance = httpPart === 'body' ? bodies : parameters
+  const validators = compiled.get(instance) as Map<string, ValidateFunction>
+  const key = JSON.stringify(schema)
+  let validator = validators.get(key)
+  if (validator === undefined) {
+    validator = instance.compile(schema as object)
+    validators.set(key, validator)
+  }
+  return validator
+}
 
 /** An error of the compilers above: `verbose` adds the schema that failed. */
 type AjvError = FastifySchemaValidationError & { parentSchema?: { description?: string } }
