@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyBaseLogger } from 'fastify'
 import fp from 'fastify-plugin'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import { ConfigError } from '../../config/index.ts'
 import { HttpError } from '../../http/errors.ts'
 import { INTERNAL_ADDRESS } from '../../jobs/replay.ts'
@@ -14,6 +14,8 @@ const redacted = (url: string): string => url.replace(/\/\/([^:/@]*):[^@]*@/, '/
  * setting. Lost later, it is said once in the log, and again once it is back.
  */
 async function connect (url: string, log: FastifyBaseLogger): Promise<Redis> {
+  // Loaded only with REDIS_URL: an instance without one (and every test app) is spared its start-up cost.
+  const { Redis } = await import('ioredis')
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 5000 })
   // Unheard, an error event would end the process; at start-up the failed connect says it.
   redis.on('error', () => {})

@@ -1,4 +1,4 @@
-import oauth2, { type OAuth2Namespace } from '@fastify/oauth2'
+import type { OAuth2Namespace } from '@fastify/oauth2'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
@@ -59,6 +59,8 @@ const login: FastifyPluginAsyncTypebox = async (fastify) => {
   const metadata = await discover(issuer)
   const authorize = split(metadata.authorization_endpoint)
   const token = split(metadata.token_endpoint)
+  // Loaded only with a provider configured: an instance without one is spared its start-up cost.
+  const { default: oauth2 } = await import('@fastify/oauth2')
   await fastify.register(oauth2, {
     name: 'signIn',
     scope: ['openid', 'profile', 'email'],
