@@ -34,19 +34,20 @@ const parameters = ajv({ coerceTypes: true, verbose: true })
  * (the test suite) compiled each again, a third of the cost of building one. The routes are
  * finite, and so are these maps.
  */
-const compiled = new Map<Ajv, Map<string, ValidateFunction>>([[bodies, new Map()], [parameters, new Map()]])
-
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const instance = httpPart === 'body' ? bodies : parameters
-  const validators = compiled.get(instance) as Map<string, ValidateFunction>
-  const key = JSON.stringify(schema)
-  let validator = validators.get(key)
-  if (validator === undefined) {
-    validator = instance.compile(schema as object)
-    validators.set(key, validator)
+function sharedBy (instance: Ajv): (schema: object) => ValidateFunction {
+  const compiled = new Map<string, ValidateFunction>()
+  return schema => {
+    const key = JSON.stringify(schema)
+    let validator = compiled.get(key)
+    if (validator === undefined) compiled.set(key, validator = instance.compile(schema))
+    return validator
   }
-  return validator
 }
+const compileBody = sharedBy(bodies)
+const compileParameters = sharedBy(parameters)
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? compileBody : compileParameters)(schema as object)
 
 /** An error of the compilers above: `verbose` adds the schema that failed. */
 type AjvError = FastifySchemaValidationError & { parentSchema?: { description?: string } }
