@@ -18,12 +18,44 @@ const compile = fastJson as unknown as (schema: unknown, options: { schema: Reco
  */
 const compiled = new Map<string, Map<string, Serializer>>()
 
+/** The `$id`s a schema names by `$ref` (`Error`, `Zoo#/properties/id`), at any depth. */
+function refsOf (schema: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(schema)) {
+    for (const item of schema) refsOf(item, into)
+  } else if (typeof schema === 'object' && schema !== null) {
+    for (const [key, value] of Object.entries(schema)) {
+      if (key === '$ref' && typeof value === 'string') into.add(value.split('#')[0] as string)
+      else refsOf(value, into)
+    }
+  }
+  return into
+}
+
+/**
+ * The components `schema` reaches through `$ref`, and those they reach. fast-json-stringify
+ * validates every external schema it is given against the JSON Schema meta-schema on each compile:
+ * given all the components, a process's first build spent some 200 ms checking the same few
+ * schemas again for each of its eighty serializers. What a schema does not name cannot change
+ * its serializer, and a name left out would fail the compile at once, not an answer later.
+ */
+function reachedFrom (schema: unknown, external: ReadonlyMap<string, TSchema>): Record<string, TSchema> {
+  const reached: Record<string, TSchema> = {}
+  const pending = [...refsOf(schema)]
+  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+    const component = external.get(id)
+    if (component === undefined || id in reached) continue
+    reached[id] = component
+    pending.push(...refsOf(component))
+  }
+  return reached
+}
+
 /**
  * Fastify's serializer compiler for response bodies, with `components` (schemas/responses.ts)
  * resolved by their `$id`.
  */
 export function serializerCompilerFor (components: TSchema[]): FastifySerializerCompiler<unknown> {
-  const external = Object.fromEntries(components.map(schema => [schema.$id, schema]))
+  const external = new Map(components.map(schema => [schema.$id as string, schema]))
   const set = JSON.stringify(components)
   let ofSet = compiled.get(set)
   if (ofSet === undefined) compiled.set(set, ofSet = new Map())
@@ -32,7 +64,7 @@ export function serializerCompilerFor (components: TSchema[]): FastifySerializer
     const key = JSON.stringify(schema)
     let serializer = serializers.get(key)
     if (serializer === undefined) {
-      serializer = compile(schema, { schema: external })
+      serializer = compile(schema, { schema: reachedFrom(schema, external) })
       serializers.set(key, serializer)
     }
     return serializer
