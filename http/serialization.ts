@@ -18,7 +18,7 @@ const compile = fastJson as unknown as (schema: unknown, options: { schema: Reco
  */
 const compiled = new Map<string, Map<string, Serializer>>()
 
-/** The `$id`s a schema names by `$ref` (`Error`, `Zoo#/properties/id`), at any depth. */
+/** The `$id`s a schema names by `$ref` (`Error`), at any depth. */
 function refsOf (schema: unknown, into = new Set<string>()): Set<string> {
   if (Array.isArray(schema)) {
     for (const item of schema) refsOf(item, into)
@@ -33,17 +33,17 @@ function refsOf (schema: unknown, into = new Set<string>()): Set<string> {
 
 /**
  * The components `schema` reaches through `$ref`, and those they reach. fast-json-stringify
- * validates every external schema it is given against the JSON Schema meta-schema on each compile:
- * given all the components, a process's first build spent some 200 ms checking the same few
- * schemas again for each of its eighty serializers. What a schema does not name cannot change
- * its serializer, and a name left out would fail the compile at once, not an answer later.
+ * checks every external schema it is given against the JSON Schema meta-schema on each compile,
+ * so given all the components, each route's serializers checked the same few schemas again
+ * (docs/benchmarks.md#measurements-behind-the-code). What a schema does not name cannot change its
+ * serializer, and a name left out fails the compile at once, not an answer later.
  */
 function reachedFrom (schema: unknown, external: ReadonlyMap<string, TSchema>): Record<string, TSchema> {
   const reached: Record<string, TSchema> = {}
   const pending = [...refsOf(schema)]
   for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
     const component = external.get(id)
-    if (component === undefined || id in reached) continue
+    if (component === undefined || Object.hasOwn(reached, id)) continue
     reached[id] = component
     pending.push(...refsOf(component))
   }
