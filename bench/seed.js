@@ -14,7 +14,7 @@ const COLUMNS = {
 }
 const RECORDS = { ...COLLECTIONS, keepers }
 /** The zoo whose keepers the bound token of the access cases sees (its claim zoo_id). */
-export const BOUND_ZOO = 1
+const BOUND_ZOO = 1
 
 export async function seed (dir, rows) {
   const { RESOURCES } = await serviceModule('schemas/index.js')
