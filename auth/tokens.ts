@@ -78,12 +78,8 @@ function tokenErrorOf (err: unknown): TokenError {
  */
 export class TokenService {
   readonly #cache = new Map<string, Principal>()
-  /**
-   * The standing last accepted of each cached token, as its columns answered it: a write may go
-   * ahead on condition that it is still the same (PendingStanding.accepted). Kept as long as the
-   * token's principal is.
-   */
-  readonly #accepted = new WeakMap<Principal, readonly unknown[]>()
+  /** How each cached token's standing is asked, and the answer last accepted: kept as long as the token's principal is. */
+  readonly #questions = new WeakMap<Principal, StandingQuestion>()
   readonly #external: { issuer: ExternalIssuer, keys: JWTVerifyGetKey } | undefined
 
   readonly keys: SigningKeys
@@ -149,31 +145,17 @@ export class TokenService {
   }
 
   /**
-   * Whether one of our tokens still stands, as a question to ask in the round trip of the
-   * request's first read (an engine that answers over the network: store/storage.ts); undefined
-   * when there is nothing to ask, or nothing to gain (an external issuer's token, SQLite).
-   * `refusal` makes the answer to send for a token that no longer stands.
+   * Whether one of our tokens still stands, as a question to ask in the request's first
+   * statement (store/contract.ts's Alongside); undefined when there is nothing to ask (an
+   * external issuer's token) or no way to ask it so. `refusal` makes the answer to send for a
+   * token that no longer stands.
    */
   pending (principal: Principal, refusal: (err: TokenError) => unknown): PendingStanding | undefined {
     const columns = this.accounts.standingColumns
     if (principal.issuer !== this.settings.issuer || columns === undefined) return undefined
-    const key = keyOf(principal)
-    return new PendingStanding(
-      first => columns.call(this.accounts, key, first),
-      () => Promise.resolve(this.accounts.tokenStanding(key)),
-      standing => {
-        try {
-          judged(principal, standing)
-        } catch (err) {
-          throw err instanceof TokenError ? refusal(err) : err
-        }
-      },
-      {
-        last: this.#accepted.get(principal),
-        remember: values => this.#accepted.set(principal, values),
-        forget: () => this.#accepted.delete(principal)
-      }
-    )
+    let question = this.#questions.get(principal)
+    if (question === undefined) this.#questions.set(principal, question = new StandingQuestion(principal, this.accounts, columns))
+    return new PendingStanding(question, refusal)
   }
 
   /** The principal of one of our tokens that still stands; an external issuer's tokens are its own business. */
@@ -295,34 +277,65 @@ function keyOf (principal: Principal): TokenKey {
   return { jti: principal.jti as string, clientId: principal.clientId, userId: user === null ? null : Number(user[1]) }
 }
 
-/** The standing of a token last accepted, as its columns answered it; forgotten once refused. */
-interface Accepted {
-  last: readonly unknown[] | undefined
-  remember (values: readonly unknown[]): void
-  forget (): void
+/**
+ * How one token's standing is asked, made once for each token verified: what names it, its select
+ * list, and the answer last accepted. A write may go ahead on condition that the answer is still
+ * that one (PendingStanding.accepted), and an answer equal to it is accepted without judging it
+ * again (`judged` depends on the principal and the standing alone).
+ */
+class StandingQuestion {
+  readonly #principal: Principal
+  readonly #key: TokenKey
+  readonly #accounts: AccountStore
+  readonly #columnsOf: NonNullable<AccountStore['standingColumns']>
+  /** The select list last made, and the number of its first parameter. */
+  #columns: StandingColumns | undefined
+  #first = 0
+  accepted: readonly unknown[] | undefined
+
+  constructor (principal: Principal, accounts: AccountStore, columnsOf: NonNullable<AccountStore['standingColumns']>) {
+    this.#principal = principal
+    this.#key = keyOf(principal)
+    this.#accounts = accounts
+    this.#columnsOf = columnsOf
+  }
+
+  columns (first: number): StandingColumns {
+    if (this.#columns === undefined || this.#first !== first) {
+      this.#columns = this.#columnsOf.call(this.#accounts, this.#key, first)
+      this.#first = first
+    }
+    return this.#columns
+  }
+
+  /** Throws the TokenError of a standing that no longer holds, as the values of the select list say it. */
+  judge (values: readonly unknown[]): void {
+    const last = this.accepted
+    if (last !== undefined && last.length === values.length && last.every((value, i) => value === values[i])) return
+    this.accepted = undefined
+    judged(this.#principal, this.columns(1).standing([...values]))
+    this.accepted = values
+  }
+
+  /** Asks alone, and throws the TokenError of a standing that no longer holds. */
+  async ask (): Promise<void> {
+    judged(this.#principal, await this.#accounts.tokenStanding(this.#key))
+  }
 }
 
 /**
  * A token's standing not asked yet: asked along with the request's first read of the collections
  * (`alongside`), or alone (`settle`) before the answer leaves, whichever comes first; once.
+ * `refusal` makes the answer to send for a token that no longer stands.
  */
 export class PendingStanding implements Alongside {
   #settled = false
-  readonly #columns: (first: number) => StandingColumns
-  readonly #ask: () => Promise<TokenStanding>
-  readonly #judge: (standing: TokenStanding) => void
-  readonly #accepted: Accepted
+  readonly #question: StandingQuestion
+  readonly #refusal: (err: TokenError) => unknown
 
-  constructor (
-    columns: (first: number) => StandingColumns,
-    ask: () => Promise<TokenStanding>,
-    judge: (standing: TokenStanding) => void,
-    accepted: Accepted
-  ) {
-    this.#columns = columns
-    this.#ask = ask
-    this.#judge = judge
-    this.#accepted = accepted
+  constructor (question: StandingQuestion, refusal: (err: TokenError) => unknown) {
+    this.#question = question
+    this.#refusal = refusal
   }
 
   get settled (): boolean {
@@ -330,28 +343,30 @@ export class PendingStanding implements Alongside {
   }
 
   get accepted (): readonly unknown[] | undefined {
-    return this.#accepted.last
+    return this.#question.accepted
   }
 
   columns (first: number): { sql: string, params: unknown[], count: number } {
-    return this.#columns(first)
+    return this.#question.columns(first)
   }
 
   answer (values: unknown[]): void {
     this.#settled = true
     try {
-      this.#judge(this.#columns(1).standing(values))
+      this.#question.judge(values)
     } catch (err) {
-      this.#accepted.forget()
-      throw err
+      throw err instanceof TokenError ? this.#refusal(err) : err
     }
-    this.#accepted.remember(values)
   }
 
   /** Asks alone, unless the answer came along with a read. */
   async settle (): Promise<void> {
     if (this.#settled) return
     this.#settled = true
-    this.#judge(await this.#ask())
+    try {
+      await this.#question.ask()
+    } catch (err) {
+      throw err instanceof TokenError ? this.#refusal(err) : err
+    }
   }
 }

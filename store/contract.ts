@@ -59,10 +59,11 @@ export class BatchRefusal extends Error {
 }
 
 /**
- * A question of another store that an engine which answers over the network asks in the same
- * round trip as a read of the collections, or as the start of a write's transaction (PostgreSQL:
- * whether the request's token still stands; a write goes ahead only once it is answered); an
- * engine that answers at once leaves it to be asked alone.
+ * A question of another store (whether the request's token still stands) asked in the same
+ * statement as a read of a record, which spares a round trip on PostgreSQL and a taking of the
+ * file's locks on SQLite; on PostgreSQL also in the round trip of a list's totals or at the start
+ * of a write's transaction. Elsewhere it is asked alone, and always before anything is written:
+ * a write goes ahead only once it is answered.
  */
 export interface Alongside {
   /** Answered already: nothing to ask. */

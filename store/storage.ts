@@ -129,9 +129,9 @@ export interface AccountStore {
    */
   tokenStanding (token: TokenKey): TokenStanding | Promise<TokenStanding>
   /**
-   * The question of tokenStanding as a select list over one row, for an engine that answers over
-   * the network to ask it in the round trip of a read the request makes anyway: its parameters
-   * numbered from `first`, and the standing its values say. Absent where tokenStanding answers at once.
+   * The question of tokenStanding as a select list over one row, to ask it in a statement the
+   * request makes anyway (on PostgreSQL, its round trip; on SQLite, its locks): its parameters
+   * numbered from `first` where the engine numbers them, and the standing its values say.
    */
   standingColumns?: (token: TokenKey, first: number) => StandingColumns
   /** Forgets revoked access tokens and refresh tokens that have expired. */

@@ -9,7 +9,10 @@ import { CollectionWrites } from './collections.ts'
 import type { Dialect } from './dialect.ts'
 import { RecordBudget } from './record-budget.ts'
 import { maybeUndone, resultOf, type Sequence } from './sequence.ts'
-import { sql, type Sql } from './sql.ts'
+import { numbered, sql, type Sql } from './sql.ts'
+
+/** `alongside`'s select list, to ask it in a statement of the collections (store/contract.ts). */
+export const alongsideColumns = (alongside: Alongside): Sql => numbered(first => alongside.columns(first))
 
 /** What a delete removes: a record by its id, or the records of a change of many (what refuses it names them so). */
 export type Deleting = number | 'many'
@@ -60,9 +63,29 @@ export abstract class TableCollection implements CollectionStore {
    * per resource whatever the token: a rule's claims are values, an `_in` claim one array value, so
    * it varies only with which of its rules' claims a token lacks. It is prepared like any other.
    */
-  async get (id: number, _alongside?: Alongside, within: Filter[] = []): Promise<Versioned | undefined> {
-    const [row] = await this.rows(this.sql.read(id, within))
-    return row === undefined ? undefined : this.sql.versioned(row)
+  async get (id: number, alongside?: Alongside, within: Filter[] = []): Promise<Versioned | undefined> {
+    if (alongside === undefined || alongside.settled) {
+      const [row] = await this.rows(this.sql.read(id, within))
+      return row === undefined ? undefined : this.sql.versioned(row)
+    }
+    const [row] = await this.rows(sql`SELECT ${alongsideColumns(alongside)}, record.* FROM (${this.sql.read(id, within)}) AS record`)
+    if (row !== undefined) return this.answered(alongside, row)
+    await this.settle(alongside)
+    return undefined
+  }
+
+  /** The record of a row that holds `alongside`'s answer and then the record's columns and version; `alongside` answered. */
+  protected answered (alongside: Alongside, row: Scalar[]): Versioned {
+    const answered = row.length - this.sql.columns.length - 1
+    alongside.answer(row.slice(0, answered))
+    return this.sql.versioned(row.slice(answered))
+  }
+
+  /** Asks `alongside` in a statement of its own, unless it is answered. */
+  protected async settle (alongside: Alongside | undefined): Promise<void> {
+    if (alongside === undefined || alongside.settled) return
+    const [row] = await this.rows(sql`SELECT ${alongsideColumns(alongside)}`)
+    alongside.answer(row as Scalar[])
   }
 
   async getMany (ids: readonly number[], within: Filter[] = []): Promise<ResourceRecord[]> {

@@ -31,8 +31,8 @@ declare module 'fastify' {
     selects?: true
     /**
      * A route whose first work is a read of the collections, or a write's transaction: the
-     * token's standing may be asked in the same round trip (PostgreSQL). Whatever would write
-     * before it asks the standing first (request.standing.settle()).
+     * token's standing may be asked in the same statement or round trip (store/contract.ts's
+     * Alongside). Whatever would write before it asks the standing first (request.standing.settle()).
      */
     standingAlongside?: true
   }

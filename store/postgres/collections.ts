@@ -1,11 +1,11 @@
 import type pg from 'pg'
 import type { Scalar } from '../../model/kinds.ts'
 import type { Resource, ResourceRecord } from '../../model/resource.ts'
-import type { Alongside, Filter, ListOptions, ListQuery, Page, Precondition, RecordGuard, Versioned } from '../contract.ts'
+import type { Alongside, ListOptions, ListQuery, Page, Precondition, RecordGuard, Versioned } from '../contract.ts'
 import { feedRows } from '../feed.ts'
 import { invalid, stillReferenced } from '../refusals.ts'
 import { runAwaiting, type Ask, type Sequence } from '../sequence.ts'
-import { numbered, sql, type Sql, type Statement } from '../sql.ts'
+import type { Sql, Statement } from '../sql.ts'
 import { TableCollection, type Deleting } from '../table-collection.ts'
 import { TableStore } from '../table-store.ts'
 import { prepared, PostgresPort, transaction, type Client, type Pool } from './database.ts'
@@ -113,21 +113,6 @@ class PostgresCollection extends TableCollection {
     return (await this.#pool.query<Scalar[]>(asArrays(statement, varies))).rows
   }
 
-  override async get (id: number, alongside?: Alongside, within: Filter[] = []): Promise<Versioned | undefined> {
-    if (alongside === undefined || alongside.settled) return super.get(id, alongside, within)
-    // One row whatever the record: the other question's answer, then the record's columns and version (nulls when there is none).
-    const also = numbered(first => alongside.columns(first))
-    const read = this.sql.read(id, within)
-    const joined = sql`SELECT ${also}, record.* FROM (SELECT 1) AS one LEFT JOIN (${read}) AS record ON true`
-    // Prepared whatever `within`, as TableCollection.get says why.
-    const [row] = await this.rows(joined)
-    if (row === undefined) throw new Error('a select of one row answered none')
-    const answered = row.length - this.sql.columns.length - 1
-    alongside.answer(row.slice(0, answered))
-    const record = row.slice(answered)
-    return record[0] === null ? undefined : this.sql.versioned(record)
-  }
-
   async indexSearchWords (): Promise<void> {
     const search = this.sql.search
     if (search === undefined) return
@@ -159,7 +144,7 @@ class PostgresCollection extends TableCollection {
       const row = await this.#asked(this.#oneStatement.createdWhile(input, new Date().toISOString(), standing), standing)
       if (row !== undefined) return row
     }
-    await this.#settle(alongside)
+    await this.settle(alongside)
     return this.#once(this.#oneStatement.created(input, new Date().toISOString()))
   }
 
@@ -209,13 +194,6 @@ class PostgresCollection extends TableCollection {
     const row = await this.#once(statement)
     if (row !== undefined && row !== REFUSED) standing?.question.answer([...standing.accepted])
     return row
-  }
-
-  /** Asks `alongside` alone, unless it is answered. */
-  async #settle (alongside: Alongside | undefined): Promise<void> {
-    if (alongside === undefined || alongside.settled) return
-    const [row] = await this.rows(sql`SELECT ${numbered(first => alongside.columns(first))}`)
-    alongside.answer(row as unknown[])
   }
 
   /** Runs a write of one statement: its row once committed; REFUSED by a constraint; undefined when it found nothing to write. */

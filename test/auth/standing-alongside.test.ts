@@ -3,9 +3,9 @@ import t, { type Test } from 'tap'
 import { addClient, basic, build, call, cli, create, ENGINE, snapshot, storageOf, tokenRequest } from '../helper.ts'
 
 /*
- * A read of the collections asks whether its token still stands in the round trip of its first
- * read (PostgreSQL; SQLite answers at once): whatever the read answers, a token that no longer
- * stands gets its 401, never the data, nor a 400, 403 or 404 of the route.
+ * A read of the collections asks whether its token still stands in its first statement where it
+ * can (a record's read; on PostgreSQL also a list's stamps), or alone: whatever the read answers,
+ * a token that no longer stands gets its 401, never the data, nor a 400, 403 or 404 of the route.
  */
 
 /** A token of a new client with `scope`, the client's id and its HTTP Basic credentials. */
@@ -62,6 +62,23 @@ t.test('each read answers as it should while the token stands, and 401 once it i
       t.equal(head.statusCode, 401, `HEAD of ${what}, with a token ${how}`)
     }
   }
+})
+
+t.test('a read of one record asks the token\'s standing in its own statement, not in one of the standing\'s', async t => {
+  const app = await build(t)
+  const zoo = await create(app, 'zoos', { name: 'Tierpark', city: 'Berlin' })
+  const token = await tokenOf(app, 'zoos:read')
+  const accounts = storageOf(app).accounts
+  const alone = accounts.tokenStanding.bind(accounts)
+  let asked = 0
+  Object.assign(accounts, { tokenStanding: (...args: Parameters<typeof alone>) => { asked++; return alone(...args) } })
+  t.teardown(() => Object.assign(accounts, { tokenStanding: alone }))
+  const read = await call(app, 'GET', `/v1/zoos/${zoo.id}`, undefined, { authorization: token.authorization })
+  const unchanged = await call(app, 'GET', `/v1/zoos/${zoo.id}`, undefined,
+    { authorization: token.authorization, 'if-none-match': String(read.headers.etag) })
+  const absent = await call(app, 'GET', '/v1/zoos/999', undefined, { authorization: token.authorization })
+  t.same([read.statusCode, unchanged.statusCode, absent.statusCode, asked], [200, 304, 404, 0], 'asked with the record, found or not')
+  t.same(read.json(), zoo)
 })
 
 t.test('on PostgreSQL a read of one record, and of a list\'s stamps, asks the token\'s standing in the same round trip', {
