@@ -291,7 +291,7 @@ class StandingQuestion {
   /** The select list last made, and the number of its first parameter. */
   #columns: StandingColumns | undefined
   #first = 0
-  accepted: readonly unknown[] | undefined
+  #accepted: readonly unknown[] | undefined
 
   constructor (principal: Principal, accounts: AccountStore, columnsOf: NonNullable<AccountStore['standingColumns']>) {
     this.#principal = principal
@@ -308,17 +308,23 @@ class StandingQuestion {
     return this.#columns
   }
 
-  /** Throws the TokenError of a standing that no longer holds, as the values of the select list say it. */
-  judge (values: readonly unknown[]): void {
-    const last = this.accepted
-    if (last !== undefined && last.length === values.length && last.every((value, i) => value === values[i])) return
-    this.accepted = undefined
-    judged(this.#principal, this.columns(1).standing([...values]))
-    this.accepted = values
+  /** The values of the select list last accepted, if any; forgotten once refused or asked alone. */
+  get accepted (): readonly unknown[] | undefined {
+    return this.#accepted
   }
 
-  /** Asks alone, and throws the TokenError of a standing that no longer holds. */
+  /** Throws the TokenError of a standing that no longer holds, as the values of the select list say it. */
+  judge (values: readonly unknown[]): void {
+    const last = this.#accepted
+    if (last !== undefined && last.length === values.length && last.every((value, i) => value === values[i])) return
+    this.#accepted = undefined
+    judged(this.#principal, this.columns(1).standing([...values]))
+    this.#accepted = values
+  }
+
+  /** Asks alone (its answer is not a select list's, to keep), and throws the TokenError of a standing that no longer holds. */
   async ask (): Promise<void> {
+    this.#accepted = undefined
     judged(this.#principal, await this.#accounts.tokenStanding(this.#key))
   }
 }

@@ -104,7 +104,7 @@ export async function parentOf ({ nesting }: Collection, params: Params, within:
 /**
  * The live record a path names: 404 if it never existed (or is not in the parent, or outside
  * `within`, the filters of the token's access rules), 410 if deleted. `alongside` is asked in the
- * round trip of the record's read.
+ * statement that reads the record.
  */
 export async function read (
   collection: Collection, params: Params, alongside?: Alongside, within: Filter[] = [], parentWithin: Filter[] = []

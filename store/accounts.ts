@@ -8,9 +8,9 @@ const USER = raw('id, username, password_hash, scope, external_issuer, external_
 const REFRESH_TOKEN = raw('token_hash, family_id, client_id, user_id, scope, expires_at, rotated_at, revoked_at')
 
 /**
- * How an engine asks whether a token still stands, asked on every request: SQLite answers at
- * once, without a promise (store/sqlite/standing.ts); PostgreSQL in a round trip, alone or with
- * a read the request makes anyway (store/postgres/standing.ts).
+ * How an engine asks whether a token still stands, asked on every request, alone or with a
+ * statement the request makes anyway: SQLite answers at once, without a promise
+ * (store/sqlite/standing.ts); PostgreSQL in a round trip (store/postgres/standing.ts).
  */
 export type StandingCheck = Pick<AccountStore, 'tokenStanding' | 'standingColumns'>
 

@@ -14,7 +14,7 @@ export interface CollectionStores {
    * A stamp of each named collection that changes with every write committed to it, by this
    * process or any other, and never comes back to an earlier value: equal stamps mean the
    * collection is as it was. Read before what it vouches for (a list's ETag, collections/revalidation.ts).
-   * `alongside` is answered in the same round trip.
+   * `alongside` is answered first: with the stamps where the engine can (PostgreSQL), else alone.
    */
   changes (collections: readonly string[], alongside?: Alongside): Promise<string[]>
   /** Every committed change of a record, in order: what the change feed reads. */
@@ -68,7 +68,7 @@ export class BatchRefusal extends Error {
 export interface Alongside {
   /** Answered already: nothing to ask. */
   readonly settled: boolean
-  /** Its select list over one row, its parameters numbered from `first`. */
+  /** Its select list over one row, its parameters numbered from `first` where the engine numbers them. */
   columns (first: number): { sql: string, params: unknown[], count: number }
   /** Takes its answer, the values of that select list; throws to refuse the request. */
   answer (values: unknown[]): void
@@ -207,7 +207,7 @@ export interface BulkLimits {
 export interface CollectionStore {
   readonly resource: Resource
   list (query: ListQuery, options: ListOptions): Promise<Page>
-  /** The live record, if `within` (filters) all hold for it; `alongside` is answered in the same round trip. */
+  /** The live record, if `within` (filters) all hold for it; `alongside` is answered in the statement that reads it. */
   get (id: number, alongside?: Alongside, within?: Filter[]): Promise<Versioned | undefined>
   /** The live records among `ids` for which `within` holds, in one read, in no particular order. */
   getMany (ids: readonly number[], within?: Filter[]): Promise<ResourceRecord[]>

@@ -74,11 +74,15 @@ export abstract class TableCollection implements CollectionStore {
     return undefined
   }
 
-  /** The record of a row that holds `alongside`'s answer and then the record's columns and version; `alongside` answered. */
-  protected answered (alongside: Alongside, row: Scalar[]): Versioned {
+  /**
+   * The record of a row that holds `alongside`'s answer and then the record's columns and version
+   * (nulls when there is no record); `alongside` answered.
+   */
+  protected answered (alongside: Alongside, row: Scalar[]): Versioned | undefined {
     const answered = row.length - this.sql.columns.length - 1
     alongside.answer(row.slice(0, answered))
-    return this.sql.versioned(row.slice(answered))
+    const record = row.slice(answered)
+    return record[0] === null ? undefined : this.sql.versioned(record)
   }
 
   /** Asks `alongside` in a statement of its own, unless it is answered. */

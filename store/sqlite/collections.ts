@@ -232,6 +232,10 @@ class SqliteCollection extends TableCollection {
     return undefined
   }
 
+  protected override async settle (alongside: Alongside | undefined): Promise<void> {
+    this.store.answerAlone(alongside)
+  }
+
   protected override async rows (statement: Sql): Promise<Scalar[][]> {
     return this.store.rows(statement)
   }
