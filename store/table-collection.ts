@@ -68,10 +68,11 @@ export abstract class TableCollection implements CollectionStore {
       const [row] = await this.rows(this.sql.read(id, within))
       return row === undefined ? undefined : this.sql.versioned(row)
     }
-    const [row] = await this.rows(sql`SELECT ${alongsideColumns(alongside)}, record.* FROM (${this.sql.read(id, within)}) AS record`)
-    if (row !== undefined) return this.answered(alongside, row)
-    await this.settle(alongside)
-    return undefined
+    // One row whatever the record, so that `alongside` is answered in the same statement even for a record that is not there.
+    const [row] = await this.rows(sql`SELECT ${alongsideColumns(alongside)}, record.* FROM (SELECT 1) AS one
+      LEFT JOIN (${this.sql.read(id, within)}) AS record ON true`)
+    if (row === undefined) throw new Error('a select of one row answered none')
+    return this.answered(alongside, row)
   }
 
   /**

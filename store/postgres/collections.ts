@@ -1,12 +1,12 @@
 import type pg from 'pg'
 import type { Scalar } from '../../model/kinds.ts'
 import type { Resource, ResourceRecord } from '../../model/resource.ts'
-import type { Alongside, Filter, ListOptions, ListQuery, Page, Precondition, RecordGuard, Versioned } from '../contract.ts'
+import type { Alongside, ListOptions, ListQuery, Page, Precondition, RecordGuard, Versioned } from '../contract.ts'
 import { feedRows } from '../feed.ts'
 import { invalid, stillReferenced } from '../refusals.ts'
 import { runAwaiting, type Ask, type Sequence } from '../sequence.ts'
-import { sql, type Sql, type Statement } from '../sql.ts'
-import { alongsideColumns, TableCollection, type Deleting } from '../table-collection.ts'
+import type { Sql, Statement } from '../sql.ts'
+import { TableCollection, type Deleting } from '../table-collection.ts'
 import { TableStore } from '../table-store.ts'
 import { prepared, PostgresPort, transaction, type Client, type Pool } from './database.ts'
 import { POSTGRES } from './dialect.ts'
@@ -111,18 +111,6 @@ class PostgresCollection extends TableCollection {
 
   protected override async rows (statement: Sql, varies = false): Promise<Scalar[][]> {
     return (await this.#pool.query<Scalar[]>(asArrays(statement, varies))).rows
-  }
-
-  /**
-   * TableCollection.get's read, with one row whatever the record (nulls when there is none), so
-   * that the standing is answered in the one round trip even for a record that is not there.
-   */
-  override async get (id: number, alongside?: Alongside, within: Filter[] = []): Promise<Versioned | undefined> {
-    if (alongside === undefined || alongside.settled) return super.get(id, alongside, within)
-    const [row] = await this.rows(sql`SELECT ${alongsideColumns(alongside)}, record.* FROM (SELECT 1) AS one
-      LEFT JOIN (${this.sql.read(id, within)}) AS record ON true`)
-    if (row === undefined) throw new Error('a select of one row answered none')
-    return this.answered(alongside, row)
   }
 
   async indexSearchWords (): Promise<void> {

@@ -60,17 +60,10 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
     return collections.map(name => `${this.#epoch}.${this.named(name).changes}`)
   }
 
-  /**
-   * Runs a write's sequence in a group commit's transaction, its changes in the feed; the kept
-   * totals change only once it commits. `alongside` is answered first, before the write is queued.
-   */
-  override commit<T> (sequence: (now: string) => Sequence<T>, alongside?: Alongside): Promise<T> {
-    try {
-      this.answerAlone(alongside)
-    } catch (err) {
-      return Promise.reject(err)
-    }
-    return this.groupCommit.submit(onCommit => {
+  /** Runs a write's sequence in a group commit's transaction, `alongside` answered first; kept totals change once it commits. */
+  override async commit<T> (sequence: (now: string) => Sequence<T>, alongside?: Alongside): Promise<T> {
+    this.answerAlone(alongside)
+    return await this.groupCommit.submit(onCommit => {
       const now = new Date().toISOString()
       const { result, changes } = this.#running(() => {
         const done = runNow(sequence(now), ask => this.answer(ask))
@@ -122,10 +115,7 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
     }
   }
 
-  /**
-   * Asks `alongside` in a statement of its own, unless it is answered: what a request does that
-   * reads no record by id (store/contract.ts's Alongside), at once, as every SQLite statement.
-   */
+  /** Asks `alongside` in a statement of its own (at once, as every SQLite statement), unless it is answered. */
   answerAlone (alongside: Alongside | undefined): void {
     if (alongside === undefined || alongside.settled) return
     alongside.answer(this.row(sql`SELECT ${alongsideColumns(alongside)}`) as Scalar[])
@@ -176,10 +166,7 @@ class SqliteCollection extends TableCollection {
   readonly totals: SqliteTotals
   /** The read of a record by id, compiled once rather than rendered and looked up: every GET of a record makes it (docs/benchmarks.md). */
   readonly #read: Database.Statement
-  /**
-   * The same read with the token's standing asked in it (store/contract.ts's Alongside), by the
-   * standing's text: one statement, and one taking of the file's locks, rather than two.
-   */
+  /** The same read with the token's standing asked in it, by the standing's text: one statement, one taking of the file's locks. */
   readonly #readAlongside = new Map<string, Database.Statement>()
   /** Writes of this process committed that changed a record, and one more each time another process wrote to the file. */
   changes = 0
@@ -210,30 +197,30 @@ class SqliteCollection extends TableCollection {
     return { items, total }
   }
 
+  /** A record and the token's standing in one statement; none for a record not there (TableCollection's form took six times as long). */
   override async get (id: number, alongside?: Alongside, within: Filter[] = []): Promise<Versioned | undefined> {
-    // A token bound by access rules reads with their conditions: a statement that varies with them.
-    if (within.length > 0) return super.get(id, alongside, within)
-    if (alongside === undefined || alongside.settled) {
-      const row = this.#read.get(id) as Scalar[] | undefined
+    const asked = alongside?.settled === false ? alongside : undefined
+    let row: Scalar[] | undefined
+    if (within.length > 0) {
+      // A token bound by access rules reads with their conditions: a statement that varies with them.
+      const read = this.sql.read(id, within)
+      row = this.store.row(asked === undefined ? read : sql`SELECT ${alongsideColumns(asked)}, record.* FROM (${read}) AS record`)
+    } else if (asked === undefined) {
+      row = this.#read.get(id) as Scalar[] | undefined
+    } else {
+      const { sql: columns, params } = asked.columns(1)
+      let read = this.#readAlongside.get(columns)
+      if (read === undefined) {
+        const record = this.sql.read(0).render(SQLITE.placeholder).sql
+        this.#readAlongside.set(columns, read = this.store.db.prepare(`SELECT ${columns}, record.* FROM (${record}) AS record`).raw())
+      }
+      row = read.get(...params, id) as Scalar[] | undefined
+    }
+    if (asked === undefined || row === undefined) {
+      this.store.answerAlone(asked)
       return row === undefined ? undefined : this.sql.versioned(row)
     }
-    // TableCollection.get's statement, compiled once (`(SELECT 1) LEFT JOIN`, which would answer
-    // a row for a record that is not there, took SQLite six times as long).
-    const { sql: columns, params } = alongside.columns(1)
-    let read = this.#readAlongside.get(columns)
-    if (read === undefined) {
-      const record = this.sql.read(0).render(SQLITE.placeholder).sql
-      read = this.store.db.prepare(`SELECT ${columns}, record.* FROM (${record}) AS record`).raw()
-      this.#readAlongside.set(columns, read)
-    }
-    const row = read.get(...params, id) as Scalar[] | undefined
-    if (row !== undefined) return this.answered(alongside, row)
-    this.store.answerAlone(alongside)
-    return undefined
-  }
-
-  protected override async settle (alongside: Alongside | undefined): Promise<void> {
-    this.store.answerAlone(alongside)
+    return this.answered(asked, row)
   }
 
   protected override async rows (statement: Sql): Promise<Scalar[][]> {
