@@ -77,7 +77,9 @@ t.test('a read of one record asks the token\'s standing in its own statement, no
   const unchanged = await call(app, 'GET', `/v1/zoos/${zoo.id}`, undefined,
     { authorization: token.authorization, 'if-none-match': String(read.headers.etag) })
   const absent = await call(app, 'GET', '/v1/zoos/999', undefined, { authorization: token.authorization })
-  t.same([read.statusCode, unchanged.statusCode, absent.statusCode, asked], [200, 304, 404, 0], 'asked with the record, found or not')
+  // A record not there: PostgreSQL answers the standing in the read's one row; SQLite asks it from the same columns, alone.
+  t.same([read.statusCode, unchanged.statusCode, absent.statusCode, asked], [200, 304, 404, 0],
+    'never asked by the standing\'s own statement (tokenStanding), the record found or not')
   t.same(read.json(), zoo)
 })
 
