@@ -4,28 +4,34 @@ import closeWithGrace from 'close-with-grace'
 import type { FastifyInstance } from 'fastify'
 import { buildApi } from './app.ts'
 import { CLI_NOUNS, readAll, runCli } from './auth/cli.ts'
+import { BACKUP_COMMANDS, runBackupCommand } from './backups/cli.ts'
 import { ConfigError, loadConfig, usage, type Config } from './config/index.ts'
 import { buildRedirectListener } from './listeners/redirect.ts'
 import { startupBlock } from './listeners/startup-block.ts'
 import { loadTls, type TlsMaterial } from './listeners/tls.ts'
 import { buildLocalServer } from './local/app.ts'
 import { unpack, unsupportedRuntime, versionLine } from './packaging/shipped.ts'
+import { DataDirInUse, holdDataDir } from './store/sqlite/serving-lock.ts'
 
 /**
  * The program, as `npm start` (node dist/server.js) and the single binary run it:
- * `client ...` and `user ...` run the CLI, `--help` and `--version` answer, and anything else
- * serves the API, the local tool server and the optional redirect listener until a signal.
+ * `client ...`, `user ...` and `key ...` run the CLI, `backup` and `restore` copy the database,
+ * `--help` and `--version` answer, and anything else serves the API, the local tool server, the
+ * optional redirect and metrics listeners until a signal.
  */
 async function main (argv: string[]): Promise<void> {
   const runtime = unsupportedRuntime()
   if (runtime !== undefined) refuse(new Error(runtime))
+  const io = {
+    env: process.env,
+    stdin: () => readAll(process.stdin),
+    stdout: (text: string) => process.stdout.write(text),
+    stderr: (text: string) => process.stderr.write(text)
+  }
   if (CLI_NOUNS.includes(argv[0] ?? '')) {
-    process.exitCode = await runCli(argv, {
-      env: process.env,
-      stdin: () => readAll(process.stdin),
-      stdout: text => process.stdout.write(text),
-      stderr: text => process.stderr.write(text)
-    })
+    process.exitCode = await runCli(argv, io)
+  } else if (BACKUP_COMMANDS.includes(argv[0] ?? '')) {
+    process.exitCode = await runBackupCommand(argv, io)
   } else if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(usage())
   } else if (argv.includes('--version')) {
@@ -50,12 +56,15 @@ function refuse (err: unknown): never {
  */
 async function serve (argv: string[]): Promise<void> {
   let config: Config
+  let dataDirLock: { release: () => void } | undefined
   try {
     config = loadConfig(process.env, argv)
     prepareDataDir(config.dataDir)
     unpack(config.unpackDir, 'UNPACK_DIR')
+    // One process serves a SQLite file, and none while a backup is restored into it.
+    if (config.databaseUrl === undefined) dataDirLock = holdDataDir(config.dataDir, 'serving')
   } catch (err) {
-    refuse(err)
+    refuse(err instanceof DataDirInUse ? new ConfigError(`DATA_DIR: ${err.message}`) : err)
   }
   const instances: FastifyInstance[] = []
   let stopping = false
@@ -73,6 +82,7 @@ async function serve (argv: string[]): Promise<void> {
     await starting.catch(() => {})
     instances[0]?.log.info({ signal }, 'shutting down')
     await Promise.all(instances.map(i => i.close()))
+    dataDirLock?.release()
   })
 
   let tls: TlsMaterial | undefined

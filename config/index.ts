@@ -1,6 +1,6 @@
 // The service's configuration: one typed, validated object made of environment variables and
-// command-line flags. settings.ts is the catalogue, its groups in server-, data- and
-// access-settings.ts, setting.ts what one setting is; parsers.ts reads one value; load.ts reads
+// command-line flags. settings.ts is the catalogue, its groups in server-, data-, access- and
+// operations-settings.ts, setting.ts what one setting is; parsers.ts reads one value; load.ts reads
 // them all and checks those that go together; usage.ts is `--help`.
 export { ConfigError, type AllowedDirectory } from './parsers.ts'
 export { SETTING_GROUPS, SETTINGS, unpackDirOf, type Config } from './settings.ts'

@@ -62,6 +62,10 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env, argv: string[]
     throw new ConfigError(`${sources.headersTimeout} (${loaded.headersTimeout}) must not exceed ${sources.requestTimeout} ` +
       `(${loaded.requestTimeout}): the headers are part of the request`)
   }
+  if (loaded.backupDir !== undefined && loaded.databaseUrl !== undefined) {
+    throw new ConfigError(`${sources.backupDir}: scheduled backups copy the SQLite database; with ${sources.databaseUrl} ` +
+      'back PostgreSQL up with pg_dump')
+  }
   together(['oauthIssuer', 'oauthJwksUri', 'oauthAudience'])
   together(['loginProvider', 'loginIssuer', 'loginClientId', 'loginClientSecret'])
   loaded.publicUrl ??= `https://localhost${loaded.port === 443 ? '' : `:${loaded.port}`}${loaded.apiPrefix}`

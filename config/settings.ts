@@ -4,6 +4,7 @@
 import { join } from 'node:path'
 import { LOCAL, SIGN_IN, TOKENS } from './access-settings.ts'
 import { STORAGE, WRITES } from './data-settings.ts'
+import { BACKUPS, OBSERVABILITY } from './operations-settings.ts'
 import { LISTENING, PROCESS, REQUESTS } from './server-settings.ts'
 import type { AnySetting } from './setting.ts'
 
@@ -16,11 +17,15 @@ export const SETTING_GROUPS: readonly { title: string, settings: Record<string, 
   { title: 'Tokens and clients', settings: TOKENS },
   { title: 'Sign-in through a provider', settings: SIGN_IN },
   { title: 'The local tool server', settings: LOCAL },
-  { title: 'Logs and stopping', settings: PROCESS }
+  { title: 'Logs and stopping', settings: PROCESS },
+  { title: 'Backups', settings: BACKUPS },
+  { title: 'Metrics and traces', settings: OBSERVABILITY }
 ]
 
 /** Every setting of the service, with its default. */
-export const SETTINGS = { ...LISTENING, ...STORAGE, ...REQUESTS, ...WRITES, ...TOKENS, ...SIGN_IN, ...LOCAL, ...PROCESS }
+export const SETTINGS = {
+  ...LISTENING, ...STORAGE, ...REQUESTS, ...WRITES, ...TOKENS, ...SIGN_IN, ...LOCAL, ...PROCESS, ...BACKUPS, ...OBSERVABILITY
+}
 
 type Settings = typeof SETTINGS
 type Parsed = { readonly [K in keyof Settings]: ReturnType<Settings[K]['parse']> }

@@ -27,7 +27,9 @@ export function usage (): string {
   })])
   return [
     'usage: zoo-api [--setting value ...]   serve the API (HTTPS) and the local tool server',
-    '       zoo-api client|user ...         manage the clients and users of the authorization server (zoo-api client --help)',
+    '       zoo-api client|user|key ...     manage the clients, users and signing keys of the authorization server (zoo-api client --help)',
+    '       zoo-api backup --to FILE        copy the SQLite database, even while the service runs (zoo-api backup --help)',
+    '       zoo-api restore --from FILE     make a backup the database of DATA_DIR, where no service runs',
     '       zoo-api --help | --version',
     '',
     'Every setting is an environment variable or the flag after it; a flag wins.',

@@ -32,8 +32,21 @@ export interface Storage {
   pendingMigrations (): Promise<string[]>
   /** Runs `work` while no other instance runs its own: the start-up steps that must happen once. */
   exclusively<T> (work: () => Promise<T>): Promise<T>
+  /**
+   * SQLite only: copies the database, while it serves, into `file` (store/sqlite/backup.ts). A
+   * PostgreSQL database is backed up by PostgreSQL's own tools.
+   */
+  readonly backUp?: (file: string) => Promise<TakenBackup>
   /** Ends every connection, after what is being written is written. */
   close (): Promise<void>
+}
+
+/** What a backup wrote. */
+export interface TakenBackup {
+  file: string
+  bytes: number
+  /** The newest migration the copy holds: the program version it needs at least. */
+  migration: string | null
 }
 
 export interface Client {

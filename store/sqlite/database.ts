@@ -14,9 +14,7 @@ export type SqliteDatabase = Database.Database
 export function openDatabase (dataDir: string, migrations: Migration[] = migrationsOf('sqlite')): SqliteDatabase {
   const file = join(dataDir, 'zoo.db')
   makePrivate(dataDir, file)
-  const addon = sqliteBinding()
-  // better-sqlite3 takes the loaded addon too, though its types name only a path.
-  const db = new Database(file, addon === undefined ? {} : { nativeBinding: addon as unknown as string })
+  const db = connect(file)
   db.pragma('journal_mode = WAL')
   // FULL: a write the API answered 201 for survives a power cut, not only a crash.
   db.pragma('synchronous = FULL')
@@ -27,6 +25,13 @@ export function openDatabase (dataDir: string, migrations: Migration[] = migrati
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT')
   new SqlitePort(db).now(applying(migrations))
   return db
+}
+
+/** A connection to the SQLite file `file`, through the addon the binary unpacked when it runs as one. */
+export function connect (file: string, options: Database.Options = {}): SqliteDatabase {
+  const addon = sqliteBinding()
+  // better-sqlite3 takes the loaded addon too, though its types name only a path.
+  return new Database(file, addon === undefined ? options : { ...options, nativeBinding: addon as unknown as string })
 }
 
 /**

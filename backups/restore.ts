@@ -1,0 +1,62 @@
+import { chmodSync, copyFileSync, existsSync, renameSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Migration } from '../store/migrations.ts'
+import { checkCopy, flush, UnusableCopy } from '../store/sqlite/backup.ts'
+import { holdDataDir } from '../store/sqlite/serving-lock.ts'
+
+/** What a restore did. */
+export interface Restored {
+  restored: string
+  from: string
+  /** Where the database it replaced now is, if there was one. */
+  replaced: string | null
+}
+
+/**
+ * Makes `from`, a backup, the SQLite database of `dataDir`. Refused, with nothing changed, while a
+ * service runs on `dataDir` (store/sqlite/serving-lock.ts; the lock is held throughout, so none
+ * starts meanwhile), when `from` fails SQLite's integrity check, or when it records a migration
+ * `migrations` (this program's) do not have: a newer program made it. The database replaced is
+ * kept beside it as `zoo.db.replaced-<UTC time>`, with its write-ahead log if it had one (SQLite
+ * finds a log by its database's name, so the pair stays whole).
+ */
+export function restoreBackup (dataDir: string, from: string, migrations: Migration[], now = new Date()): Restored {
+  const lock = holdDataDir(dataDir, 'restoring')
+  try {
+    const applied = checkCopy(from)
+    const known = new Map(migrations.map(m => [m.version, m.name]))
+    const unknown = applied.find(m => known.get(m.version) !== m.name)
+    if (unknown !== undefined) {
+      throw new UnusableCopy(`${from} holds migration ${unknown.name}, which this program does not have: ` +
+        'a newer version of zoo-api made it; restore it with that version or a later one')
+    }
+    const database = join(dataDir, 'zoo.db')
+    const incoming = join(dataDir, `.zoo.db.restoring-${process.pid}`)
+    try {
+      copyFileSync(from, incoming)
+      chmodSync(incoming, 0o600)
+      flush(incoming)
+    } catch (err) {
+      rmSync(incoming, { force: true })
+      throw err
+    }
+    let replaced: string | null = null
+    if (existsSync(database)) {
+      replaced = `${database}.replaced-${timestamp(now)}`
+      renameSync(database, replaced)
+      if (existsSync(`${database}-wal`)) renameSync(`${database}-wal`, `${replaced}-wal`)
+    }
+    // The shared-memory index belongs to the log moved away; SQLite makes a new one.
+    rmSync(`${database}-shm`, { force: true })
+    renameSync(incoming, database)
+    flush(dataDir)
+    return { restored: database, from, replaced }
+  } finally {
+    lock.release()
+  }
+}
+
+/** A UTC time in a form that sorts as it reads and fits a file name: `20261128T051500.123Z`. */
+export function timestamp (at: Date): string {
+  return at.toISOString().replaceAll('-', '').replaceAll(':', '')
+}

@@ -1,0 +1,61 @@
+// What running the service unattended needs: scheduled backups, metrics and traces. Groups of the
+// settings catalogue (config/settings.ts).
+import { directory, host, integer, optional, port, url } from './parsers.ts'
+import type { AnySetting } from './setting.ts'
+
+/** Backups: copies of the SQLite database taken while the service serves (docs/operations.md). */
+export const BACKUPS = {
+  backupDir: {
+    env: 'BACKUP_DIR',
+    description: 'when set, the service copies its SQLite database into this directory at start-up and every ' +
+      'BACKUP_INTERVAL seconds while it serves (`zoo-<UTC time>.db`, names that sort by time), keeping the newest ' +
+      'BACKUP_KEEP; created 0700 if missing. SQLite only: on DATABASE_URL use `pg_dump`',
+    default: '',
+    parse: optional(directory)
+  },
+  backupInterval: {
+    env: 'BACKUP_INTERVAL',
+    description: 'seconds between two scheduled backups, counted from the end of the one before',
+    default: '86400',
+    parse: integer(1, 31536000, 'seconds')
+  },
+  backupKeep: {
+    env: 'BACKUP_KEEP',
+    description: 'scheduled backups kept in BACKUP_DIR: once a backup is taken, the oldest beyond this count are deleted',
+    default: '7',
+    parse: integer(1, 100000, 'backups')
+  }
+} satisfies Record<string, AnySetting>
+
+/** Metrics and traces: numbers to alert on, and where a slow request spent its time. */
+export const OBSERVABILITY = {
+  metricsPort: {
+    env: 'METRICS_PORT',
+    description: 'when set, a plain-HTTP listener on this port answers `GET /metrics` in the Prometheus text format ' +
+      '(and nothing else); off by default',
+    default: '',
+    parse: optional(port)
+  },
+  metricsHost: {
+    env: 'METRICS_HOST',
+    description: 'address the metrics listener listens on; it has no authentication, so keep it off the network or behind ' +
+      'a firewall',
+    default: '127.0.0.1',
+    parse: host
+  },
+  otelExporterOtlpEndpoint: {
+    env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    description: 'when set (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), traces are exported to this OpenTelemetry collector ' +
+      '(`http://127.0.0.1:4318`; `/v1/traces` is added); the other standard `OTEL_*` variables apply ' +
+      '([operations](operations.md#traces)). Off by default',
+    default: '',
+    parse: optional(url)
+  },
+  otelExporterOtlpTracesEndpoint: {
+    env: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+    description: 'the collector\'s URL for traces, used as given (`http://127.0.0.1:4318/v1/traces`); wins over ' +
+      'OTEL_EXPORTER_OTLP_ENDPOINT',
+    default: '',
+    parse: optional(url)
+  }
+} satisfies Record<string, AnySetting>

@@ -1,0 +1,92 @@
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
+import Database from 'better-sqlite3'
+import t from 'tap'
+import { loadConfig } from '../../config/index.ts'
+import { apiOf, build, create, dataDir } from '../helper.ts'
+
+/** A scheduled backup's name. */
+const NAME = /^zoo-\d{8}T\d{6}\.\d{3}Z\.db$/
+
+const until = async (done: () => boolean, what: string): Promise<void> => {
+  for (let waited = 0; !done(); waited += 50) {
+    if (waited > 30_000) throw new Error(`never: ${what}`)
+    await new Promise(resolve => setTimeout(resolve, 50))
+  }
+}
+
+const zoosIn = (file: string): string[] => {
+  const db = new Database(file, { readonly: true })
+  try {
+    return (db.prepare('SELECT name FROM zoos ORDER BY id').all() as { name: string }[]).map(z => z.name)
+  } finally {
+    db.close()
+  }
+}
+
+t.test('scheduled backups are taken while the service serves, and pruned to BACKUP_KEEP', async t => {
+  const backups = join(dataDir(t), 'backups')
+  mkdirSync(backups)
+  // Not a backup of the schedule: never deleted.
+  writeFileSync(join(backups, 'zoo-by-hand.db'), 'mine')
+  const app = await build(t, { BACKUP_DIR: backups, BACKUP_INTERVAL: '1', BACKUP_KEEP: '2' })
+  t.equal((await app.inject('/health')).statusCode, 200)
+  const schedule = apiOf(app).backups
+  if (schedule === undefined) throw new Error('no schedule')
+  await until(() => schedule.lastSuccess !== undefined, 'the first backup, at start')
+  const first = readdirSync(backups).filter(name => NAME.test(name))
+  t.equal(first.length, 1, 'one backup at start-up')
+  t.same(zoosIn(join(backups, first[0] as string)), [], 'of the database as it was')
+
+  await create(app, 'zoos', { name: 'Taken after', city: 'Lyon' })
+  const taken = schedule.lastSuccess
+  await until(() => schedule.lastSuccess !== taken, 'a second backup')
+  await until(() => readdirSync(backups).filter(name => NAME.test(name)).length >= 2, 'two kept')
+  const afterWrite = readdirSync(backups).filter(name => NAME.test(name)).sort()
+  t.same(zoosIn(join(backups, afterWrite.at(-1) as string)), ['Taken after'], 'the newest holds the write')
+
+  // Two more: four taken in all, the two oldest deleted.
+  for (let n = 0; n < 2; n++) {
+    const last = schedule.lastSuccess
+    await until(() => schedule.lastSuccess !== last, 'another backup')
+  }
+  const kept = readdirSync(backups).filter(name => NAME.test(name)).sort()
+  t.equal(kept.length, 2, 'BACKUP_KEEP backups kept')
+  t.notOk(kept.includes(first[0] as string), 'the oldest deleted')
+  t.ok(kept.every(name => name > (first[0] as string)), 'names sort by time')
+  t.ok(readdirSync(backups).includes('zoo-by-hand.db'), 'a file the schedule did not write stays')
+  t.notOk(readdirSync(backups).some(name => name.includes('partial') || name.endsWith('-wal')),
+    'nothing half-written, no log beside a copy')
+  t.equal(schedule.failures, 0)
+})
+
+t.test('a failed backup is logged and counted, and the schedule goes on', async t => {
+  const backups = join(dataDir(t), 'backups')
+  const lines: string[] = []
+  const log = new Writable({ write (chunk, _encoding, done) { lines.push(String(chunk)); done() } })
+  const app = await build(t, { BACKUP_DIR: backups, BACKUP_INTERVAL: '1', BACKUP_KEEP: '3', LOG_LEVEL: 'info' }, log)
+  t.equal((await app.inject('/health')).statusCode, 200)
+  const schedule = apiOf(app).backups
+  if (schedule === undefined) throw new Error('no schedule')
+  await until(() => schedule.lastSuccess !== undefined, 'the first backup')
+  // The directory replaced by a file: the next backup cannot be written.
+  rmSync(backups, { recursive: true })
+  writeFileSync(backups, 'in the way')
+  await until(() => schedule.failures > 0, 'a failure')
+  const failed = lines.map(line => JSON.parse(line) as { msg: string, level: number, dir?: string, err?: { message: string } })
+    .find(line => line.msg === 'backup failed')
+  t.match(failed, { level: 50, dir: backups, err: { message: /ENOTDIR/ } }, 'logged as an error naming the directory')
+  rmSync(backups)
+  mkdirSync(backups)
+  const failures = schedule.failures
+  const last = schedule.lastSuccess
+  await until(() => schedule.lastSuccess !== last, 'a backup once the directory is back')
+  t.ok(schedule.failures >= failures)
+  t.ok(lines.some(line => line.includes('"msg":"backup taken"')))
+})
+
+t.test('scheduled backups are SQLite\'s: with DATABASE_URL, start-up says to use pg_dump', async t => {
+  t.throws(() => loadConfig({ BACKUP_DIR: '/tmp/backups', DATABASE_URL: 'postgres://127.0.0.1/test' }, []),
+    { message: 'BACKUP_DIR: scheduled backups copy the SQLite database; with DATABASE_URL back PostgreSQL up with pg_dump' })
+})
