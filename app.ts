@@ -11,6 +11,7 @@ import { programDir } from './packaging/shipped.ts'
 import { RESOURCES } from './schemas/index.ts'
 import { componentsOf } from './schemas/responses.ts'
 import type { StoredCollections } from './store/storage.ts'
+import { Metrics } from './telemetry/metrics.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,6 +22,8 @@ declare module 'fastify' {
     announce: (message: string) => void
     /** Whether the background-job worker starts with the app (ApiOptions.runJobs). */
     runJobs: boolean
+    /** The metrics, when METRICS_PORT is set (plugins/app/metrics.ts feeds them, listeners/metrics.ts serves them). */
+    metrics: Metrics | undefined
   }
 }
 
@@ -113,6 +116,7 @@ export function buildApi (config: Config, options: ApiOptions = {}): FastifyInst
   fastify.decorate('collections', collections)
   fastify.decorate('announce', options.announce ?? ((message: string) => { process.stdout.write(`${message}\n`) }))
   fastify.decorate('runJobs', options.runJobs ?? true)
+  fastify.decorate('metrics', config.metricsPort === undefined ? undefined : new Metrics())
   fastify.setValidatorCompiler(validatorCompiler)
   fastify.setSerializerCompiler(serializerCompilerFor(componentsOf(collections.resources)))
   // Before anything else runs, so that every answer carries its request id, refusals and errors included.

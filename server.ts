@@ -6,6 +6,7 @@ import { buildApi } from './app.ts'
 import { CLI_NOUNS, readAll, runCli } from './auth/cli.ts'
 import { BACKUP_COMMANDS, runBackupCommand } from './backups/cli.ts'
 import { ConfigError, loadConfig, usage, type Config } from './config/index.ts'
+import { buildMetricsListener } from './listeners/metrics.ts'
 import { buildRedirectListener } from './listeners/redirect.ts'
 import { startupBlock } from './listeners/startup-block.ts'
 import { loadTls, type TlsMaterial } from './listeners/tls.ts'
@@ -86,6 +87,7 @@ async function serve (argv: string[]): Promise<void> {
   })
 
   let tls: TlsMaterial | undefined
+  let metricsListener: FastifyInstance | undefined
   const announcements: string[] = []
   starting = (async () => {
     tls = config.tls === 'on' ? await loadTls(config) : undefined
@@ -100,6 +102,12 @@ async function serve (argv: string[]): Promise<void> {
     await listen(api, config.host, config.port, 'HOST', 'PORT')
     if (stopping) return
     await listen(local, config.localHost, config.localPort, 'LOCAL_HOST', 'LOCAL_PORT')
+    if (stopping) return
+    if (api.metrics !== undefined && config.metricsPort !== undefined) {
+      metricsListener = buildMetricsListener(config, api.metrics)
+      instances.push(metricsListener)
+      await listen(metricsListener, config.metricsHost, config.metricsPort, 'METRICS_HOST', 'METRICS_PORT')
+    }
     if (stopping || config.httpRedirectPort === undefined) return
     // Built once the API listens: with PORT=0 only then is the port to redirect to known.
     const redirect = buildRedirectListener({
@@ -122,7 +130,7 @@ async function serve (argv: string[]): Promise<void> {
   if (stopping) return
   const [api, local] = instances as [FastifyInstance, FastifyInstance]
   if (config.allowedDirs.length === 0) local.log.info('no allowed directories (ALLOWED_DIRS or --allow): list_directory refuses every path')
-  process.stdout.write(startupBlock(config, tls, api, local, announcements))
+  process.stdout.write(startupBlock(config, tls, api, local, announcements, metricsListener))
 }
 
 /** DATA_DIR, created if missing; start-up stops naming it when it cannot be created or written. */

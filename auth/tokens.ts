@@ -41,7 +41,22 @@ export interface TokenSettings {
 /** Why a token was refused; the message becomes `error_description`. */
 export class TokenError extends Error {
   override name = 'TokenError'
+  /** Why, in a word the metrics count by: the message says it to the client. */
+  readonly reason: TokenRefusal
+
+  constructor (reason: TokenRefusal, message: string) {
+    super(message)
+    this.reason = reason
+  }
 }
+
+/**
+ * The kinds of refusal: a token that ran out (`expired`) or is not yet valid, one not made for
+ * this API (`wrong_claim`), one whose signature does not hold (`bad_signature`), one that is not a
+ * token at all (`malformed`), and one taken back since (`revoked`: revoked, or its client or user
+ * deleted or changed).
+ */
+export type TokenRefusal = 'expired' | 'not_yet_valid' | 'wrong_claim' | 'bad_signature' | 'malformed' | 'revoked'
 
 /** The external issuer's keys could not be fetched: its tokens can be neither accepted nor refused. */
 export class IssuerUnavailable extends Error {
@@ -55,18 +70,18 @@ export const EXTERNAL_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384',
 
 /** Why jose refused a token, in words a client can act on. */
 function tokenErrorOf (err: unknown): TokenError {
-  if (err instanceof errors.JWTExpired) return new TokenError('the access token expired')
+  if (err instanceof errors.JWTExpired) return new TokenError('expired', 'the access token expired')
   if (err instanceof errors.JWTClaimValidationFailed) {
-    if (err.claim === 'nbf') return new TokenError('the access token is not valid yet')
-    if (err.claim === 'typ') return new TokenError('the token is not an access token (typ must be at+jwt)')
-    return new TokenError(`the access token has a wrong or missing ${err.claim} claim`)
+    if (err.claim === 'nbf') return new TokenError('not_yet_valid', 'the access token is not valid yet')
+    if (err.claim === 'typ') return new TokenError('malformed', 'the token is not an access token (typ must be at+jwt)')
+    return new TokenError('wrong_claim', `the access token has a wrong or missing ${err.claim} claim`)
   }
   if (err instanceof errors.JOSEAlgNotAllowed || err instanceof errors.JOSENotSupported) {
-    return new TokenError('the access token is signed with an algorithm this API does not accept')
+    return new TokenError('bad_signature', 'the access token is signed with an algorithm this API does not accept')
   }
-  if (err instanceof errors.JWKSNoMatchingKey) return new TokenError('the access token is signed with an unknown key')
-  if (err instanceof errors.JWSSignatureVerificationFailed) return new TokenError('the access token signature is invalid')
-  return new TokenError('the access token is malformed')
+  if (err instanceof errors.JWKSNoMatchingKey) return new TokenError('bad_signature', 'the access token is signed with an unknown key')
+  if (err instanceof errors.JWSSignatureVerificationFailed) return new TokenError('bad_signature', 'the access token signature is invalid')
+  return new TokenError('malformed', 'the access token is malformed')
 }
 
 /**
@@ -193,7 +208,7 @@ export class TokenService {
     }
     // The unverified `iss` only chooses the keys; the verification then checks it.
     if (this.#external !== undefined && issuer === this.#external.issuer.issuer) return this.#verifyExternal(token, this.#external)
-    if (issuer !== this.settings.issuer) throw new TokenError('the access token comes from an issuer this API does not accept')
+    if (issuer !== this.settings.issuer) throw new TokenError('wrong_claim', 'the access token comes from an issuer this API does not accept')
     try {
       const { payload } = await jwtVerify(token, this.keys.verificationKey, {
         issuer: this.settings.issuer,
@@ -256,17 +271,17 @@ function principalOf (payload: JWTPayload): Principal {
  * (PendingStanding.accepted, on which a create may go ahead in one statement).
  */
 function judged (principal: Principal, standing: TokenStanding): Principal {
-  if (standing.revoked) throw new TokenError('the access token was revoked')
+  if (standing.revoked) throw new TokenError('revoked', 'the access token was revoked')
   const { client } = standing
   if (client === undefined || principal.issuedAt < Math.floor(Date.parse(client.created_at) / 1000)) {
-    throw new TokenError('the client of the access token no longer exists')
+    throw new TokenError('revoked', 'the client of the access token no longer exists')
   }
   if (client.generation !== principal.clientGeneration) {
-    throw new TokenError('the client\'s credentials or scope changed after the access token was issued')
+    throw new TokenError('revoked', 'the client\'s credentials or scope changed after the access token was issued')
   }
-  if (!standing.userExists) throw new TokenError('the user of the access token no longer exists')
+  if (!standing.userExists) throw new TokenError('revoked', 'the user of the access token no longer exists')
   if (standing.userGeneration !== principal.userGeneration) {
-    throw new TokenError('the user\'s claims changed after the access token was issued')
+    throw new TokenError('revoked', 'the user\'s claims changed after the access token was issued')
   }
   return principal
 }

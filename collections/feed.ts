@@ -1,4 +1,11 @@
+import { channel } from 'node:diagnostics_channel'
 import { comparePositions, type ChangeEntry, type ChangeLog } from '../store/contract.ts'
+
+/**
+ * The hub's deliveries to the open streams, for whoever listens (the metrics' feed lag): `{ at }`,
+ * when the last change delivered was made.
+ */
+export const liveDeliveries = channel('zoo-api:feed.delivered')
 
 /** Changes read in one go, by a subscriber catching up or by the hub. */
 const PAGE = 1000
@@ -152,6 +159,7 @@ export class ChangeHub {
       if (this.#head === undefined) return
       if (page.length === 0) continue
       for (const subscriber of this.#live) subscriber.deliver(page, false)
+      if (liveDeliveries.hasSubscribers) liveDeliveries.publish({ at: (page.at(-1) as ChangeEntry).at })
       this.#head = (page.at(-1) as ChangeEntry).position
       if (page.length === PAGE) this.#again = true
     } while (this.#again)

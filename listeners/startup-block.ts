@@ -18,7 +18,8 @@ const ORIGINS: Record<TlsMaterial['origin'], string> = {
  * certificate to trust, and at the first start the one-time credentials.
  */
 export function startupBlock (
-  config: Config, tls: TlsMaterial | undefined, api: FastifyInstance, local: FastifyInstance, announcements: string[]
+  config: Config, tls: TlsMaterial | undefined, api: FastifyInstance, local: FastifyInstance, announcements: string[],
+  metrics?: FastifyInstance
 ): string {
   const urlOf = (scheme: string, instance: FastifyInstance, host: string, path: string) => {
     const shown = isLoopback(host) || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
@@ -30,6 +31,7 @@ export function startupBlock (
     `Zoo API      ${config.apiPrefix === '' ? `${base}/` : base}${tls === undefined ? PROXIED : ''}`,
     `Docs         ${base}${DOCUMENTATION_PREFIX}`,
     `Local tools  ${urlOf('http', local, config.localHost, '/')}`,
+    ...(metrics === undefined ? [] : [`Metrics      ${urlOf('http', metrics, config.metricsHost, '/metrics')}`]),
     ...(tls === undefined ? [] : [`Certificate  ${tls.certFile} (${ORIGINS[tls.origin]})`, `SHA-256      ${tls.fingerprint}`]),
     ...announcements.flatMap(message => ['', message]),
     ''

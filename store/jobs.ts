@@ -127,6 +127,10 @@ export class SqlJobStore implements JobStore {
     return (row as { waiting: number }).waiting
   }
 
+  async queued (): Promise<number> {
+    return Number((await this.db.row<{ queued: number }>(sql`SELECT count(*) AS queued FROM jobs WHERE status = 'queued'`))?.queued)
+  }
+
   async prune (succeeded: Date, failed: Date): Promise<number> {
     return this.db.run(sql`DELETE FROM jobs WHERE (status = 'succeeded' AND finished_at < ${succeeded.toISOString()})
       OR (status = 'failed' AND finished_at < ${failed.toISOString()})`)

@@ -37,8 +37,18 @@ export interface Storage {
    * PostgreSQL database is backed up by PostgreSQL's own tools.
    */
   readonly backUp?: (file: string) => Promise<TakenBackup>
+  /** PostgreSQL only: how the pool's connections are used now. */
+  readonly connections?: () => ConnectionUse
   /** Ends every connection, after what is being written is written. */
   close (): Promise<void>
+}
+
+/** A pool's connections: in use, idle, the requests waiting for one, and how many it may open. */
+export interface ConnectionUse {
+  used: number
+  idle: number
+  pending: number
+  max: number
 }
 
 /** What a backup wrote. */
@@ -243,6 +253,8 @@ export interface JobStore {
   requeueAbandoned (): Promise<number>
   /** How many of `owner`'s jobs are queued or running. */
   waiting (owner: JobOwner): Promise<number>
+  /** How many jobs of every owner wait in the queue. */
+  queued (): Promise<number>
   /** Deletes the jobs that succeeded before `succeeded` or failed before `failed`. Returns how many. */
   prune (succeeded: Date, failed: Date): Promise<number>
 }

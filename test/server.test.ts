@@ -107,12 +107,27 @@ t.test('a port in use stops start-up with one line naming its setting, and no in
   for (const [setting, env] of [
     ['PORT', { PORT: String(port) }],
     ['LOCAL_PORT', { LOCAL_PORT: String(port) }],
-    ['HTTP_REDIRECT_PORT', { TLS: 'on', HTTP_REDIRECT_PORT: String(port) }]
+    ['HTTP_REDIRECT_PORT', { TLS: 'on', HTTP_REDIRECT_PORT: String(port) }],
+    ['METRICS_PORT', { METRICS_PORT: String(port) }]
   ] as const) {
     const started = run(t, env)
     t.same(await started.exit, [2, null], setting)
     t.equal(started.stderr(), `zoo-api: ${setting}: port ${port} on 127.0.0.1 is in use by another process\n`)
   }
+})
+
+t.test('with METRICS_PORT a listener of its own answers /metrics, and the start-up block says where', async t => {
+  const started = run(t, { METRICS_PORT: '0' })
+  const line = await started.logged(l => l.name === 'metrics' && (l.msg?.startsWith('Server listening at ') ?? false))
+  const url = `${String(line.msg).slice('Server listening at '.length)}/metrics`
+  t.match(url, /^http:\/\/127\.0\.0\.1:\d+\/metrics$/, 'on loopback (METRICS_HOST)')
+  const scraped = await fetch(url)
+  t.equal(scraped.status, 200)
+  t.match(await scraped.text(), /^# HELP http_server_request_duration_seconds /m)
+  if (!started.stdout().includes('Metrics ')) await started.logged(() => started.stdout().includes('Metrics '))
+  t.match(started.stdout(), /^Metrics {6}http:\/\/localhost:\d+\/metrics$/m)
+  started.child.kill('SIGTERM')
+  t.same(await started.exit, [0, null])
 })
 
 t.test('a data directory that cannot be created stops start-up with one line naming DATA_DIR', async t => {

@@ -4,6 +4,7 @@ import { scopesFor } from '../../auth/scopes.ts'
 import { IssuerUnavailable, TokenError, type PendingStanding, type Principal } from '../../auth/tokens.ts'
 import { HttpError, refusalOf } from '../../http/errors.ts'
 import { DOCUMENTATION_PREFIX, originOf } from '../../http/links.ts'
+import { tokenRefusals } from '../../http/observed.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -62,6 +63,7 @@ export default fp(async function bearerGuard (fastify) {
       return new HttpError(503, 'The access token cannot be checked now: the keys of its issuer are unavailable')
     }
     if (!(err instanceof TokenError)) return err
+    if (tokenRefusals.hasSubscribers) tokenRefusals.publish({ reason: err.reason })
     // RFC 6750 §3: error_description is a quoted string of printable ASCII without " or \.
     return unauthenticated(request, `Invalid access token: ${err.message}`,
       `${REALM}, error="invalid_token", error_description="${err.message.replace(/[^\x20-\x7e]|["\\]/g, "'")}"`)
@@ -71,6 +73,7 @@ export default fp(async function bearerGuard (fastify) {
   const requireScopes = (request: FastifyRequest, needed: readonly string[]): void => {
     const lacking = needed.find(scope => request.principal?.scopes.has(scope) !== true)
     if (lacking !== undefined) {
+      if (tokenRefusals.hasSubscribers) tokenRefusals.publish({ reason: 'insufficient_scope' })
       const all = needed.join(' ')
       throw new HttpError(403, `The access token lacks the scope ${lacking}`, documentation(request, `Requires the scope ${all}`),
         { 'WWW-Authenticate': `${REALM}, error="insufficient_scope", scope="${all}"` })
@@ -107,7 +110,10 @@ export default fp(async function bearerGuard (fastify) {
   fastify.decorate('requireToken', function requireToken (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) {
     const header = request.headers.authorization
     const bearer = header === undefined ? null : /^Bearer +([^ ]*) *$/i.exec(header)
-    if (bearer === null) throw unauthenticated(request, 'A bearer access token is required', REALM)
+    if (bearer === null) {
+      if (tokenRefusals.hasSubscribers) tokenRefusals.publish({ reason: 'missing' })
+      throw unauthenticated(request, 'A bearer access token is required', REALM)
+    }
     const token = bearer[1] as string
     const alongside = request.routeOptions.config.standingAlongside === true
     // Whether the token stands: asked now, or left to the route's first read when it can be.

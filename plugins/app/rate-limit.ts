@@ -4,6 +4,7 @@ import fp from 'fastify-plugin'
 import type { Redis } from 'ioredis'
 import { ConfigError } from '../../config/index.ts'
 import { HttpError } from '../../http/errors.ts'
+import { rateLimitRefusals } from '../../http/observed.ts'
 import { INTERNAL_ADDRESS } from '../../jobs/replay.ts'
 
 /** The URL without its password, to be named in a message. */
@@ -56,7 +57,9 @@ export default fp(async function rateLimits (fastify) {
     timeWindow: 60_000,
     allowList: request => request.socket.remoteAddress === INTERNAL_ADDRESS,
     ...(redis === undefined ? {} : { redis, nameSpace: 'zoo-api-rate-limit:', skipOnError: true }),
-    errorResponseBuilder: (_request, context) =>
-      new HttpError(429, `Too many requests: at most ${context.max} a minute; retry in ${context.after}`)
+    errorResponseBuilder: (_request, context) => {
+      if (rateLimitRefusals.hasSubscribers) rateLimitRefusals.publish({})
+      return new HttpError(429, `Too many requests: at most ${context.max} a minute; retry in ${context.after}`)
+    }
   })
 }, { name: 'rate-limit', dependencies: ['https-only'] })

@@ -10,6 +10,7 @@ import { raw, sql, type Sql } from '../sql.ts'
 import { applying, type Migration } from '../migrations.ts'
 import { quote } from '../text.ts'
 import { POSTGRES } from './dialect.ts'
+import { statements, type StatementEvent } from '../observed.ts'
 
 // bigint arrives as text unless told otherwise: every one here is an id, a count or a version, below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
@@ -40,9 +41,26 @@ export function redacted (url: string): string {
   }
 }
 
+/**
+ * A connection that announces each of its statements (store/observed.ts) when someone listens.
+ * The pool makes its connections of this class (pg's Pool option `Client`), so every statement of
+ * the engine passes here, those of `pool.query` too, which pg sends with a callback.
+ */
+class ObservedClient extends pg.Client {}
+const query = pg.Client.prototype.query
+ObservedClient.prototype.query = function observedQuery (this: pg.Client, ...args: unknown[]): unknown {
+  if (!statements.hasSubscribers) return Reflect.apply(query, this, args)
+  const [config] = args
+  const event: StatementEvent = { system: 'postgresql', text: typeof config === 'string' ? config : (config as { text: string }).text }
+  return typeof args.at(-1) === 'function'
+    ? statements.traceCallback(query as (...a: unknown[]) => unknown, -1, event, this, ...args)
+    : statements.tracePromise(query as (...a: unknown[]) => Promise<unknown>, event, this, ...args)
+} as typeof query
+
 /** A pool of connections to DATABASE_URL, checked by one query: a database that cannot be reached stops start-up. */
 export async function openPool (settings: PostgresSettings): Promise<Pool> {
   const pool = new pg.Pool({
+    Client: ObservedClient,
     connectionString: settings.url,
     max: settings.poolSize,
     statement_timeout: settings.statementTimeout,

@@ -38,6 +38,9 @@ export async function openPostgresStorage (settings: PostgresSettings, collectio
     signingKeys: new SqlSigningKeyStore(port),
     pendingMigrations: async () => (await port.transaction(pending(migrations))).map(m => m.name),
     exclusively: async work => withLock(pool, LOCKS.startup, () => work()),
+    connections: () => ({
+      used: pool.totalCount - pool.idleCount, idle: pool.idleCount, pending: pool.waitingCount, max: settings.poolSize
+    }),
     close: async () => {
       if (!pool.ended) await pool.end()
     }

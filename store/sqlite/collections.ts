@@ -4,6 +4,7 @@ import { compareAsciiCaseInsensitive, KINDS, type Comparator, type Scalar } from
 import type { Resource, ResourceRecord } from '../../model/resource.ts'
 import type { Alongside, Filter, ListOptions, ListQuery, Page, Versioned } from '../contract.ts'
 import { feedRows } from '../feed.ts'
+import { sqliteStatement } from '../observed.ts'
 import { runNow, type Ask, type Change, type Sequence } from '../sequence.ts'
 import { sql, type Sql } from '../sql.ts'
 import { alongsideColumns, TableCollection } from '../table-collection.ts'
@@ -124,24 +125,24 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
   /** The first row of a statement, its values in the order of the select list, or undefined. */
   row (statement: Sql): Scalar[] | undefined {
     const { compiled, params } = this.port.compiled(statement)
-    return compiled.raw().get(...params) as Scalar[] | undefined
+    return sqliteStatement(compiled.source, () => compiled.raw().get(...params) as Scalar[] | undefined)
   }
 
   /** Every row of a statement, each its values in the order of the select list. */
   rows (statement: Sql): Scalar[][] {
     const { compiled, params } = this.port.compiled(statement)
-    return compiled.raw().all(...params) as Scalar[][]
+    return sqliteStatement(compiled.source, () => compiled.raw().all(...params) as Scalar[][])
   }
 
   /** The first value of the first row of a statement. */
   value (statement: Sql): unknown {
     const { compiled, params } = this.port.compiled(statement)
-    return compiled.pluck().get(...params)
+    return sqliteStatement(compiled.source, () => compiled.pluck().get(...params))
   }
 
   run (statement: Sql): void {
     const { compiled, params } = this.port.compiled(statement)
-    compiled.run(...params)
+    sqliteStatement(compiled.source, () => compiled.run(...params))
   }
 
   /** Makes the search words of the records that have none yet (written before the search index was), a transaction a batch. */
@@ -206,7 +207,8 @@ class SqliteCollection extends TableCollection {
       const read = this.sql.read(id, within)
       row = this.store.row(asked === undefined ? read : sql`SELECT ${alongsideColumns(asked)}, record.* FROM (${read}) AS record`)
     } else if (asked === undefined) {
-      row = this.#read.get(id) as Scalar[] | undefined
+      const read = this.#read
+      row = sqliteStatement(read.source, () => read.get(id) as Scalar[] | undefined)
     } else {
       const { sql: columns, params } = asked.columns(1)
       let read = this.#readAlongside.get(columns)
@@ -214,7 +216,8 @@ class SqliteCollection extends TableCollection {
         const record = this.sql.read(0).render(SQLITE.placeholder).sql
         this.#readAlongside.set(columns, read = this.store.db.prepare(`SELECT ${columns}, record.* FROM (${record}) AS record`).raw())
       }
-      row = read.get(...params, id) as Scalar[] | undefined
+      const alongsideRead = read
+      row = sqliteStatement(read.source, () => alongsideRead.get(...params, id) as Scalar[] | undefined)
     }
     if (asked === undefined || row === undefined) {
       this.store.answerAlone(asked)

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { sqliteBinding } from '../../packaging/shipped.ts'
 import { DatabasePort, type PortQuery, type Work } from '../database.ts'
+import { sqliteStatement } from '../observed.ts'
 import { runNow } from '../sequence.ts'
 import { raw, sql, type Sql } from '../sql.ts'
 import { SQLITE } from './dialect.ts'
@@ -93,9 +94,13 @@ export class SqlitePort extends DatabasePort {
   }
 
   protected answer ({ statement, want }: PortQuery): unknown {
-    if (want === 'script') return this.db.exec(statement.render(SQLITE.placeholder).sql)
+    if (want === 'script') {
+      const { sql: text } = statement.render(SQLITE.placeholder)
+      return sqliteStatement(text, () => this.db.exec(text))
+    }
     const { compiled, params } = this.compiled(statement)
     // Rows as objects: a collection's read of the same text may have left it answering arrays or values.
-    return want === 'rows' ? compiled.raw(false).pluck(false).all(...params) : compiled.run(...params).changes
+    return sqliteStatement(compiled.source, () =>
+      want === 'rows' ? compiled.raw(false).pluck(false).all(...params) : compiled.run(...params).changes)
   }
 }

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3'
 import { SqlChangeLog, type FeedRow } from '../feed.ts'
 import { raw } from '../sql.ts'
 import type { SqlitePort } from './database.ts'
+import { sqliteStatement } from '../observed.ts'
 
 /**
  * The change feed in SQLite. A position is the row's id: one write transaction runs at a time, so
@@ -25,7 +26,12 @@ export class SqliteChangeLog extends SqlChangeLog {
   /** Records `rows` in the open transaction of their write, at `at`. */
   record (rows: readonly FeedRow[], at: string): void {
     if (rows.length === 0) return
-    if (rows.length === 1) this.#recordOne.run(...rows[0] as FeedRow, at)
-    else this.#record.run(at, JSON.stringify(rows))
+    if (rows.length === 1) {
+      const one = this.#recordOne
+      sqliteStatement(one.source, () => one.run(...rows[0] as FeedRow, at))
+    } else {
+      const many = this.#record
+      sqliteStatement(many.source, () => many.run(at, JSON.stringify(rows)))
+    }
   }
 }

@@ -1,4 +1,6 @@
+import { AsyncResource } from 'node:async_hooks'
 import type Database from 'better-sqlite3'
+import { groupCommits, sqliteStatement, statements } from '../observed.ts'
 
 /** Registers work to run once the write's transaction has committed (never if it is undone). */
 export type OnCommit = (effect: () => void) => void
@@ -51,7 +53,10 @@ export class GroupCommit {
 
   submit<T> (write: Write<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#pending.push({ write, resolve: resolve as (value: unknown) => void, reject })
+      // Heard by the traces, a write runs in the context of the request that sent it, its statements
+      // children of that request's span rather than of the one whose write scheduled the group.
+      const bound = statements.hasSubscribers ? AsyncResource.bind(write) : write
+      this.#pending.push({ write: bound, resolve: resolve as (value: unknown) => void, reject })
       this.#schedule()
     })
   }
@@ -92,13 +97,14 @@ export class GroupCommit {
           outcomes.push({ ok: false, error })
         }
       }
-      this.#commit.run()
+      sqliteStatement('COMMIT', () => this.#commit.run())
     } catch (error) {
       if (this.db.inTransaction) this.#rollback.run()
       for (const { reject } of group) reject(error)
       return group.length
     }
     this.commits++
+    if (groupCommits.hasSubscribers) groupCommits.publish({ writes: taken })
     group.slice(0, taken).forEach(({ resolve, reject }, i) => {
       const outcome = outcomes[i] as typeof outcomes[number]
       if (!outcome.ok) return reject(outcome.error)

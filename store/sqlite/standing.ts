@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3'
 import type { StandingCheck } from '../accounts.ts'
 import type { StandingColumns, TokenKey, TokenStanding } from '../storage.ts'
 import type { SqliteDatabase } from './database.ts'
+import { sqliteStatement } from '../observed.ts'
 
 /**
  * A token's standing in SQLite (the CLI, another process, may have deleted the client or the user a moment ago): columns of the
@@ -26,8 +27,8 @@ export function sqliteStanding (db: SqliteDatabase): StandingCheck {
   return {
     tokenStanding: (token: TokenKey): TokenStanding => {
       const { sql, params, standing } = standingColumns(token)
-      alone ??= db.prepare<unknown[], unknown[]>(`SELECT ${sql}`).raw()
-      return standing(alone.get(...params) as unknown[])
+      const statement = alone ??= db.prepare<unknown[], unknown[]>(`SELECT ${sql}`).raw()
+      return standing(sqliteStatement(statement.source, () => statement.get(...params) as unknown[]))
     },
     standingColumns
   }

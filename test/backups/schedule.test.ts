@@ -65,7 +65,7 @@ t.test('a failed backup is logged and counted, and the schedule goes on', async 
   const backups = join(dataDir(t), 'backups')
   const lines: string[] = []
   const log = new Writable({ write (chunk, _encoding, done) { lines.push(String(chunk)); done() } })
-  const app = await build(t, { BACKUP_DIR: backups, BACKUP_INTERVAL: '1', BACKUP_KEEP: '3', LOG_LEVEL: 'info' }, log)
+  const app = await build(t, { BACKUP_DIR: backups, BACKUP_INTERVAL: '1', BACKUP_KEEP: '3', LOG_LEVEL: 'info', METRICS_PORT: '0' }, log)
   t.equal((await app.inject('/health')).statusCode, 200)
   const schedule = apiOf(app).backups
   if (schedule === undefined) throw new Error('no schedule')
@@ -84,6 +84,13 @@ t.test('a failed backup is logged and counted, and the schedule goes on', async 
   await until(() => schedule.lastSuccess !== last, 'a backup once the directory is back')
   t.ok(schedule.failures >= failures)
   t.ok(lines.some(line => line.includes('"msg":"backup taken"')))
+  // A backup may end while the metrics are read: either of the two times is the truth.
+  const seconds = (at: Date | undefined): number => (at?.getTime() ?? 0) / 1000
+  const known = seconds(schedule.lastSuccess)
+  const metrics = await app.metrics?.text() ?? ''
+  t.equal(Number(/^zoo_backup_failures_total (\d+)$/m.exec(metrics)?.[1]), schedule.failures, 'the metrics count the failures')
+  const lastSuccess = Number(/^zoo_backup_last_success_timestamp_seconds (\S+)$/m.exec(metrics)?.[1])
+  t.ok([known, seconds(schedule.lastSuccess)].includes(lastSuccess), 'and say when the last backup succeeded')
 })
 
 t.test('scheduled backups are SQLite\'s: with DATABASE_URL, start-up says to use pg_dump', async t => {

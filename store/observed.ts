@@ -1,0 +1,26 @@
+import { channel, tracingChannel } from 'node:diagnostics_channel'
+
+/**
+ * What the store tells whoever listens (the metrics and traces of telemetry/), through Node's
+ * diagnostics channels: a channel nobody subscribes to costs one property read, so the store pays
+ * nothing for what is switched off, and knows nothing of who listens.
+ */
+
+/** A statement sent to the database, as its tracing channel's events carry it. */
+export interface StatementEvent {
+  system: 'sqlite' | 'postgresql'
+  /** Its text, with placeholders where its values go: never the values. */
+  text: string
+  error?: unknown
+}
+
+/** Every statement, from its start to its answer (`end` on SQLite, which answers at once; `asyncEnd` on PostgreSQL). */
+export const statements = tracingChannel<unknown, StatementEvent>('zoo-api:db.statement')
+
+/** A SQLite group commit (store/sqlite/group-commit.ts): `{ writes }`, how many writes it committed together. */
+export const groupCommits = channel('zoo-api:sqlite.group-commit')
+
+/** Runs a SQLite statement, `run`, announcing it as `text` when someone listens. */
+export function sqliteStatement<T> (text: string, run: () => T): T {
+  return statements.hasSubscribers ? statements.traceSync(run, { system: 'sqlite', text }) : run()
+}

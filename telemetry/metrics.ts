@@ -1,0 +1,243 @@
+import type { Channel } from 'node:diagnostics_channel'
+import { performance } from 'node:perf_hooks'
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import type { BackupSchedule } from '../backups/schedule.ts'
+import { liveDeliveries } from '../collections/feed.ts'
+import { rateLimitRefusals, tokenRefusals } from '../http/observed.ts'
+import { groupCommits, statements, type StatementEvent } from '../store/observed.ts'
+import type { Storage } from '../store/storage.ts'
+
+/** What the metrics read when scraped, rather than count as it happens. */
+export interface MetricSources {
+  storage: Storage
+  openStreams: () => number
+  backups: () => BackupSchedule | undefined
+}
+
+/** OpenTelemetry's advice for HTTP server durations, in seconds. */
+const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10]
+/** OpenTelemetry's advice for database operations, with the sub-millisecond steps where SQLite answers. */
+const STATEMENT_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10]
+/** A statement's operation (its first word) by its text: texts are few, but a list's vary with its filters. */
+const OPERATIONS_KEPT = 1000
+
+type Observe = (value: number) => void
+type Timed = StatementEvent & { metricsStarted?: number }
+
+/**
+ * The service's metrics, in the Prometheus text format (`/metrics` on the listener of
+ * listeners/metrics.ts), with prom-client. Names follow OpenTelemetry's semantic conventions where
+ * they have one (`http_server_request_duration_seconds` is `http.server.request.duration`), the
+ * service's own begin with `zoo_`. Made only when METRICS_PORT is set; the store and the guards
+ * publish on diagnostics channels (store/observed.ts, http/observed.ts), which cost nothing until
+ * `subscribe`.
+ */
+export class Metrics {
+  readonly registry = new Registry()
+  readonly #requestDuration: Histogram<'http_request_method' | 'http_route' | 'http_response_status_code'>
+  readonly #activeRequests: Gauge<'http_request_method'>
+  readonly #statementDuration: Histogram<'db_system_name' | 'db_operation_name'>
+  readonly #groupCommit: Histogram
+  readonly #feedLag: Histogram
+  readonly #tokenRefusals: Counter<'reason'>
+  readonly #rateLimited: Counter
+  /** Children of the labelled metrics, kept: prom-client would hash the labels at each observation. */
+  readonly #durations = new Map<string, Observe>()
+  readonly #active = new Map<string, { inc: () => void, dec: () => void }>()
+  readonly #statementObservers = new Map<string, Observe>()
+  readonly #operations = new Map<string, string>()
+  readonly #unsubscribe: (() => void)[] = []
+
+  constructor () {
+    const registry = this.registry
+    collectDefaultMetrics({ register: registry })
+    this.#requestDuration = new Histogram({
+      name: 'http_server_request_duration_seconds',
+      help: 'Duration of HTTP server requests, by method, route template and status',
+      labelNames: ['http_request_method', 'http_route', 'http_response_status_code'],
+      buckets: REQUEST_BUCKETS,
+      registers: [registry]
+    })
+    this.#activeRequests = new Gauge({
+      name: 'http_server_active_requests',
+      help: 'HTTP server requests being answered',
+      labelNames: ['http_request_method'],
+      registers: [registry]
+    })
+    this.#statementDuration = new Histogram({
+      name: 'db_client_operation_duration_seconds',
+      help: 'Duration of database statements, by engine and operation (the statement\'s first word)',
+      labelNames: ['db_system_name', 'db_operation_name'],
+      buckets: STATEMENT_BUCKETS,
+      registers: [registry]
+    })
+    this.#groupCommit = new Histogram({
+      name: 'zoo_sqlite_group_commit_writes',
+      help: 'Writes committed together in one SQLite transaction',
+      buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500],
+      registers: [registry]
+    })
+    this.#feedLag = new Histogram({
+      name: 'zoo_change_feed_lag_seconds',
+      help: 'Time from a change being made to its delivery to the open change streams',
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry]
+    })
+    this.#tokenRefusals = new Counter({
+      name: 'zoo_token_refusals_total',
+      help: 'Requests refused for their access token (401) or its scope (403), by reason',
+      labelNames: ['reason'],
+      registers: [registry]
+    })
+    this.#rateLimited = new Counter({
+      name: 'zoo_rate_limit_refusals_total',
+      help: 'Requests refused by the rate limit (429)',
+      registers: [registry]
+    })
+  }
+
+  /** Starts counting what the store, the guards and the feed publish. */
+  subscribe (): void {
+    const onStatement = {
+      start: (event: unknown) => { (event as Timed).metricsStarted = performance.now() },
+      // SQLite answers before `end`; PostgreSQL in `asyncEnd`.
+      end: (event: unknown) => { if ((event as Timed).system === 'sqlite') this.#statementEnded(event as Timed) },
+      asyncEnd: (event: unknown) => { this.#statementEnded(event as Timed) }
+    }
+    statements.subscribe(onStatement as Parameters<typeof statements.subscribe>[0])
+    this.#unsubscribe.push(() => statements.unsubscribe(onStatement as Parameters<typeof statements.unsubscribe>[0]))
+    this.#listen(groupCommits, message => { this.#groupCommit.observe((message as { writes: number }).writes) })
+    this.#listen(liveDeliveries, message => {
+      this.#feedLag.observe(Math.max(0, Date.now() - Date.parse((message as { at: string }).at)) / 1000)
+    })
+    this.#listen(tokenRefusals, message => { this.#tokenRefusals.inc({ reason: (message as { reason: string }).reason }) })
+    this.#listen(rateLimitRefusals, () => { this.#rateLimited.inc() })
+  }
+
+  /** The gauges read when scraped. */
+  watch ({ storage, openStreams, backups }: MetricSources): void {
+    // Registered below, as each is made: `registers: []` keeps prom-client's global registry out of it.
+    const registers: Registry[] = []
+    const watched: (Gauge | Counter)[] = [
+      new Gauge({
+        name: 'zoo_change_streams_open',
+        help: 'Change streams open on this instance',
+        registers,
+        collect () { this.set(openStreams()) }
+      }),
+      new Gauge({
+        name: 'zoo_jobs_queued',
+        help: 'Background jobs waiting in the queue (of every instance, on a shared database)',
+        registers,
+        async collect () { this.set(await storage.jobs.queued()) }
+      })
+    ]
+    const backup = backups()
+    if (backup !== undefined) {
+      watched.push(new Gauge({
+        name: 'zoo_backup_last_success_timestamp_seconds',
+        help: 'When the last scheduled backup that succeeded ended (Unix time); 0 before the first',
+        registers,
+        collect () { this.set((backup.lastSuccess?.getTime() ?? 0) / 1000) }
+      }), new Counter({
+        name: 'zoo_backup_failures_total',
+        help: 'Scheduled backups that failed since the service started',
+        registers,
+        // The schedule counts; the counter says what it counted.
+        collect () {
+          this.reset()
+          this.inc(backup.failures)
+        }
+      }))
+    }
+    const { connections } = storage
+    if (connections !== undefined) {
+      watched.push(new Gauge({
+        name: 'db_client_connection_count',
+        help: 'PostgreSQL connections of the pool, by state',
+        labelNames: ['db_client_connection_state'],
+        registers,
+        collect () {
+          const use = connections()
+          this.set({ db_client_connection_state: 'used' }, use.used)
+          this.set({ db_client_connection_state: 'idle' }, use.idle)
+        }
+      }), new Gauge({
+        name: 'db_client_connection_max',
+        help: 'Connections the PostgreSQL pool may open',
+        registers,
+        collect () { this.set(connections().max) }
+      }), new Gauge({
+        name: 'db_client_connection_pending_requests',
+        help: 'Requests waiting for a PostgreSQL connection of the pool',
+        registers,
+        collect () { this.set(connections().pending) }
+      }))
+    }
+    for (const metric of watched) this.registry.registerMetric(metric)
+  }
+
+  /** A request began. */
+  started (method: string): void {
+    let gauge = this.#active.get(method)
+    if (gauge === undefined) this.#active.set(method, gauge = this.#activeRequests.labels(method))
+    gauge.inc()
+  }
+
+  /** A request `started` was abandoned by its client before it was answered. */
+  abandoned (method: string): void {
+    this.#active.get(method)?.dec()
+  }
+
+  /** A request `started` was answered: `route` is its template, `undefined` where no route served it. */
+  answered (method: string, route: string | undefined, status: number, seconds: number): void {
+    this.#active.get(method)?.dec()
+    const key = `${method} ${route ?? ''} ${status}`
+    let observe = this.#durations.get(key)
+    if (observe === undefined) {
+      const child = route === undefined
+        ? this.#requestDuration.labels({ http_request_method: method, http_response_status_code: status })
+        : this.#requestDuration.labels(method, route, String(status))
+      this.#durations.set(key, observe = value => { child.observe(value) })
+    }
+    observe(seconds)
+  }
+
+  /** The Prometheus text of every metric. */
+  async text (): Promise<string> {
+    return this.registry.metrics()
+  }
+
+  close (): void {
+    for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe()
+    this.registry.clear()
+  }
+
+  #listen (channel: Channel, fn: (message: unknown) => void): void {
+    channel.subscribe(fn)
+    this.#unsubscribe.push(() => { channel.unsubscribe(fn) })
+  }
+
+  #statementEnded (event: Timed): void {
+    if (event.metricsStarted === undefined) return
+    const seconds = (performance.now() - event.metricsStarted) / 1000
+    const operation = this.#operationOf(event.text)
+    const key = `${event.system} ${operation}`
+    let observe = this.#statementObservers.get(key)
+    if (observe === undefined) {
+      const child = this.#statementDuration.labels(event.system, operation)
+      this.#statementObservers.set(key, observe = value => { child.observe(value) })
+    }
+    observe(seconds)
+  }
+
+  #operationOf (text: string): string {
+    let operation = this.#operations.get(text)
+    if (operation === undefined) {
+      if (this.#operations.size >= OPERATIONS_KEPT) this.#operations.clear()
+      operation = /^\s*([A-Za-z]+)/.exec(text)?.[1]?.toUpperCase() ?? 'OTHER'
+      this.#operations.set(text, operation)
+    }
+    return operation
+  }
+}

@@ -1,0 +1,142 @@
+import type { AddressInfo } from 'node:net'
+import { PassThrough } from 'node:stream'
+import parsePrometheusTextFormat, { type Family, type Sample } from 'parse-prometheus-text-format'
+import t, { type Test } from 'tap'
+import type { FastifyInstance } from 'fastify'
+import { buildMetricsListener } from '../../listeners/metrics.ts'
+import { addClient, basic, bearer, build, call, ENGINE, tokenRequest } from '../helper.ts'
+
+/*
+ * The metrics listener, scraped over a real socket, its answer read by a Prometheus text-format
+ * parser: each count moves as the requests that it counts are made.
+ */
+
+/** The metrics listener of `app` on a free loopback port, closed at teardown; scrapes and parses it. */
+async function scraper (t: Test, app: FastifyInstance): Promise<() => Promise<Scraped>> {
+  if (app.metrics === undefined) throw new Error('METRICS_PORT did not make the metrics')
+  const listener = buildMetricsListener(app.config, app.metrics)
+  t.teardown(() => listener.close())
+  await listener.listen({ host: '127.0.0.1', port: 0 })
+  const { port } = listener.server.address() as AddressInfo
+  return async () => {
+    const answer = await fetch(`http://127.0.0.1:${port}/metrics`)
+    t.equal(answer.status, 200)
+    t.match(answer.headers.get('content-type'), /^text\/plain; version=0\.0\.4/)
+    const text = await answer.text()
+    const types = new Map(parsePrometheusTextFormat(text).map(family => [family.name, family.type]))
+    // The parser folds a histogram's labelled series into one (its buckets keyed by `le` alone):
+    // each histogram is read as the series it is written as, `_bucket`, `_sum` and `_count`.
+    const series = parsePrometheusTextFormat(text.replace(/^# TYPE (\S+) histogram$/gm, '# TYPE $1 untyped'))
+    return { types, series }
+  }
+}
+
+interface Scraped {
+  /** Each family's type, as the text declares it. */
+  types: Map<string, Family['type']>
+  series: Family[]
+}
+
+/** The sample of the series `name` whose labels include `labels`. */
+function sample ({ series }: Scraped, name: string, labels: Record<string, string> = {}): Sample | undefined {
+  return series.filter(f => f.name === name).flatMap(f => f.metrics)
+    .find(m => Object.entries(labels).every(([label, value]) => m.labels?.[label] === value))
+}
+
+/** A counter's or gauge's value, a histogram's count; 0 when there is no such sample yet. */
+function valueOf (scraped: Scraped, name: string, labels: Record<string, string> = {}): number {
+  const histogram = scraped.types.get(name) === 'HISTOGRAM'
+  return Number(sample(scraped, histogram ? `${name}_count` : name, labels)?.value ?? 0)
+}
+
+const DB_SYSTEM = ENGINE === 'sqlite' ? 'sqlite' : 'postgresql'
+
+t.test('the counts of requests, statements, commits and refusals move as requests are made', async t => {
+  const app = await build(t, { METRICS_PORT: '0' })
+  const scrape = await scraper(t, app)
+  const before = await scrape()
+
+  for (let n = 0; n < 3; n++) t.equal((await call(app, 'GET', '/v1/zoos')).statusCode, 200)
+  t.equal((await call(app, 'POST', '/v1/zoos', { name: 'Counted', city: 'Lyon' })).statusCode, 201)
+  t.equal((await call(app, 'GET', '/v1/zoos/999999')).statusCode, 404)
+  t.equal((await app.inject('/v1/zoos')).statusCode, 401)
+  t.equal((await call(app, 'GET', '/v1/zoos', undefined, { authorization: 'Bearer not-a-token' })).statusCode, 401)
+  const reader = await addClient(app, 'zoos:read')
+  const readOnly = (await tokenRequest(app, { grant_type: 'client_credentials' }, basic(reader.client_id, reader.client_secret as string)))
+    .json() as { access_token: string }
+  const asReader = { authorization: `Bearer ${readOnly.access_token}` }
+  t.equal((await call(app, 'POST', '/v1/zoos', { name: 'Refused', city: 'Lyon' }, asReader)).statusCode, 403)
+  t.equal((await call(app, 'GET', '/v1/zoos', undefined, asReader)).statusCode, 200)
+  const after = await scrape()
+
+  const moved = (name: string, labels: Record<string, string> = {}): number => valueOf(after, name, labels) - valueOf(before, name, labels)
+  const duration = 'http_server_request_duration_seconds'
+  t.equal(moved(duration, { http_request_method: 'GET', http_route: '/v1/zoos', http_response_status_code: '200' }), 4,
+    'each list answered 200, by route template')
+  t.equal(moved(duration, { http_request_method: 'POST', http_route: '/v1/zoos', http_response_status_code: '201' }), 1)
+  t.equal(moved(duration, { http_request_method: 'GET', http_route: '/v1/zoos/:id', http_response_status_code: '404' }), 1,
+    'a record read by the template of its route, not its path')
+  t.equal(moved(duration, { http_request_method: 'GET', http_route: '/v1/zoos', http_response_status_code: '401' }), 2)
+  t.equal(after.types.get(duration), 'HISTOGRAM')
+  t.equal(moved('zoo_token_refusals_total', { reason: 'missing' }), 1, 'a request without a token')
+  t.equal(moved('zoo_token_refusals_total', { reason: 'malformed' }), 1, 'a token that is none')
+  t.equal(moved('zoo_token_refusals_total', { reason: 'insufficient_scope' }), 1, 'a token without the scope')
+  t.ok(moved('db_client_operation_duration_seconds', { db_system_name: DB_SYSTEM, db_operation_name: 'SELECT' }) >= 4,
+    'the reads\' statements timed')
+  t.ok(moved('db_client_operation_duration_seconds', { db_system_name: DB_SYSTEM, db_operation_name: 'INSERT' }) >= 1,
+    'the create\'s statements timed')
+  t.equal(valueOf(after, 'http_server_active_requests', { http_request_method: 'GET' }), 0, 'nothing in flight once answered')
+  t.equal(valueOf(after, 'zoo_change_streams_open'), 0)
+  t.equal(valueOf(after, 'zoo_jobs_queued'), 0)
+  t.ok(valueOf(after, 'process_resident_memory_bytes') > 0, 'and the process\'s own')
+  if (ENGINE === 'sqlite') {
+    t.ok(moved('zoo_sqlite_group_commit_writes') >= 1, 'the create was group-committed')
+    t.notOk(sample(after, 'db_client_connection_count'), 'no pool on SQLite')
+  } else {
+    t.equal(valueOf(after, 'db_client_connection_max'), 10, 'the pool\'s size')
+    t.equal(valueOf(after, 'db_client_connection_count', { db_client_connection_state: 'used' }), 0, 'no connection in use once answered')
+    t.ok(valueOf(after, 'db_client_connection_count', { db_client_connection_state: 'idle' }) >= 1)
+  }
+
+  const queued = await call(app, 'POST', '/v1/zoos', { name: 'Later', city: 'Lyon' }, { prefer: 'respond-async' })
+  t.equal(queued.statusCode, 202)
+  t.ok(valueOf(await scrape(), 'zoo_jobs_queued') <= 1, 'a queued job counted until the worker takes it')
+})
+
+t.test('a request in flight is counted until it is answered', async t => {
+  const app = await build(t, { METRICS_PORT: '0' })
+  const scrape = await scraper(t, app)
+  const authorization = await bearer(app)
+  // A body still being sent: the request is in flight from its headers to its answer.
+  const body = new PassThrough()
+  const headers = { authorization, 'content-type': 'application/json' }
+  const answer = app.inject({ method: 'POST', url: '/v1/zoos', headers, payload: body })
+  body.write('{"name": "Slow", ')
+  await new Promise(resolve => setTimeout(resolve, 50))
+  t.equal(valueOf(await scrape(), 'http_server_active_requests', { http_request_method: 'POST' }), 1)
+  body.end('"city": "Lyon"}')
+  t.equal((await answer).statusCode, 201)
+  t.equal(valueOf(await scrape(), 'http_server_active_requests', { http_request_method: 'POST' }), 0)
+})
+
+t.test('rate-limit refusals are counted', async t => {
+  const app = await build(t, { METRICS_PORT: '0', RATE_LIMIT: '2' })
+  const scrape = await scraper(t, app)
+  const statuses = []
+  for (let n = 0; n < 4; n++) statuses.push((await app.inject('/')).statusCode)
+  t.same(statuses, [200, 200, 429, 429])
+  t.equal(valueOf(await scrape(), 'zoo_rate_limit_refusals_total'), 2)
+})
+
+t.test('the metrics listener answers /metrics only; without METRICS_PORT there are no metrics', async t => {
+  const app = await build(t, { METRICS_PORT: '0' })
+  if (app.metrics === undefined) throw new Error('no metrics')
+  const listener = buildMetricsListener(app.config, app.metrics)
+  t.teardown(() => listener.close())
+  const other = await listener.inject('/v1/zoos')
+  t.equal(other.statusCode, 404)
+  t.same(other.json(), { error: 'No such path: GET /v1/zoos; the metrics are at /metrics' })
+  t.equal((await listener.inject({ method: 'HEAD', url: '/metrics' })).statusCode, 200)
+  const plain = await build(t)
+  t.equal(plain.metrics, undefined)
+})
