@@ -11,7 +11,8 @@ import { programDir } from './packaging/shipped.ts'
 import { RESOURCES } from './schemas/index.ts'
 import { componentsOf } from './schemas/responses.ts'
 import type { StoredCollections } from './store/storage.ts'
-import { Metrics } from './telemetry/metrics.ts'
+import { countRequests, Metrics } from './telemetry/metrics.ts'
+import { startTracing, type Tracing } from './telemetry/tracing.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,6 +25,8 @@ declare module 'fastify' {
     runJobs: boolean
     /** The metrics, when METRICS_PORT is set (plugins/app/metrics.ts feeds them, listeners/metrics.ts serves them). */
     metrics: Metrics | undefined
+    /** The traces, when an OTLP endpoint is set (telemetry/tracing.ts). */
+    tracing: Tracing | undefined
   }
 }
 
@@ -70,6 +73,10 @@ const app: FastifyPluginAsync<{ routes?: string }> = async function app (fastify
   fastify.setNotFoundHandler(notFoundHandler)
   // Bodies are JSON or nothing: any other Content-Type is answered 415.
   fastify.removeContentTypeParser(['text/plain'])
+  // A request's span opens, and its count starts, before any other hook runs: a refusal is traced
+  // and counted like an answer.
+  if (fastify.tracing !== undefined) await fastify.register(fastify.tracing.plugin)
+  if (fastify.metrics !== undefined) countRequests(fastify, fastify.metrics)
   for (const { folder, ...options } of AUTOLOADED) {
     const dir = folder === 'routes' && routes !== undefined ? routes : join(programDir, folder)
     // Every module here is ESM: said outright, autoload need not look for a package.json, which
@@ -86,8 +93,9 @@ export default app
  * (TLS=proxy, where plugins/app/https-only.ts refuses what the proxy did not receive over HTTPS).
  */
 export function buildApi (config: Config, options: ApiOptions = {}): FastifyInstance {
+  const tracing = startTracing(config)
   const common = {
-    ...instanceOptions(config, undefined, options.logStream),
+    ...instanceOptions(config, undefined, options.logStream, tracing?.logMixin),
     bodyLimit: config.bodyLimit,
     // The proxy's X-Forwarded-Proto and -Host make request.protocol and request.host, and so the
     // hrefs, what the client used. Only the proxy should reach the API's port in that mode. The
@@ -117,6 +125,9 @@ export function buildApi (config: Config, options: ApiOptions = {}): FastifyInst
   fastify.decorate('announce', options.announce ?? ((message: string) => { process.stdout.write(`${message}\n`) }))
   fastify.decorate('runJobs', options.runJobs ?? true)
   fastify.decorate('metrics', config.metricsPort === undefined ? undefined : new Metrics())
+  fastify.decorate('tracing', tracing)
+  // The last thing the instance does, once every request has ended: the spans not sent yet are sent.
+  if (tracing !== undefined) fastify.addHook('onClose', async () => { await tracing.shutdown() })
   fastify.setValidatorCompiler(validatorCompiler)
   fastify.setSerializerCompiler(serializerCompilerFor(componentsOf(collections.resources)))
   // Before anything else runs, so that every answer carries its request id, refusals and errors included.

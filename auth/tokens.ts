@@ -208,7 +208,9 @@ export class TokenService {
     }
     // The unverified `iss` only chooses the keys; the verification then checks it.
     if (this.#external !== undefined && issuer === this.#external.issuer.issuer) return this.#verifyExternal(token, this.#external)
-    if (issuer !== this.settings.issuer) throw new TokenError('wrong_claim', 'the access token comes from an issuer this API does not accept')
+    if (issuer !== this.settings.issuer) {
+      throw new TokenError('wrong_claim', 'the access token comes from an issuer this API does not accept')
+    }
     try {
       const { payload } = await jwtVerify(token, this.keys.verificationKey, {
         issuer: this.settings.issuer,

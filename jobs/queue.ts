@@ -1,8 +1,11 @@
+import { trace } from '@opentelemetry/api'
 import type { FastifyBaseLogger, FastifyError } from 'fastify'
 import { accountClaims, keptClaims } from '../auth/claims.ts'
 import type { Principal } from '../auth/tokens.ts'
 import { HttpError } from '../http/errors.ts'
 import type { ClaimedJob, JobOwner, JobResult, JobStore, JobView, StoredRequest } from '../store/storage.ts'
+
+const tracer = trace.getTracer('zoo-api')
 
 const DAY_MS = 24 * 60 * 60 * 1000
 /**
@@ -123,7 +126,24 @@ export class JobQueue {
     }
   }
 
+  /**
+   * Runs `job` in a span of its own when traces are on (telemetry/tracing.ts), its replayed
+   * request's span a child of it; with no tracer provider set, OpenTelemetry's API does nothing.
+   */
   async #run (job: ClaimedJob): Promise<void> {
+    const { method } = job.request
+    await tracer.startActiveSpan(`job ${method}`, { attributes: { 'zoo.job.id': job.id, 'http.request.method': method } }, async span => {
+      try {
+        const status = await this.#runTraced(job)
+        if (status !== undefined) span.setAttribute('http.response.status_code', status)
+      } finally {
+        span.end()
+      }
+    })
+  }
+
+  /** The job's answer's status; undefined when it was left queued for the next start. */
+  async #runTraced (job: ClaimedJob): Promise<number | undefined> {
     let result: JobResult
     try {
       result = await this.replay(job)
@@ -134,7 +154,7 @@ export class JobQueue {
         this.#state = 'stopped'
         await this.store.requeue(job.id)
         this.log.info({ job: job.id }, 'job left queued: the app is closing')
-        return
+        return undefined
       }
       this.log.error({ err, job: job.id }, 'job failed')
       result = { status: 500, body: { error: 'Internal server error' } }
@@ -142,6 +162,7 @@ export class JobQueue {
     await this.store.finish(job.id, result)
     this.log.info({ job: job.id, status: result.status }, 'job finished')
     await this.#prune()
+    return result.status
   }
 
   async #prune (): Promise<void> {

@@ -60,7 +60,9 @@ class OneLinePerRequest extends LogController {
  * a connection may stay idle or a request take. The log is JSON lines unless LOG_FORMAT (or, by
  * default, a terminal on stdout) asks for readable lines; tests hand a stream of their own.
  */
-export function instanceOptions (settings: InstanceSettings, name?: string, stream?: Writable) {
+export function instanceOptions (
+  settings: InstanceSettings, name?: string, stream?: Writable, mixin?: (merged: object, level: number, logger: object) => object
+) {
   const { logFormat, logLevel } = settings
   const pretty = stream === undefined && (logFormat === 'pretty' || (logFormat === 'auto' && process.stdout.isTTY))
   const destination = pretty ? readableLog() : stream
@@ -71,6 +73,8 @@ export function instanceOptions (settings: InstanceSettings, name?: string, stre
           level: logLevel,
           ...(name === undefined ? {} : { name }),
           redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'],
+          // With traces, each line says the trace and span it belongs to (telemetry/tracing.ts).
+          ...(mixin === undefined ? {} : { mixin }),
           ...(destination === undefined ? {} : { stream: destination })
         },
     genReqId: (request: { headers: IncomingHttpHeaders }) => {

@@ -14,6 +14,7 @@ export function buildMetricsListener (settings: InstanceSettings, metrics: Metri
     reply.type(metrics.registry.contentType)
     return metrics.text()
   })
-  fastify.setNotFoundHandler(async (request, reply) => reply.code(404).send({ error: `No such path: ${request.method} ${request.url}; the metrics are at /metrics` }))
+  fastify.setNotFoundHandler(async (request, reply) =>
+    reply.code(404).send({ error: `No such path: ${request.method} ${request.url}; the metrics are at /metrics` }))
   return fastify
 }

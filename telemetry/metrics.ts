@@ -1,11 +1,48 @@
 import type { Channel } from 'node:diagnostics_channel'
 import { performance } from 'node:perf_hooks'
+import type { FastifyInstance } from 'fastify'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { BackupSchedule } from '../backups/schedule.ts'
 import { liveDeliveries } from '../collections/feed.ts'
 import { rateLimitRefusals, tokenRefusals } from '../http/observed.ts'
 import { groupCommits, statements, type StatementEvent } from '../store/observed.ts'
 import type { Storage } from '../store/storage.ts'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Counted among the requests in flight, until answered or abandoned. */
+    inFlight: boolean
+  }
+}
+
+/**
+ * Counts the requests of `fastify`, from a hook that should run before any other: each one's
+ * duration by route template, method and status once answered, and those in flight. Callback
+ * hooks: they cost no promise on every request.
+ */
+export function countRequests (fastify: FastifyInstance, metrics: Metrics): void {
+  fastify.decorateRequest('inFlight', false)
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    request.inFlight = true
+    metrics.started(request.method)
+    done()
+  })
+  fastify.addHook('onResponse', (request, reply, done) => {
+    if (request.inFlight) {
+      request.inFlight = false
+      metrics.answered(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000)
+    }
+    done()
+  })
+  fastify.addHook('onRequestAbort', (request, done) => {
+    // Abandoned by its client before an answer: no longer in flight, and no duration to tell.
+    if (request.inFlight) {
+      request.inFlight = false
+      metrics.abandoned(request.method)
+    }
+    done()
+  })
+}
 
 /** What the metrics read when scraped, rather than count as it happens. */
 export interface MetricSources {

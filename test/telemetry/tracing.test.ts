@@ -1,0 +1,142 @@
+import { once } from 'node:events'
+import { createServer, type IncomingMessage } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Writable } from 'node:stream'
+import t, { type Test } from 'tap'
+import { build, call, ENGINE } from '../helper.ts'
+
+/*
+ * Traces as an OpenTelemetry collector receives them: an OTLP/HTTP receiver on loopback, the
+ * service exporting to it as OTEL_EXPORTER_OTLP_ENDPOINT says.
+ */
+
+interface Attribute { key: string, value: { stringValue?: string, intValue?: string | number } }
+interface ReceivedSpan { traceId: string, spanId: string, parentSpanId?: string, name: string, kind: number, attributes: Attribute[] }
+interface Received { contentType: string | undefined, path: string | undefined, body: Buffer }
+
+/** An OTLP/HTTP receiver on a free loopback port, closed at teardown: what it received. */
+async function receiver (t: Test): Promise<{ endpoint: string, received: Received[] }> {
+  const received: Received[] = []
+  const server = createServer((request: IncomingMessage, response) => {
+    const chunks: Buffer[] = []
+    request.on('data', (chunk: Buffer) => chunks.push(chunk))
+    request.on('end', () => {
+      received.push({ contentType: request.headers['content-type'], path: request.url, body: Buffer.concat(chunks) })
+      response.writeHead(200, { 'content-type': request.headers['content-type'] ?? 'application/json' }).end('{}')
+    })
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  t.teardown(() => { server.close() })
+  return { endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received }
+}
+
+/** Every span of the OTLP/JSON exports received. */
+const spansOf = (received: Received[]): ReceivedSpan[] => received.flatMap(({ body }) =>
+  (JSON.parse(body.toString('utf8')) as { resourceSpans: { scopeSpans: { spans: ReceivedSpan[] }[] }[] }).resourceSpans
+    .flatMap(r => r.scopeSpans.flatMap(s => s.spans)))
+
+const attribute = (span: ReceivedSpan, key: string): string | number | undefined => {
+  const value = span.attributes.find(a => a.key === key)?.value
+  return value?.stringValue ?? (value?.intValue === undefined ? undefined : Number(value.intValue))
+}
+
+/** The standard variables the SDK reads from the environment, set for the test and put back after it. */
+function environment (t: Test, variables: Record<string, string>): void {
+  const before = Object.fromEntries(Object.keys(variables).map(name => [name, process.env[name]]))
+  Object.assign(process.env, variables)
+  t.teardown(() => {
+    for (const [name, value] of Object.entries(before)) {
+      if (value === undefined) Reflect.deleteProperty(process.env, name)
+      else process.env[name] = value
+    }
+  })
+}
+
+const DB_SYSTEM = ENGINE === 'sqlite' ? 'sqlite' : 'postgresql'
+
+t.test('a request\'s span carries its route and its id, its statements are child spans, and its log line the trace id', async t => {
+  const { endpoint, received } = await receiver(t)
+  environment(t, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'zoo-test' })
+  const lines: string[] = []
+  const log = new Writable({ write (chunk, _encoding, done) { lines.push(String(chunk)); done() } })
+  const app = await build(t, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, LOG_LEVEL: 'info' }, log)
+  t.ok(app.tracing, 'on, with an endpoint')
+
+  const created = await call(app, 'POST', '/v1/zoos', { name: 'Traced', city: 'Lyon' })
+  t.equal(created.statusCode, 201)
+  const read = await call(app, 'GET', `/v1/zoos/${(created.json() as { id: number }).id}`)
+  t.equal(read.statusCode, 200)
+  const queued = await call(app, 'POST', '/v1/zoos', { name: 'Later', city: 'Lyon' }, { prefer: 'respond-async' })
+  t.equal(queued.statusCode, 202)
+  const job = String(queued.headers.location)
+  for (let tries = 0; (await call(app, 'GET', job)).json().status !== 'succeeded'; tries++) {
+    if (tries > 200) throw new Error('the job never ran')
+    await new Promise(resolve => setTimeout(resolve, 25))
+  }
+  // Closing sends the spans not sent yet.
+  await app.close()
+
+  t.ok(received.length > 0, 'the receiver was sent spans')
+  t.ok(received.every(r => r.path === '/v1/traces' && r.contentType === 'application/json'), 'to /v1/traces, as OTLP/JSON')
+  type Export = { resourceSpans: { resource: { attributes: Attribute[] } }[] }
+  const exported = JSON.parse((received[0] as Received).body.toString('utf8')) as Export
+  const resource = exported.resourceSpans[0]?.resource.attributes ?? []
+  t.equal(resource.find(a => a.key === 'service.name')?.value.stringValue, 'zoo-test', 'OTEL_SERVICE_NAME names the service')
+  const spans = spansOf(received)
+
+  const get = spans.find(s => s.name === 'GET /v1/zoos/:id')
+  if (get === undefined) throw new Error(`no span of the GET among ${spans.map(s => s.name).join(', ')}`)
+  t.equal(get.kind, 2, 'a server span')
+  t.equal(attribute(get, 'http.route'), '/v1/zoos/:id')
+  t.equal(attribute(get, 'http.response.status_code'), 200)
+  t.equal(attribute(get, 'zoo.request.id'), read.headers['x-request-id'], 'the request id among its attributes')
+  const statements = spans.filter(s => s.parentSpanId === get.spanId)
+  t.ok(statements.length >= 1, `the read's statements are its children (${statements.map(s => s.name).join(', ')})`)
+  t.ok(statements.some(s => /^SELECT \w+$/.test(s.name) && String(attribute(s, 'db.query.text')).includes('zoos')),
+    'named by operation and table, the record\'s read among them')
+  for (const statement of statements) {
+    t.equal(statement.kind, 3, 'a client span')
+    t.equal(statement.traceId, get.traceId)
+    t.equal(attribute(statement, 'db.system.name'), DB_SYSTEM)
+    t.match(attribute(statement, 'db.query.text'), /^(SELECT|WITH) /)
+    t.notMatch(String(attribute(statement, 'db.query.text')), /Traced/, 'its text, never its values')
+  }
+  const logged = lines.map(line => JSON.parse(line) as { msg: string, reqId?: string, trace_id?: string, span_id?: string })
+    .find(line => line.msg === 'request' && line.reqId === read.headers['x-request-id'])
+  t.match(logged, { trace_id: get.traceId, span_id: get.spanId }, 'the request\'s log line names its trace')
+
+  const post = spans.find(s => s.name === 'POST /v1/zoos' && attribute(s, 'zoo.request.id') === created.headers['x-request-id'])
+  if (post === undefined) throw new Error('no span of the POST')
+  const inserts = (request: ReceivedSpan | undefined): boolean => spans.some(s => s.parentSpanId === request?.spanId &&
+    /\bINSERT INTO "?zoos"? /.test(String(attribute(s, 'db.query.text'))))
+  t.ok(inserts(post), 'a write\'s statements are children of its own request, group-committed or not')
+
+  const jobSpan = spans.find(s => s.name === 'job POST')
+  if (jobSpan === undefined) throw new Error('no span of the job')
+  t.equal(attribute(jobSpan, 'http.response.status_code'), 201)
+  const replayed = spans.find(s => s.parentSpanId === jobSpan.spanId && s.name === 'POST /v1/zoos')
+  t.ok(replayed, 'the job\'s replayed request is its child')
+  t.ok(inserts(replayed), 'and the job\'s statements the replay\'s')
+})
+
+t.test('spans go as protobuf by default, and a traceparent a client sends is the parent', async t => {
+  const { endpoint, received } = await receiver(t)
+  environment(t, { OTEL_BSP_SCHEDULE_DELAY: '50' })
+  const app = await build(t, { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${endpoint}/custom/traces` })
+  const parent = '0af7651916cd43dd8448eb211c80319c'
+  t.equal((await call(app, 'GET', '/v1/zoos', undefined, { traceparent: `00-${parent}-b7ad6b7169203331-01` })).statusCode, 200)
+  await app.close()
+  t.ok(received.length > 0)
+  t.ok(received.every(r => r.path === '/custom/traces' && r.contentType === 'application/x-protobuf'),
+    'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as given')
+  const body = Buffer.concat(received.map(r => r.body))
+  t.ok(body.includes('GET /v1/zoos'), 'the span is there')
+  t.ok(body.includes(Buffer.from(parent, 'hex')), 'in the client\'s trace')
+})
+
+t.test('without an endpoint, or with OTEL_SDK_DISABLED, there are no traces', async t => {
+  t.equal((await build(t)).tracing, undefined)
+  environment(t, { OTEL_SDK_DISABLED: 'true' })
+  t.equal((await build(t, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })).tracing, undefined)
+})
