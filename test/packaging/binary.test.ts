@@ -1,6 +1,8 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { createServer as createHttpServer } from 'node:http'
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { dirname, join } from 'node:path'
 import t, { type Test } from 'tap'
 import { RESOURCES } from '../../schemas/index.ts'
@@ -44,7 +46,7 @@ const settings = (folder: string, allowed: string): Record<string, string> => ({
   BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP.secret
 })
 
-interface Started { api: number, local: number, stop: () => Promise<[number | null, string | null]> }
+interface Started { api: number, local: number, stop: () => Promise<[number | null, string | null]>, output: () => string }
 
 /** Runs `command` in `folder` until it listens; stopped with SIGTERM at teardown. */
 async function serve (t: Test, command: string, args: string[], folder: string, env: Record<string, string>): Promise<Started> {
@@ -59,9 +61,10 @@ async function serve (t: Test, command: string, args: string[], folder: string, 
       .catch((err: Error) => { throw new Error(`${err.message}; stderr: ${stderr}`) })
     return Number(/:(\d+)"}$/.exec(line)?.[1])
   }
+  let output = ''
+  child.stdout.on('data', chunk => { output += String(chunk) })
   const [api, local] = await Promise.all([listening(undefined), listening('local')])
-  child.stdout.resume()
-  return { api, local, stop: async () => { child.kill('SIGTERM'); return exit } }
+  return { api, local, stop: async () => { child.kill('SIGTERM'); return exit }, output: () => output }
 }
 
 t.test('the binary alone, in an empty folder without Node.js, serves the API, its documentation and the local tool server', async t => {
@@ -143,6 +146,96 @@ t.test('the binary alone, in an empty folder without Node.js, serves the API, it
   const unpacked = join(folder, 'data', 'unpacked')
   t.equal(statSync(unpacked).mode & 0o777, 0o700, 'what the binary unpacked is private')
   t.match(readdirSync(unpacked), [/^better_sqlite3-[0-9a-f]{16}\.node$/, /^documentation-ui-[0-9a-f]{16}$/])
+})
+
+/** A port free on loopback now. */
+async function freePort (): Promise<number> {
+  const server = createNetServer().listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const { port } = server.address() as AddressInfo
+  server.close()
+  await once(server, 'close')
+  return port
+}
+
+t.test('the binary backs up and restores, takes scheduled backups, answers its metrics and exports its traces', async t => {
+  const folder = makeTree(t, { 'empty-path': {} })
+  copyFileSync(BINARY, join(folder, 'zoo-api'))
+  chmodSync(join(folder, 'zoo-api'), 0o755)
+  const spans: string[] = []
+  const collector = createHttpServer((request, response) => {
+    let body = ''
+    request.on('data', chunk => { body += String(chunk) })
+    request.on('end', () => { spans.push(body); response.writeHead(200, { 'content-type': 'application/json' }).end('{}') })
+  }).listen(0, '127.0.0.1')
+  await once(collector, 'listening')
+  t.teardown(() => { collector.close() })
+  const metricsPort = await freePort()
+  const env = {
+    ...settings(folder, ''),
+    METRICS_PORT: String(metricsPort),
+    BACKUP_DIR: join(folder, 'backups'),
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json'
+  }
+  const binary = await serve(t, './zoo-api', [], folder, env)
+  const ca = readFileSync(join(folder, 'data', 'tls', 'cert.pem'), 'utf8')
+  const token = await https1(binary.api, ca, {
+    method: 'POST',
+    path: '/oauth/token',
+    headers: { authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret), 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials'
+  })
+  const authorization = `Bearer ${token.json().access_token}`
+  const created = await https1(binary.api, ca, {
+    method: 'POST', path: '/v1/zoos', headers: { authorization, 'content-type': 'application/json' }, body: '{"name":"Kept","city":"Bern"}'
+  })
+  t.equal(created.status, 201)
+  const id = created.json().id as number
+
+  const scraped = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()
+  const labels = 'http_request_method="POST",http_route="/v1/zoos",http_response_status_code="201"'
+  const counted = new RegExp(`^http_server_request_duration_seconds_count\\{${labels}\\} 1$`, 'm')
+  t.match(scraped, counted, 'its metrics count the create')
+  t.match(scraped, /^db_client_operation_duration_seconds_count\{db_system_name="sqlite",db_operation_name="INSERT"\} [1-9]/m)
+  for (let tries = 0; readdirSync(join(folder, 'backups')).length === 0; tries++) {
+    if (tries > 100) throw new Error('no scheduled backup')
+    await new Promise(resolve => setTimeout(resolve, 50))
+  }
+  t.match(readdirSync(join(folder, 'backups')), [/^zoo-\d{8}T\d{6}\.\d{3}Z\.db$/], 'a scheduled backup at start')
+
+  const backUp = (command: string, args: string[], file: string) => {
+    const options = { cwd: folder, env: { ...env, DATA_DIR: join(folder, 'data'), ...UNCOVERED } }
+    return JSON.parse(execFileSync(command, [...args, 'backup', '--to', file], options).toString()) as { file: string }
+  }
+  t.equal(backUp('./zoo-api', [], join(folder, 'by-binary.db')).file, join(folder, 'by-binary.db'), 'zoo-api backup, while it serves')
+  t.equal(backUp(process.execPath, [join(ROOT, 'dist', 'server.js')], join(folder, 'by-node.db')).file, join(folder, 'by-node.db'),
+    'node dist/server.js backup')
+
+  t.same(await binary.stop(), [0, null])
+  const exported = spans.join('\n')
+  t.match(exported, /"name":"POST \/v1\/zoos"/, 'the create\'s span was exported')
+  t.match(exported, /"db\.system\.name","value":\{"stringValue":"sqlite"\}/, 'with its statements\' spans')
+  const traceId = /"traceId":"([0-9a-f]{32})"/.exec(exported)?.[1]
+  const traced = binary.output().split('\n').filter(line => line.includes('"msg":"request"') && line.includes('"trace_id"'))
+  t.ok(traced.length > 0 && traceId !== undefined, 'its request lines carry their trace id')
+
+  const restoredFolder = makeTree(t, { 'empty-path': {} })
+  const restored = execFileSync(join(folder, 'zoo-api'), ['restore', '--from', join(folder, 'by-binary.db')],
+    { cwd: restoredFolder, env: { ...settings(restoredFolder, ''), DATA_DIR: join(restoredFolder, 'data') } })
+  t.match(JSON.parse(restored.toString()), { restored: join(restoredFolder, 'data', 'zoo.db'), replaced: null }, 'zoo-api restore')
+  const again = await serve(t, join(folder, 'zoo-api'), [], restoredFolder, settings(restoredFolder, ''))
+  const againCa = readFileSync(join(restoredFolder, 'data', 'tls', 'cert.pem'), 'utf8')
+  const againToken = await https1(again.api, againCa, {
+    method: 'POST',
+    path: '/oauth/token',
+    headers: { authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret), 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials'
+  })
+  const againAuthorization = `Bearer ${againToken.json().access_token}`
+  const read = await https1(again.api, againCa, { path: `/v1/zoos/${id}`, headers: { authorization: againAuthorization } })
+  t.match([read.status, read.json()], [200, { id, name: 'Kept' }], 'the restored service serves what was written')
+  t.same(await again.stop(), [0, null])
 })
 
 t.test('the binary refuses an UNPACK_DIR that others could write into, with one line', async t => {
