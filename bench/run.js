@@ -14,7 +14,9 @@
 import { closeSync, copyFileSync, fsyncSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
+import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { spawn } from 'node:child_process'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { BOUND_CASES, CASES, casesFor, SERVICE_ONLY, WRITE_POWER } from './cases.js'
@@ -24,7 +26,7 @@ import { seed } from './seed.js'
 import { copyDatabase, dropDatabase, seedPostgres } from './seed-postgres.js'
 import { prepareService } from './service.js'
 import {
-  POSTGRES_TARGETS, TARGETS, authorize, authorizeBound, certificate, killAll, residentMemory, send, start, stop, tail
+  POSTGRES_TARGETS, TARGETS, authorize, authorizeBound, certificate, freePort, killAll, residentMemory, send, start, stop, tail
 } from './targets.js'
 import { writePower } from './write-power.js'
 
@@ -64,7 +66,8 @@ function options () {
       cases: { type: 'string' },
       engine: { type: 'string' },
       instances: { type: 'string' },
-      'database-url': { type: 'string' }
+      'database-url': { type: 'string' },
+      observed: { type: 'boolean' }
     },
     strict: true
   })
@@ -98,7 +101,36 @@ function options () {
     tls,
     modes: tls === 'both' ? ['proxy', 'on'] : [tls],
     targets: list('targets', known),
-    cases: list('cases', CASES)
+    cases: list('cases', CASES),
+    observed: values.observed === true
+  }
+}
+
+/**
+ * With --observed, the service runs with its metrics and traces on, as an operator would run it:
+ * /metrics scraped every 5 s, as Prometheus does by default every 15, and every request traced
+ * (the default sampler) to a collector of its own process (collector.js) that discards what it
+ * receives. `env()` is the service's settings for it; `stop()` says what was scraped and sent.
+ */
+async function observer () {
+  const collector = spawn(process.execPath, [join(HERE, 'collector.js')], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const lines = createInterface({ input: collector.stdout })[Symbol.asyncIterator]()
+  const collectorPort = Number((await lines.next()).value)
+  const timers = []
+  let scrapes = 0
+  return {
+    async env () {
+      const metricsPort = await freePort()
+      const scrape = () => fetch(`http://127.0.0.1:${metricsPort}/metrics`).then(r => r.text()).then(() => { scrapes++ }, () => {})
+      timers.push(setInterval(scrape, 5000))
+      return { METRICS_PORT: String(metricsPort), OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${collectorPort}` }
+    },
+    async stop () {
+      for (const timer of timers) clearInterval(timer)
+      collector.kill('SIGTERM')
+      const received = JSON.parse((await lines.next()).value)
+      return { scrapes, ...received }
+    }
   }
 }
 
@@ -302,7 +334,8 @@ async function runTarget (name, mode, ctx) {
     const count = onPostgres ? opts.instances : 1
     const instances = []
     for (let instance = 0; instance < count; instance++) {
-      instances.push(await start(name, { dataDir, tls, mode, readyTimeout: 60_000 + opts.rows * 0.15, databaseUrl, instance }))
+      const extraEnv = name === 'service' && ctx.observer !== undefined ? await ctx.observer.env() : {}
+      instances.push(await start(name, { dataDir, tls, mode, readyTimeout: 60_000 + opts.rows * 0.15, databaseUrl, instance, extraEnv }))
     }
     // Behind one balancer every instance gets the Host the clients used, whatever its own port:
     // the same links, and the same list ETag (it covers the origin), from each.
@@ -442,7 +475,7 @@ async function main () {
     tls = await certificate(tmp)
   }
 
-  const ctx = { opts, tmp, seedDir, tls, data }
+  const ctx = { opts, tmp, seedDir, tls, data, observer: opts.observed ? await observer() : undefined }
   const modes = {}
   for (const mode of opts.modes) {
     console.log(`\n${MODES[mode]}`)
@@ -454,6 +487,10 @@ async function main () {
   }
 
   if (opts.engine === 'postgres') await dropDatabase(opts.databaseUrl, SEED_DATABASE)
+  const observed = await ctx.observer?.stop()
+  if (observed !== undefined) {
+    console.log(`observed: ${observed.scrapes} scrapes of /metrics, ${observed.exports} exports of spans (${observed.bytes} bytes)`)
+  }
   const wallSeconds = (performance.now() - began) / 1000
   const date = new Date()
   const run = {
@@ -466,7 +503,8 @@ async function main () {
       targets: opts.targets,
       cases: opts.cases,
       engine: opts.engine,
-      instances: opts.instances
+      instances: opts.instances,
+      observed: opts.observed
     },
     machine: {
       node: process.version,
@@ -477,13 +515,14 @@ async function main () {
       date: date.toISOString()
     },
     seed: seedInfo,
+    ...(observed === undefined ? {} : { observed }),
     modes,
     wallSeconds
   }
   const dir = join(HERE, 'results')
   mkdirSync(dir, { recursive: true })
   const engineTag = opts.engine === 'sqlite' ? '' : `-postgres-${opts.instances}`
-  const file = join(dir, `${date.toISOString().slice(0, 10)}-${opts.rows}${engineTag}.json`)
+  const file = join(dir, `${date.toISOString().slice(0, 10)}-${opts.rows}${engineTag}${opts.observed ? '-observed' : ''}.json`)
   writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`)
   console.log(`\nwhole run ${wallSeconds.toFixed(0)} s; results in ${file}`)
 }

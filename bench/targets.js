@@ -140,15 +140,16 @@ function command (name, { port, localPort, dataDir, tls, mode, databaseUrl }) {
 /**
  * Starts `name` as a child process over the files in `dataDir` and waits until it answers.
  * `mode`: 'proxy' (plain HTTP; the service then needs X-Forwarded-Proto) or 'on' (HTTPS/1.1).
- * `nodeArgs`: flags for node before the target's own (the soak's `--trace-gc`).
+ * `nodeArgs`: flags for node before the target's own (the soak's `--trace-gc`); `extraEnv`: settings
+ * beyond the target's own (the service's metrics and traces, with --observed).
  */
-export async function start (name, { dataDir, tls, mode, readyTimeout, databaseUrl, instance = 0, nodeArgs = [] }) {
+export async function start (name, { dataDir, tls, mode, readyTimeout, databaseUrl, instance = 0, nodeArgs = [], extraEnv = {} }) {
   if (name === 'P') ensurePlatformatic()
   const port = await freePort()
   const localPort = name === 'service' ? await freePort() : undefined
   const { args, env: own, ready } = command(name, { port, localPort, dataDir, tls, mode, databaseUrl })
   // Only what the process needs: no setting of the caller's shell leaks into a target.
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...own }
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...own, ...extraEnv }
   const logFile = join(dataDir, `${name}${instance === 0 ? '' : `-${instance}`}.log`)
   const log = openSync(logFile, 'w')
   const child = spawn(process.execPath, [...nodeArgs, ...args], {

@@ -17,6 +17,14 @@ export interface StatementEvent {
 /** Every statement, from its start to its answer (`end` on SQLite, which answers at once; `asyncEnd` on PostgreSQL). */
 export const statements = tracingChannel<unknown, StatementEvent>('zoo-api:db.statement')
 
+/**
+ * Subscribed to (its messages are none) by whoever needs each write's statements to run in the
+ * async context of the request that sent it, though SQLite's group commit runs them together from
+ * one callback: the traces, whose statements' spans are children of their request's span. Binding
+ * a write to its context costs, so it is done only then.
+ */
+export const writeContexts = channel('zoo-api:db.write-context')
+
 /** A SQLite group commit (store/sqlite/group-commit.ts): `{ writes }`, how many writes it committed together. */
 export const groupCommits = channel('zoo-api:sqlite.group-commit')
 

@@ -1,11 +1,12 @@
 import type { Channel } from 'node:diagnostics_channel'
 import { performance } from 'node:perf_hooks'
 import type { FastifyInstance } from 'fastify'
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client'
 import type { BackupSchedule } from '../backups/schedule.ts'
 import { liveDeliveries } from '../collections/feed.ts'
 import { rateLimitRefusals, tokenRefusals } from '../http/observed.ts'
 import { groupCommits, statements, type StatementEvent } from '../store/observed.ts'
+import { FastHistogram } from './histogram.ts'
 import type { Storage } from '../store/storage.ts'
 
 declare module 'fastify' {
@@ -71,14 +72,14 @@ type Timed = StatementEvent & { metricsStarted?: number }
  */
 export class Metrics {
   readonly registry = new Registry()
-  readonly #requestDuration: Histogram<'http_request_method' | 'http_route' | 'http_response_status_code'>
+  readonly #requestDuration: FastHistogram<'http_request_method' | 'http_route' | 'http_response_status_code'>
   readonly #activeRequests: Gauge<'http_request_method'>
-  readonly #statementDuration: Histogram<'db_system_name' | 'db_operation_name'>
+  readonly #statementDuration: FastHistogram<'db_system_name' | 'db_operation_name'>
   readonly #groupCommit: Histogram
   readonly #feedLag: Histogram
   readonly #tokenRefusals: Counter<'reason'>
   readonly #rateLimited: Counter
-  /** Children of the labelled metrics, kept: prom-client would hash the labels at each observation. */
+  /** The observers of each label set, kept: a request finds its own by one lookup. */
   readonly #durations = new Map<string, Observe>()
   readonly #active = new Map<string, { inc: () => void, dec: () => void }>()
   readonly #statementObservers = new Map<string, Observe>()
@@ -88,26 +89,20 @@ export class Metrics {
   constructor () {
     const registry = this.registry
     collectDefaultMetrics({ register: registry })
-    this.#requestDuration = new Histogram({
-      name: 'http_server_request_duration_seconds',
-      help: 'Duration of HTTP server requests, by method, route template and status',
-      labelNames: ['http_request_method', 'http_route', 'http_response_status_code'],
-      buckets: REQUEST_BUCKETS,
-      registers: [registry]
-    })
+    this.#requestDuration = new FastHistogram('http_server_request_duration_seconds',
+      'Duration of HTTP server requests, by method, route template and status',
+      ['http_request_method', 'http_route', 'http_response_status_code'], REQUEST_BUCKETS)
+    registry.registerMetric(this.#requestDuration as unknown as Metric)
     this.#activeRequests = new Gauge({
       name: 'http_server_active_requests',
       help: 'HTTP server requests being answered',
       labelNames: ['http_request_method'],
       registers: [registry]
     })
-    this.#statementDuration = new Histogram({
-      name: 'db_client_operation_duration_seconds',
-      help: 'Duration of database statements, by engine and operation (the statement\'s first word)',
-      labelNames: ['db_system_name', 'db_operation_name'],
-      buckets: STATEMENT_BUCKETS,
-      registers: [registry]
-    })
+    this.#statementDuration = new FastHistogram('db_client_operation_duration_seconds',
+      'Duration of database statements, by engine and operation (the statement\'s first word)',
+      ['db_system_name', 'db_operation_name'], STATEMENT_BUCKETS)
+    registry.registerMetric(this.#statementDuration as unknown as Metric)
     this.#groupCommit = new Histogram({
       name: 'zoo_sqlite_group_commit_writes',
       help: 'Writes committed together in one SQLite transaction',
@@ -231,12 +226,7 @@ export class Metrics {
     this.#active.get(method)?.dec()
     const key = `${method} ${route ?? ''} ${status}`
     let observe = this.#durations.get(key)
-    if (observe === undefined) {
-      const child = route === undefined
-        ? this.#requestDuration.labels({ http_request_method: method, http_response_status_code: status })
-        : this.#requestDuration.labels(method, route, String(status))
-      this.#durations.set(key, observe = value => { child.observe(value) })
-    }
+    if (observe === undefined) this.#durations.set(key, observe = this.#requestDuration.child(method, route ?? '', String(status)))
     observe(seconds)
   }
 
@@ -261,10 +251,7 @@ export class Metrics {
     const operation = this.#operationOf(event.text)
     const key = `${event.system} ${operation}`
     let observe = this.#statementObservers.get(key)
-    if (observe === undefined) {
-      const child = this.#statementDuration.labels(event.system, operation)
-      this.#statementObservers.set(key, observe = value => { child.observe(value) })
-    }
+    if (observe === undefined) this.#statementObservers.set(key, observe = this.#statementDuration.child(event.system, operation))
     observe(seconds)
   }
 

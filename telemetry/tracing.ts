@@ -13,7 +13,7 @@ import { FastifyOtelInstrumentation } from '@fastify/otel'
 import type { FastifyPluginCallback } from 'fastify'
 import type { Config } from '../config/index.ts'
 import { programVersion } from '../packaging/shipped.ts'
-import { statements, type StatementEvent } from '../store/observed.ts'
+import { statements, writeContexts, type StatementEvent } from '../store/observed.ts'
 
 /** The traces of the service, when an OTLP endpoint is set (startTracing). */
 export interface Tracing {
@@ -146,7 +146,8 @@ function traceStatements (tracer: ReturnType<TracerProvider['getTracer']>): () =
   const subscribers = {
     start (message: unknown) {
       const event = message as Traced
-      if (trace.getActiveSpan() === undefined) return
+      // Within a request or a job whose trace is sampled: a statement of a trace not kept costs no span.
+      if (trace.getActiveSpan()?.isRecording() !== true) return
       const { name, operation } = nameOf(event.text)
       event.span = tracer.startSpan(name, {
         kind: SpanKind.CLIENT,
@@ -163,5 +164,10 @@ function traceStatements (tracer: ReturnType<TracerProvider['getTracer']>): () =
     }
   } as Parameters<typeof statements.subscribe>[0]
   statements.subscribe(subscribers)
-  return () => { statements.unsubscribe(subscribers) }
+  const inContext = (): void => {}
+  writeContexts.subscribe(inContext)
+  return () => {
+    statements.unsubscribe(subscribers)
+    writeContexts.unsubscribe(inContext)
+  }
 }
