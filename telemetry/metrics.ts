@@ -56,7 +56,7 @@ export interface MetricSources {
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10]
 /** OpenTelemetry's advice for database operations, with the sub-millisecond steps where SQLite answers. */
 const STATEMENT_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10]
-/** A statement's operation (its first word) by its text: texts are few, but a list's vary with its filters. */
+/** Statements' observers kept by text: texts are few, but a list's vary with its filters. */
 const OPERATIONS_KEPT = 1000
 
 type Observe = (value: number) => void
@@ -80,10 +80,11 @@ export class Metrics {
   readonly #tokenRefusals: Counter<'reason'>
   readonly #rateLimited: Counter
   /** The observers of each label set, kept: a request finds its own by one lookup. */
-  readonly #durations = new Map<string, Observe>()
-  readonly #active = new Map<string, { inc: () => void, dec: () => void }>()
-  readonly #statementObservers = new Map<string, Observe>()
-  readonly #operations = new Map<string, string>()
+  readonly #durations = new Map<string | undefined, Map<string, Map<number, Observe>>>()
+  /** Requests in flight by method: counted here, read when scraped (prom-client's gauge, too, hashes its labels at each change). */
+  readonly #inFlight = new Map<string, number>()
+  /** By engine, then by the statement's text: the same text object each time, whose hash V8 keeps. */
+  readonly #statementObservers = new Map<string, Map<string, Observe>>()
   readonly #unsubscribe: (() => void)[] = []
 
   constructor () {
@@ -93,11 +94,15 @@ export class Metrics {
       'Duration of HTTP server requests, by method, route template and status',
       ['http_request_method', 'http_route', 'http_response_status_code'], REQUEST_BUCKETS)
     registry.registerMetric(this.#requestDuration as unknown as Metric)
+    const inFlight = this.#inFlight
     this.#activeRequests = new Gauge({
       name: 'http_server_active_requests',
       help: 'HTTP server requests being answered',
       labelNames: ['http_request_method'],
-      registers: [registry]
+      registers: [registry],
+      collect () {
+        for (const [method, count] of inFlight) this.set({ http_request_method: method }, count)
+      }
     })
     this.#statementDuration = new FastHistogram('db_client_operation_duration_seconds',
       'Duration of database statements, by engine and operation (the statement\'s first word)',
@@ -211,22 +216,27 @@ export class Metrics {
 
   /** A request began. */
   started (method: string): void {
-    let gauge = this.#active.get(method)
-    if (gauge === undefined) this.#active.set(method, gauge = this.#activeRequests.labels(method))
-    gauge.inc()
+    this.#inFlight.set(method, (this.#inFlight.get(method) ?? 0) + 1)
   }
 
   /** A request `started` was abandoned by its client before it was answered. */
   abandoned (method: string): void {
-    this.#active.get(method)?.dec()
+    this.#inFlight.set(method, (this.#inFlight.get(method) ?? 1) - 1)
   }
 
-  /** A request `started` was answered: `route` is its template, `undefined` where no route served it. */
+  /**
+   * A request `started` was answered: `route` is its template, `undefined` where no route served it.
+   * Its observer is found by the route's template, the method and the status in turn, never by a
+   * key made anew for each request, which would be hashed anew.
+   */
   answered (method: string, route: string | undefined, status: number, seconds: number): void {
-    this.#active.get(method)?.dec()
-    const key = `${method} ${route ?? ''} ${status}`
-    let observe = this.#durations.get(key)
-    if (observe === undefined) this.#durations.set(key, observe = this.#requestDuration.child(method, route ?? '', String(status)))
+    this.abandoned(method)
+    let byMethod = this.#durations.get(route)
+    if (byMethod === undefined) this.#durations.set(route, byMethod = new Map())
+    let byStatus = byMethod.get(method)
+    if (byStatus === undefined) byMethod.set(method, byStatus = new Map())
+    let observe = byStatus.get(status)
+    if (observe === undefined) byStatus.set(status, observe = this.#requestDuration.child(method, route ?? '', String(status)))
     observe(seconds)
   }
 
@@ -248,20 +258,14 @@ export class Metrics {
   #statementEnded (event: Timed): void {
     if (event.metricsStarted === undefined) return
     const seconds = (performance.now() - event.metricsStarted) / 1000
-    const operation = this.#operationOf(event.text)
-    const key = `${event.system} ${operation}`
-    let observe = this.#statementObservers.get(key)
-    if (observe === undefined) this.#statementObservers.set(key, observe = this.#statementDuration.child(event.system, operation))
-    observe(seconds)
-  }
-
-  #operationOf (text: string): string {
-    let operation = this.#operations.get(text)
-    if (operation === undefined) {
-      if (this.#operations.size >= OPERATIONS_KEPT) this.#operations.clear()
-      operation = /^\s*([A-Za-z]+)/.exec(text)?.[1]?.toUpperCase() ?? 'OTHER'
-      this.#operations.set(text, operation)
+    let byText = this.#statementObservers.get(event.system)
+    if (byText === undefined) this.#statementObservers.set(event.system, byText = new Map())
+    let observe = byText.get(event.text)
+    if (observe === undefined) {
+      if (byText.size >= OPERATIONS_KEPT) byText.clear()
+      const operation = /^\s*([A-Za-z]+)/.exec(event.text)?.[1]?.toUpperCase() ?? 'OTHER'
+      byText.set(event.text, observe = this.#statementDuration.child(event.system, operation))
     }
-    return operation
+    observe(seconds)
   }
 }
