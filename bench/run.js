@@ -67,7 +67,8 @@ function options () {
       engine: { type: 'string' },
       instances: { type: 'string' },
       'database-url': { type: 'string' },
-      observed: { type: 'boolean' }
+      observed: { type: 'boolean' },
+      'trace-ratio': { type: 'string' }
     },
     strict: true
   })
@@ -102,17 +103,28 @@ function options () {
     modes: tls === 'both' ? ['proxy', 'on'] : [tls],
     targets: list('targets', known),
     cases: list('cases', CASES),
-    observed: values.observed === true
+    observed: values.observed === true,
+    traceRatio: values['trace-ratio'] === undefined ? undefined : traceRatio(values['trace-ratio'], values.observed === true)
   }
+}
+
+/** --trace-ratio: the share of requests traced, with --observed only; 0 leaves the traces off, the metrics alone on. */
+function traceRatio (raw, observed) {
+  const ratio = Number(raw)
+  if (!observed || raw.trim() === '' || !(ratio >= 0 && ratio <= 1)) {
+    throw new Error(`--trace-ratio needs --observed and a number from 0 to 1, got ${raw}`)
+  }
+  return ratio
 }
 
 /**
  * With --observed, the service runs with its metrics and traces on, as an operator would run it:
  * /metrics scraped every 5 s, as Prometheus does by default every 15, and every request traced
- * (the default sampler) to a collector of its own process (collector.js) that discards what it
- * receives. `env()` is the service's settings for it; `stop()` says what was scraped and sent.
+ * (the default sampler; --trace-ratio R traces that share of them, as OTEL_TRACES_SAMPLER_ARG
+ * would) to a collector of its own process (collector.js) that discards what it receives.
+ * `env()` is the service's settings for it; `stop()` says what was scraped and sent.
  */
-async function observer () {
+async function observer (ratio) {
   const collector = spawn(process.execPath, [join(HERE, 'collector.js')], { stdio: ['ignore', 'pipe', 'inherit'] })
   const lines = createInterface({ input: collector.stdout })[Symbol.asyncIterator]()
   const collectorPort = Number((await lines.next()).value)
@@ -123,7 +135,11 @@ async function observer () {
       const metricsPort = await freePort()
       const scrape = () => fetch(`http://127.0.0.1:${metricsPort}/metrics`).then(r => r.text()).then(() => { scrapes++ }, () => {})
       timers.push(setInterval(scrape, 5000))
-      return { METRICS_PORT: String(metricsPort), OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${collectorPort}` }
+      if (ratio === 0) return { METRICS_PORT: String(metricsPort) }
+      const sampled = ratio === undefined
+        ? {}
+        : { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(ratio) }
+      return { METRICS_PORT: String(metricsPort), OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${collectorPort}`, ...sampled }
     },
     async stop () {
       for (const timer of timers) clearInterval(timer)
@@ -475,7 +491,7 @@ async function main () {
     tls = await certificate(tmp)
   }
 
-  const ctx = { opts, tmp, seedDir, tls, data, observer: opts.observed ? await observer() : undefined }
+  const ctx = { opts, tmp, seedDir, tls, data, observer: opts.observed ? await observer(opts.traceRatio) : undefined }
   const modes = {}
   for (const mode of opts.modes) {
     console.log(`\n${MODES[mode]}`)
@@ -504,7 +520,8 @@ async function main () {
       cases: opts.cases,
       engine: opts.engine,
       instances: opts.instances,
-      observed: opts.observed
+      observed: opts.observed,
+      traceRatio: opts.traceRatio ?? (opts.observed ? 1 : undefined)
     },
     machine: {
       node: process.version,
@@ -522,7 +539,8 @@ async function main () {
   const dir = join(HERE, 'results')
   mkdirSync(dir, { recursive: true })
   const engineTag = opts.engine === 'sqlite' ? '' : `-postgres-${opts.instances}`
-  const file = join(dir, `${date.toISOString().slice(0, 10)}-${opts.rows}${engineTag}${opts.observed ? '-observed' : ''}.json`)
+  const observedTag = opts.observed ? `-observed${opts.traceRatio === undefined ? '' : `-${opts.traceRatio}`}` : ''
+  const file = join(dir, `${date.toISOString().slice(0, 10)}-${opts.rows}${engineTag}${observedTag}.json`)
   writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`)
   console.log(`\nwhole run ${wallSeconds.toFixed(0)} s; results in ${file}`)
 }
