@@ -82,12 +82,12 @@ const TOP = new Set(FILES.map(path => path.split('/')[0] as string))
  * The paths of the repository a text names: words that start with a top-level file or folder
  * (`store/sqlite/list.ts`, `migrations/postgres/050_*.sql`, `config/`), with `*` for any name.
  * Placeholders (`<name>`, `NNN`) make a pattern of a path to be, not a path; a version
- * (`http/1.1`) is not one either.
+ * (`http/1.1`) is not one either, nor an OTLP protocol (`http/protobuf`, `http/json`).
  */
 function pathsNamed (text: string): string[] {
   return [...text.matchAll(/(?<![\w./@:-])((?:[\w.-]+\/)+[\w.*-]*|[\w-]+\.(?:ts|js|json|md|sql))(?![\w/<{-])/g)]
     .map(match => (match[1] as string).replace(/[.]$/, ''))
-    .filter(path => TOP.has(path.split('/')[0] as string) && !/NNN|<|\{|\/\d[\d.]*$/.test(path) && !isIgnored(path))
+    .filter(path => TOP.has(path.split('/')[0] as string) && !/NNN|<|\{|\/\d[\d.]*$|^http\/(protobuf|json)$/.test(path) && !isIgnored(path))
 }
 
 const exists = (path: string): boolean => {

@@ -81,12 +81,7 @@ t.test('the binary alone, in an empty folder without Node.js, serves the API, it
 
   const binary = await serve(t, './zoo-api', [], folder, env)
   const ca = readFileSync(join(folder, 'data', 'tls', 'cert.pem'), 'utf8')
-  const token = await https1(binary.api, ca, {
-    method: 'POST',
-    path: '/oauth/token',
-    headers: { authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret), 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials'
-  })
+  const token = await tokenRequest(binary.api, ca)
   t.equal(token.status, 200, 'a token')
   const authorization = `Bearer ${token.json().access_token}`
   const version1 = await https1(binary.api, ca, { path: '/v1', headers: { authorization } })
@@ -148,6 +143,16 @@ t.test('the binary alone, in an empty folder without Node.js, serves the API, it
   t.match(readdirSync(unpacked), [/^better_sqlite3-[0-9a-f]{16}\.node$/, /^documentation-ui-[0-9a-f]{16}$/])
 })
 
+/** The bootstrap client's token request to the API on `port`, over HTTPS with `ca` trusted. */
+async function tokenRequest (port: number, ca: string): ReturnType<typeof https1> {
+  return https1(port, ca, {
+    method: 'POST',
+    path: '/oauth/token',
+    headers: { authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret), 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials'
+  })
+}
+
 /** A port free on loopback now. */
 async function freePort (): Promise<number> {
   const server = createNetServer().listen(0, '127.0.0.1')
@@ -180,13 +185,7 @@ t.test('the binary backs up and restores, takes scheduled backups, answers its m
   }
   const binary = await serve(t, './zoo-api', [], folder, env)
   const ca = readFileSync(join(folder, 'data', 'tls', 'cert.pem'), 'utf8')
-  const token = await https1(binary.api, ca, {
-    method: 'POST',
-    path: '/oauth/token',
-    headers: { authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret), 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials'
-  })
-  const authorization = `Bearer ${token.json().access_token}`
+  const authorization = `Bearer ${(await tokenRequest(binary.api, ca)).json().access_token}`
   const created = await https1(binary.api, ca, {
     method: 'POST', path: '/v1/zoos', headers: { authorization, 'content-type': 'application/json' }, body: '{"name":"Kept","city":"Bern"}'
   })
@@ -226,13 +225,7 @@ t.test('the binary backs up and restores, takes scheduled backups, answers its m
   t.match(JSON.parse(restored.toString()), { restored: join(restoredFolder, 'data', 'zoo.db'), replaced: null }, 'zoo-api restore')
   const again = await serve(t, join(folder, 'zoo-api'), [], restoredFolder, settings(restoredFolder, ''))
   const againCa = readFileSync(join(restoredFolder, 'data', 'tls', 'cert.pem'), 'utf8')
-  const againToken = await https1(again.api, againCa, {
-    method: 'POST',
-    path: '/oauth/token',
-    headers: { authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret), 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials'
-  })
-  const againAuthorization = `Bearer ${againToken.json().access_token}`
+  const againAuthorization = `Bearer ${(await tokenRequest(again.api, againCa)).json().access_token}`
   const read = await https1(again.api, againCa, { path: `/v1/zoos/${id}`, headers: { authorization: againAuthorization } })
   t.match([read.status, read.json()], [200, { id, name: 'Kept' }], 'the restored service serves what was written')
   t.same(await again.stop(), [0, null])

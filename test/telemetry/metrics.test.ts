@@ -1,10 +1,12 @@
-import type { AddressInfo } from 'node:net'
+import { once } from 'node:events'
+import { connect, type AddressInfo } from 'node:net'
 import { PassThrough } from 'node:stream'
 import parsePrometheusTextFormat, { type Family, type Sample } from 'parse-prometheus-text-format'
 import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { buildMetricsListener } from '../../listeners/metrics.ts'
-import { addClient, basic, bearer, build, call, ENGINE, tokenRequest } from '../helper.ts'
+import { addClient, basic, bearer, build, call, create, ENGINE, tokenRequest } from '../helper.ts'
+import { openStream } from '../sse.ts'
 
 /*
  * The metrics listener, scraped over a real socket, its answer read by a Prometheus text-format
@@ -147,4 +149,53 @@ t.test('the metrics listener answers /metrics only; without METRICS_PORT there a
   t.equal((await listener.inject({ method: 'HEAD', url: '/metrics' })).statusCode, 200)
   const plain = await build(t)
   t.equal(plain.metrics, undefined)
+})
+
+t.test('open change streams and the feed\'s lag are counted; a request its client abandons is no longer in flight', async t => {
+  const app = await build(t, { METRICS_PORT: '0' })
+  const scrape = await scraper(t, app)
+  const authorization = await bearer(app)
+  const address = await app.listen({ host: '127.0.0.1', port: 0 })
+  const stream = await openStream(t, `${address}/v1/zoos/changes`, { authorization })
+  t.equal(stream.status, 200)
+  t.equal(valueOf(await scrape(), 'zoo_change_streams_open'), 1, 'a stream open')
+  await create(app, 'zoos', { name: 'Streamed', city: 'Lyon' })
+  await stream.until(() => stream.events.length > 0, 'the change')
+  const streamed = await scrape()
+  t.ok(valueOf(streamed, 'zoo_change_feed_lag_seconds') >= 1, 'its delivery timed')
+  stream.close()
+
+  // Headers that announce a body that never comes, then the connection dropped.
+  const { port } = new URL(address)
+  const socket = connect(Number(port), '127.0.0.1')
+  await once(socket, 'connect')
+  socket.write(`POST /v1/zoos HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${authorization}\r\nContent-Type: application/json\r\n` +
+    'Content-Length: 100\r\n\r\n{"name":')
+  const inFlight = async (): Promise<number> => valueOf(await scrape(), 'http_server_active_requests', { http_request_method: 'POST' })
+  for (let tries = 0; await inFlight() !== 1; tries++) {
+    if (tries > 100) throw new Error('the request never counted')
+    await new Promise(resolve => setTimeout(resolve, 20))
+  }
+  socket.destroy()
+  for (let tries = 0; await inFlight() !== 0; tries++) {
+    if (tries > 100) throw new Error('the abandoned request stayed in flight')
+    await new Promise(resolve => setTimeout(resolve, 20))
+  }
+  t.pass('abandoned, no longer in flight')
+})
+
+t.test('the histograms answer prom-client\'s registry as its own do: as JSON, and reset', async t => {
+  const app = await build(t, { METRICS_PORT: '0' })
+  await call(app, 'GET', '/v1/zoos')
+  const registry = app.metrics?.registry
+  if (registry === undefined) throw new Error('no metrics')
+  const json = await registry.getMetricsAsJSON()
+  const duration = json.find(metric => metric.name === 'http_server_request_duration_seconds') as unknown as
+    { type: string, values: { metricName: string, value: number, labels: Record<string, string | number> }[] }
+  t.equal(duration.type, 'histogram')
+  const counted = duration.values
+    .find(v => v.metricName === 'http_server_request_duration_seconds_count' && v.labels.http_route === '/v1/zoos')
+  t.ok((counted?.value ?? 0) >= 1)
+  registry.resetMetrics()
+  t.notMatch(await registry.metrics(), /http_route="\/v1\/zoos"/, 'reset, the series are gone')
 })

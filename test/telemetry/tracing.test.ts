@@ -2,7 +2,9 @@ import { once } from 'node:events'
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Writable } from 'node:stream'
+import { trace } from '@opentelemetry/api'
 import t, { type Test } from 'tap'
+import { statements } from '../../store/observed.ts'
 import { build, call, ENGINE } from '../helper.ts'
 
 /*
@@ -139,4 +141,20 @@ t.test('without an endpoint, or with OTEL_SDK_DISABLED, there are no traces', as
   t.equal((await build(t)).tracing, undefined)
   environment(t, { OTEL_SDK_DISABLED: 'true' })
   t.equal((await build(t, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })).tracing, undefined)
+})
+
+t.test('a statement that fails leaves its span marked as an error, with the exception', async t => {
+  const { endpoint, received } = await receiver(t)
+  environment(t, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })
+  const app = await build(t, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint })
+  // What the store announces (store/observed.ts) for a statement that throws, within a traced request.
+  trace.getTracer('test').startActiveSpan('a request', span => {
+    const failing = (): never => { throw new Error('disk I/O error') }
+    t.throws(() => statements.traceSync(failing, { system: 'sqlite', text: 'UPDATE zoos SET name = ?' }))
+    span.end()
+  })
+  await app.close()
+  const failed = spansOf(received).find(s => s.name === 'UPDATE zoos') as ReceivedSpan & { status?: { code?: number, message?: string } }
+  t.match(failed?.status, { code: 2, message: 'disk I/O error' }, 'an error, with the message')
+  t.ok((failed as unknown as { events: { name: string }[] }).events.some(e => e.name === 'exception'), 'and the exception recorded')
 })
