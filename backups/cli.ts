@@ -50,7 +50,7 @@ export async function runBackupCommand (argv: string[], io: Omit<CliIo, 'stdin'>
     unpack(unpackDirOf(dataDir, io.env.UNPACK_DIR), 'UNPACK_DIR')
     const result = command === 'backup'
       ? await backUp(dataDir, resolve(file))
-      : restoreBackup(dataDir, resolve(file), migrationsOf('sqlite', io.collections?.migrations))
+      : await restoreBackup(dataDir, resolve(file), migrationsOf('sqlite', io.collections?.migrations))
     io.stdout(`${JSON.stringify(result)}\n`)
     return 0
   } catch (err) {

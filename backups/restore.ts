@@ -1,7 +1,8 @@
-import { chmodSync, copyFileSync, existsSync, renameSync, rmSync } from 'node:fs'
+import { existsSync, linkSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Migration } from '../store/migrations.ts'
-import { checkCopy, flush, UnusableCopy } from '../store/sqlite/backup.ts'
+import { checkCopy, flush, takeBackup, UnusableCopy } from '../store/sqlite/backup.ts'
+import { connect } from '../store/sqlite/database.ts'
 import { holdDataDir } from '../store/sqlite/serving-lock.ts'
 
 /** What a restore did. */
@@ -20,7 +21,7 @@ export interface Restored {
  * kept beside it as `zoo.db.replaced-<UTC time>`, with its write-ahead log if it had one (SQLite
  * finds a log by its database's name, so the pair stays whole).
  */
-export function restoreBackup (dataDir: string, from: string, migrations: Migration[], now = new Date()): Restored {
+export async function restoreBackup (dataDir: string, from: string, migrations: Migration[], now = new Date()): Promise<Restored> {
   const lock = holdDataDir(dataDir, 'restoring')
   try {
     const applied = checkCopy(from)
@@ -32,18 +33,19 @@ export function restoreBackup (dataDir: string, from: string, migrations: Migrat
     }
     const database = join(dataDir, 'zoo.db')
     const incoming = join(dataDir, `.zoo.db.restoring-${process.pid}`)
+    // Copied by SQLite, as a backup is: what `from`'s own write-ahead log holds comes too, and the
+    // copy is the one checked (takeBackup), not a file read again after the check.
+    const source = connect(from, { readonly: true, fileMustExist: true })
     try {
-      copyFileSync(from, incoming)
-      chmodSync(incoming, 0o600)
-      flush(incoming)
-    } catch (err) {
-      rmSync(incoming, { force: true })
-      throw err
+      await takeBackup(source, incoming)
+    } finally {
+      source.close()
     }
     let replaced: string | null = null
     if (existsSync(database)) {
+      // A second name first: `zoo.db` is never missing, whatever stops the restore midway.
       replaced = `${database}.replaced-${timestamp(now)}`
-      renameSync(database, replaced)
+      linkSync(database, replaced)
       if (existsSync(`${database}-wal`)) renameSync(`${database}-wal`, `${replaced}-wal`)
     }
     // The shared-memory index belongs to the log moved away; SQLite makes a new one.

@@ -23,23 +23,22 @@ declare module 'fastify' {
  */
 export function countRequests (fastify: FastifyInstance, metrics: Metrics): void {
   fastify.decorateRequest('inFlight', false)
-  fastify.addHook('onRequest', (request, _reply, done) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
     request.inFlight = true
     metrics.started(request.method)
+    // A client that leaves before its answer ends the request without onResponse, and without
+    // onRequestAbort once it had sent the whole request: its answer's stream always closes.
+    reply.raw.once('close', () => {
+      if (!request.inFlight) return
+      request.inFlight = false
+      metrics.abandoned(request.method)
+    })
     done()
   })
   fastify.addHook('onResponse', (request, reply, done) => {
     if (request.inFlight) {
       request.inFlight = false
       metrics.answered(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000)
-    }
-    done()
-  })
-  fastify.addHook('onRequestAbort', (request, done) => {
-    // Abandoned by its client before an answer: no longer in flight, and no duration to tell.
-    if (request.inFlight) {
-      request.inFlight = false
-      metrics.abandoned(request.method)
     }
     done()
   })

@@ -88,6 +88,10 @@ export function startTracing (config: Pick<Config, 'otelExporterOtlpEndpoint' | 
       const route = request.routeOptions.url
       span.updateName(route === undefined ? request.method : `${request.method} ${route}`)
       span.setAttribute('zoo.request.id', String(request.id))
+      // The path without its query, as the log has it: a query holds values (filters, search
+      // words, a sign-in's authorization code).
+      const query = request.url.indexOf('?')
+      if (query !== -1) span.setAttribute('url.path', request.url.slice(0, query))
       // request.log is the request's own logger (reply.log too), the app's only before the request has one.
       if (request.log !== request.server.log) (request.log as unknown as Record<symbol, Span>)[REQUEST_SPAN] = span
     }

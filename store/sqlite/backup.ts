@@ -3,6 +3,9 @@ import { basename, dirname, join } from 'node:path'
 import type { TakenBackup } from '../storage.ts'
 import { connect, type SqliteDatabase } from './database.ts'
 
+/** A step's page count that SQLite reads as every page left. */
+const ALL_PAGES = 0x7fffffff
+
 /** A database file that cannot be used as a copy of the service's: the message says why. */
 export class UnusableCopy extends Error {}
 
@@ -25,8 +28,9 @@ export interface AppliedMigration {
  *   the copy as they are made, so the copy never starts again.
  */
 export async function copyDatabase (db: SqliteDatabase, file: string, pagesPerStep?: number): Promise<void> {
-  // The first step copies nothing and reports the total, which sizes the next step.
-  await db.backup(file, { progress: ({ totalPages }) => pagesPerStep ?? totalPages })
+  // The first step copies nothing; the next copies `pagesPerStep` pages, or every page left however
+  // many the database has grown to since (the most better-sqlite3 passes on).
+  await db.backup(file, { progress: () => pagesPerStep ?? ALL_PAGES })
 }
 
 /**

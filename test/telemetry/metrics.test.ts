@@ -4,7 +4,9 @@ import { PassThrough } from 'node:stream'
 import parsePrometheusTextFormat, { type Family, type Sample } from 'parse-prometheus-text-format'
 import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
+import Fastify from 'fastify'
 import { buildMetricsListener } from '../../listeners/metrics.ts'
+import { countRequests, Metrics } from '../../telemetry/metrics.ts'
 import { addClient, basic, bearer, build, call, create, ENGINE, tokenRequest } from '../helper.ts'
 import { openStream } from '../sse.ts'
 
@@ -198,4 +200,31 @@ t.test('the histograms answer prom-client\'s registry as its own do: as JSON, an
   t.ok((counted?.value ?? 0) >= 1)
   registry.resetMetrics()
   t.notMatch(await registry.metrics(), /http_route="\/v1\/zoos"/, 'reset, the series are gone')
+})
+
+t.test('a request whose client leaves after sending it whole is no longer in flight once it ends', async t => {
+  // A route that holds its answer until told: the client has gone by the time it answers.
+  const metrics = new Metrics()
+  t.teardown(() => { metrics.close() })
+  const fastify = Fastify()
+  countRequests(fastify, metrics)
+  let release: () => void = () => {}
+  const held = new Promise<void>(resolve => { release = resolve })
+  let arrived: () => void = () => {}
+  const reached = new Promise<void>(resolve => { arrived = resolve })
+  fastify.post('/held', async () => { arrived(); await held; return { ok: true } })
+  t.teardown(() => fastify.close())
+  await fastify.listen({ host: '127.0.0.1', port: 0 })
+  const socket = connect((fastify.server.address() as AddressInfo).port, '127.0.0.1')
+  await once(socket, 'connect')
+  socket.write('POST /held HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}')
+  await reached
+  const inFlight = async (): Promise<string | undefined> =>
+    /^http_server_active_requests\{http_request_method="POST"\} (\d+)$/m.exec(await metrics.text())?.[1]
+  t.equal(await inFlight(), '1')
+  socket.destroy()
+  await new Promise(resolve => setTimeout(resolve, 50))
+  release()
+  await new Promise(resolve => setTimeout(resolve, 50))
+  t.equal(await inFlight(), '0', 'counted out, neither answered nor aborted in Fastify\'s sense')
 })

@@ -69,6 +69,15 @@ t.test('a request\'s span carries its route and its id, its statements are child
   t.equal(created.statusCode, 201)
   const read = await call(app, 'GET', `/v1/zoos/${(created.json() as { id: number }).id}`)
   t.equal(read.statusCode, 200)
+  t.equal((await call(app, 'GET', '/v1/zoos?name=Secret%20Garden')).statusCode, 200)
+  // Two writes in one transaction: on PostgreSQL its COMMIT carries the feed's rows, written in.
+  const batch = await call(app, 'POST', '/v1/batch', {
+    operations: [
+      { method: 'POST', path: '/v1/zoos', body: { name: 'Batched', city: 'Lyon' } },
+      { method: 'POST', path: '/v1/zoos', body: { name: 'Batched too', city: 'Lyon' } }
+    ]
+  })
+  t.equal(batch.statusCode, 200, batch.body)
   const queued = await call(app, 'POST', '/v1/zoos', { name: 'Later', city: 'Lyon' }, { prefer: 'respond-async' })
   t.equal(queued.statusCode, 202)
   const job = String(queued.headers.location)
@@ -108,6 +117,10 @@ t.test('a request\'s span carries its route and its id, its statements are child
     .find(line => line.msg === 'request' && line.reqId === read.headers['x-request-id'])
   t.match(logged, { trace_id: get.traceId, span_id: get.spanId }, 'the request\'s log line names its trace')
 
+  t.notOk(spans.some(s => /Traced|Later|Batched|Lyon/.test(String(attribute(s, 'db.query.text')))),
+    'no statement\'s text holds a value written, on either engine')
+  const listed = spans.find(s => s.name === 'GET /v1/zoos')
+  t.equal(attribute(listed as ReceivedSpan, 'url.path'), '/v1/zoos', 'a span\'s path without its query, where values are')
   const post = spans.find(s => s.name === 'POST /v1/zoos' && attribute(s, 'zoo.request.id') === created.headers['x-request-id'])
   if (post === undefined) throw new Error('no span of the POST')
   const inserts = (request: ReceivedSpan | undefined): boolean => spans.some(s => s.parentSpanId === request?.spanId &&
