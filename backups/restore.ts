@@ -1,4 +1,4 @@
-import { existsSync, linkSync, renameSync, rmSync } from 'node:fs'
+import { existsSync, linkSync, mkdirSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Migration } from '../store/migrations.ts'
 import { checkCopy, flush, takeBackup, UnusableCopy } from '../store/sqlite/backup.ts'
@@ -22,6 +22,8 @@ export interface Restored {
  * finds a log by its database's name, so the pair stays whole).
  */
 export async function restoreBackup (dataDir: string, from: string, migrations: Migration[], now = new Date()): Promise<Restored> {
+  // A new machine's data directory is made, private, as the service makes it.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const lock = holdDataDir(dataDir, 'restoring')
   try {
     const applied = checkCopy(from)

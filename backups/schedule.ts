@@ -6,6 +6,8 @@ import { timestamp } from './restore.ts'
 
 /** A scheduled backup's name: `zoo-<UTC time>.db`, which sorts by time. Nothing else in BACKUP_DIR is ever deleted. */
 const SCHEDULED = /^zoo-\d{8}T\d{6}\.\d{3}Z\.db$/
+/** A scheduled backup's copy in progress (store/sqlite/backup.ts), with the files SQLite keeps beside it. */
+const PARTIAL = /^\.zoo-\d{8}T\d{6}\.\d{3}Z\.db\.partial-\d+(-journal|-wal|-shm)?$/
 
 export interface ScheduleOptions {
   dir: string
@@ -34,6 +36,8 @@ export class BackupSchedule {
   constructor (options: ScheduleOptions) {
     this.#options = options
     mkdirSync(options.dir, { recursive: true, mode: 0o700 })
+    // What a backup cut short (a crash, a stop that took too long) left: a partial copy, never kept.
+    for (const name of readdirSync(options.dir)) if (PARTIAL.test(name)) rmSync(join(options.dir, name), { force: true })
   }
 
   start (): void {

@@ -1,6 +1,6 @@
 // What running the service unattended needs: scheduled backups, metrics and traces. Groups of the
 // settings catalogue (config/settings.ts).
-import { directory, host, integer, optional, port, url } from './parsers.ts'
+import { collectorUrl, directory, host, integer, optional, port } from './parsers.ts'
 import type { AnySetting } from './setting.ts'
 
 /** Backups: copies of the SQLite database taken while the service serves (docs/operations.md). */
@@ -49,13 +49,13 @@ export const OBSERVABILITY = {
       '(`http://127.0.0.1:4318`; `/v1/traces` is added); the other standard `OTEL_*` variables apply ' +
       '([operations](operations.md#traces)). Off by default',
     default: '',
-    parse: optional(url)
+    parse: optional(collectorUrl(true))
   },
   otelExporterOtlpTracesEndpoint: {
     env: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
     description: 'the collector\'s URL for traces, used as given (`http://127.0.0.1:4318/v1/traces`); wins over ' +
       'OTEL_EXPORTER_OTLP_ENDPOINT',
     default: '',
-    parse: optional(url)
+    parse: optional(collectorUrl(false))
   }
 } satisfies Record<string, AnySetting>

@@ -104,6 +104,15 @@ export function url (raw: string, env: string): string {
 }
 
 /**
+ * An OpenTelemetry collector's URL: as `url`, but a trailing slash is allowed, as the
+ * specification allows it; `base`, the endpoint that paths are added to, loses it.
+ */
+export const collectorUrl = (base: boolean) => (raw: string, env: string): string => {
+  const bare = url(raw.replace(/\/+$/, ''), env)
+  return base ? bare : raw
+}
+
+/**
  * An external server's URL, kept as given: an issuer is compared exactly with the `iss` of its
  * tokens, and some end with a slash (Auth0's). Plain HTTP only on loopback: keys or identities
  * fetched in the clear could be swapped on the way.

@@ -1,5 +1,5 @@
 import { once } from 'node:events'
-import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import t, { type Test } from 'tap'
@@ -244,4 +244,16 @@ t.test('a restore takes what the backup file\'s write-ahead log holds too', asyn
   t.same(db.prepare('SELECT note FROM marker').all(), [{ note: 'in the log only' }], 'the commit is in the restored database')
   db.close()
   t.equal(integrity(join(restoredDir, 'zoo.db')), 'ok')
+})
+
+t.test('a restore into a data directory that does not exist yet makes it', async t => {
+  const dataDir = makeTree(t, {})
+  t.equal((await run({ DATA_DIR: dataDir }, ['client', 'list'])).code, 0)
+  const backup = join(makeTree(t, {}), 'zoo.db')
+  t.equal((await run({ DATA_DIR: dataDir }, ['backup', '--to', backup])).code, 0)
+  const fresh = join(makeTree(t, {}), 'new', 'data')
+  const restored = await run({ DATA_DIR: fresh }, ['restore', '--from', backup])
+  t.equal(restored.code, 0, restored.stderr)
+  t.equal(integrity(join(fresh, 'zoo.db')), 'ok')
+  t.equal(statSync(fresh).mode & 0o777, 0o700, 'made private, as the service makes it')
 })

@@ -97,3 +97,18 @@ t.test('scheduled backups are SQLite\'s: with DATABASE_URL, start-up says to use
   t.throws(() => loadConfig({ BACKUP_DIR: '/tmp/backups', DATABASE_URL: 'postgres://127.0.0.1/test' }, []),
     { message: 'BACKUP_DIR: scheduled backups copy the SQLite database; with DATABASE_URL back PostgreSQL up with pg_dump' })
 })
+
+t.test('a partial copy an interrupted backup left in BACKUP_DIR is deleted when the schedule starts', async t => {
+  const backups = join(dataDir(t), 'backups')
+  mkdirSync(backups)
+  const left = ['.zoo-20261128T010203.456Z.db.partial-4242', '.zoo-20261128T010203.456Z.db.partial-4242-journal']
+  for (const name of left) writeFileSync(join(backups, name), 'a copy cut short')
+  writeFileSync(join(backups, '.zoo-notes.partial'), 'not a copy of the schedule')
+  const app = await build(t, { BACKUP_DIR: backups, BACKUP_INTERVAL: '3600', BACKUP_KEEP: '2' })
+  t.equal((await app.inject('/health')).statusCode, 200)
+  const schedule = apiOf(app).backups
+  await until(() => schedule?.lastSuccess !== undefined, 'the first backup')
+  const names = readdirSync(backups)
+  t.notOk(names.some(name => name.includes('partial-4242')), 'the partial copy and its journal deleted')
+  t.ok(names.includes('.zoo-notes.partial'), 'a file of another name kept')
+})

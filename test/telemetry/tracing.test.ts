@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { Writable } from 'node:stream'
 import { trace } from '@opentelemetry/api'
 import t, { type Test } from 'tap'
+import { loadConfig } from '../../config/index.ts'
 import { statements } from '../../store/observed.ts'
 import { build, call, ENGINE } from '../helper.ts'
 
@@ -170,4 +171,11 @@ t.test('a statement that fails leaves its span marked as an error, with the exce
   const failed = spansOf(received).find(s => s.name === 'UPDATE zoos') as ReceivedSpan & { status?: { code?: number, message?: string } }
   t.match(failed?.status, { code: 2, message: 'disk I/O error' }, 'an error, with the message')
   t.ok((failed as unknown as { events: { name: string }[] }).events.some(e => e.name === 'exception'), 'and the exception recorded')
+})
+
+t.test('an exporter endpoint may end with a slash, as the specification allows', async t => {
+  const config = loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318/', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:4318/v1/traces/' }, [])
+  t.equal(config.otelExporterOtlpEndpoint, 'http://127.0.0.1:4318')
+  t.equal(config.otelExporterOtlpTracesEndpoint, 'http://127.0.0.1:4318/v1/traces/', 'the traces endpoint used as given')
+  t.throws(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'ftp://127.0.0.1' }, []), /OTEL_EXPORTER_OTLP_ENDPOINT must be an absolute http\(s\) URL/)
 })
