@@ -46,6 +46,16 @@ export interface CliIo {
   collections?: StoredCollections
 }
 
+/**
+ * The data directory a command runs on, `--data-dir` or else DATA_DIR, as the service reads it;
+ * what the binary unpacks (the SQLite addon) is unpacked under it first.
+ */
+export function cliDataDir (flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  const dataDir = SETTINGS.dataDir.parse(flag ?? env.DATA_DIR ?? SETTINGS.dataDir.default, flag === undefined ? 'DATA_DIR' : '--data-dir')
+  unpack(unpackDirOf(dataDir, env.UNPACK_DIR), 'UNPACK_DIR')
+  return dataDir
+}
+
 export async function readAll (stream: NodeJS.ReadableStream): Promise<string> {
   let text = ''
   for await (const chunk of stream) text += String(chunk)
@@ -84,14 +94,10 @@ export async function runCli (argv: string[], io: CliIo): Promise<number> {
     }
     const [noun, verb, target, ...extra] = positionals
     if (extra.length > 0 || noun === undefined || verb === undefined) throw new UsageError('expected a command such as "client create"')
-    const dataDir = SETTINGS.dataDir.parse(
-      values['data-dir'] ?? io.env.DATA_DIR ?? SETTINGS.dataDir.default,
-      values['data-dir'] === undefined ? 'DATA_DIR' : '--data-dir'
-    )
+    const dataDir = cliDataDir(values['data-dir'], io.env)
     /** A setting the CLI takes from the environment only, as the service would read it. */
     const fromEnv = <K extends 'databaseUrl' | 'databasePoolSize' | 'databaseStatementTimeout'>(key: K) =>
       SETTINGS[key].parse(io.env[SETTINGS[key].env] ?? SETTINGS[key].default, SETTINGS[key].env) as ReturnType<typeof SETTINGS[K]['parse']>
-    unpack(unpackDirOf(dataDir, io.env.UNPACK_DIR), 'UNPACK_DIR')
     storage = await openStorage({
       dataDir,
       databaseUrl: fromEnv('databaseUrl'),

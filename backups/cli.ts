@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import type { CliIo } from '../auth/cli.ts'
-import { ConfigError, SETTINGS, unpackDirOf } from '../config/index.ts'
-import { unpack } from '../packaging/shipped.ts'
+import { cliDataDir, type CliIo } from '../auth/cli.ts'
+import { ConfigError } from '../config/index.ts'
 import { migrationsOf } from '../store/migrations.ts'
 import { takeBackup, UnusableCopy } from '../store/sqlite/backup.ts'
 import { connect } from '../store/sqlite/database.ts'
@@ -43,11 +42,7 @@ export async function runBackupCommand (argv: string[], io: Omit<CliIo, 'stdin'>
     if (extra.length > 0 || file === undefined || file === '') throw new UsageError(`${command} needs --${wanted} FILE`)
     if (values[unwanted] !== undefined) throw new UsageError(`${command} takes no --${unwanted}`)
     if ((io.env.DATABASE_URL ?? '') !== '') throw new Error(POSTGRES)
-    const dataDir = SETTINGS.dataDir.parse(
-      values['data-dir'] ?? io.env.DATA_DIR ?? SETTINGS.dataDir.default,
-      values['data-dir'] === undefined ? 'DATA_DIR' : '--data-dir'
-    )
-    unpack(unpackDirOf(dataDir, io.env.UNPACK_DIR), 'UNPACK_DIR')
+    const dataDir = cliDataDir(values['data-dir'], io.env)
     const result = command === 'backup'
       ? await backUp(dataDir, resolve(file))
       : await restoreBackup(dataDir, resolve(file), migrationsOf('sqlite', io.collections?.migrations))

@@ -32,3 +32,8 @@ export const groupCommits = channel('zoo-api:sqlite.group-commit')
 export function sqliteStatement<T> (text: string, run: () => T): T {
   return statements.hasSubscribers ? statements.traceSync(run, { system: 'sqlite', text }) : run()
 }
+
+/** A statement's operation, its first word (`SELECT`, `INSERT`, `COMMIT`): what the metrics and the spans name it by. */
+export function operationOf (text: string): string {
+  return /^\s*([A-Za-z]+)/.exec(text)?.[1]?.toUpperCase() ?? 'OTHER'
+}

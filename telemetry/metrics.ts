@@ -5,7 +5,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric
 import type { BackupSchedule } from '../backups/schedule.ts'
 import { liveDeliveries } from '../collections/feed.ts'
 import { rateLimitRefusals, tokenRefusals } from '../http/observed.ts'
-import { groupCommits, statements, type StatementEvent } from '../store/observed.ts'
+import { groupCommits, operationOf, statements, type StatementEvent } from '../store/observed.ts'
 import { FastHistogram } from './histogram.ts'
 import type { Storage } from '../store/storage.ts'
 
@@ -72,7 +72,6 @@ type Timed = StatementEvent & { metricsStarted?: number }
 export class Metrics {
   readonly registry = new Registry()
   readonly #requestDuration: FastHistogram<'http_request_method' | 'http_route' | 'http_response_status_code'>
-  readonly #activeRequests: Gauge<'http_request_method'>
   readonly #statementDuration: FastHistogram<'db_system_name' | 'db_operation_name'>
   readonly #groupCommit: Histogram
   readonly #feedLag: Histogram
@@ -94,15 +93,15 @@ export class Metrics {
       ['http_request_method', 'http_route', 'http_response_status_code'], REQUEST_BUCKETS)
     registry.registerMetric(this.#requestDuration as unknown as Metric)
     const inFlight = this.#inFlight
-    this.#activeRequests = new Gauge({
+    registry.registerMetric(new Gauge({
       name: 'http_server_active_requests',
       help: 'HTTP server requests being answered',
       labelNames: ['http_request_method'],
-      registers: [registry],
+      registers: [],
       collect () {
         for (const [method, count] of inFlight) this.set({ http_request_method: method }, count)
       }
-    })
+    }))
     this.#statementDuration = new FastHistogram('db_client_operation_duration_seconds',
       'Duration of database statements, by engine and operation (the statement\'s first word)',
       ['db_system_name', 'db_operation_name'], STATEMENT_BUCKETS)
@@ -262,8 +261,7 @@ export class Metrics {
     let observe = byText.get(event.text)
     if (observe === undefined) {
       if (byText.size >= OPERATIONS_KEPT) byText.clear()
-      const operation = /^\s*([A-Za-z]+)/.exec(event.text)?.[1]?.toUpperCase() ?? 'OTHER'
-      byText.set(event.text, observe = this.#statementDuration.child(event.system, operation))
+      byText.set(event.text, observe = this.#statementDuration.child(event.system, operationOf(event.text)))
     }
     observe(seconds)
   }

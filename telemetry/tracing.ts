@@ -13,7 +13,7 @@ import { FastifyOtelInstrumentation } from '@fastify/otel'
 import type { FastifyPluginCallback } from 'fastify'
 import type { Config } from '../config/index.ts'
 import { programVersion } from '../packaging/shipped.ts'
-import { statements, writeContexts, type StatementEvent } from '../store/observed.ts'
+import { operationOf, statements, writeContexts, type StatementEvent } from '../store/observed.ts'
 
 /** The traces of the service, when an OTLP endpoint is set (startTracing). */
 export interface Tracing {
@@ -137,7 +137,7 @@ function traceStatements (tracer: ReturnType<TracerProvider['getTracer']>): () =
     let known = names.get(text)
     if (known === undefined) {
       if (names.size >= NAMES_KEPT) names.clear()
-      const operation = /^\s*([A-Za-z]+)/.exec(text)?.[1]?.toUpperCase() ?? 'OTHER'
+      const operation = operationOf(text)
       const table = /\b(?:FROM|INTO|UPDATE|JOIN)\s+"?([A-Za-z_][A-Za-z0-9_]*)/i.exec(text)?.[1]
       names.set(text, known = { name: table === undefined ? operation : `${operation} ${table}`, operation })
     }
