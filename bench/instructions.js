@@ -1,0 +1,108 @@
+// Instructions per request: the service's build under valgrind's callgrind, loaded with
+// autocannon, counting only while a fixed number of requests is answered. A finer measure than
+// requests a second on a shared two-core machine, for a change of a few per cent (what metrics
+// and traces cost, docs/benchmarks.md). Not part of `npm test`; needs valgrind.
+//
+//   node bench/instructions.js --case get-one [--warmup 6000] [--requests 3000] [--dist DIR] [NAME=VALUE ...]
+//
+// NAME=VALUE pairs are set in the service's environment (METRICS_PORT=..., OTEL_...=...).
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import autocannon from 'autocannon'
+import { BOOTSTRAP, freePort } from './targets.js'
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    case: { type: 'string', default: 'get-one' },
+    warmup: { type: 'string', default: '6000' },
+    requests: { type: 'string', default: '3000' },
+    dist: { type: 'string', default: 'dist' }
+  }
+})
+const ZOO = JSON.stringify({ name: 'Zoo', city: 'Berlin' })
+const CASES = {
+  'get-one': { method: 'GET', path: '/v1/zoos/1' },
+  'list-zoos': { method: 'GET', path: '/v1/zoos?sortby=name' },
+  'post-one': { method: 'POST', path: '/v1/zoos', body: ZOO }
+}
+const chosen = CASES[values.case]
+if (chosen === undefined) throw new Error(`--case is one of ${Object.keys(CASES).join(', ')}`)
+
+const dataDir = mkdtempSync(join(tmpdir(), 'zoo-instructions-'))
+const port = await freePort()
+const env = {
+  ...process.env,
+  ...Object.fromEntries(positionals.map(pair => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
+  DATA_DIR: dataDir,
+  HOST: '127.0.0.1',
+  PORT: String(port),
+  LOCAL_PORT: String(await freePort()),
+  ALLOWED_DIRS: '',
+  TLS: 'proxy',
+  RATE_LIMIT: '0',
+  MAX_EVENT_LOOP_DELAY: '0',
+  LOG_LEVEL: 'warn',
+  ACCESS_TOKEN_TTL: '86400',
+  BOOTSTRAP_CLIENT_ID: BOOTSTRAP.id,
+  BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP.secret,
+  // callgrind_control finds the process by the user and host names valgrind read from these.
+  USER: process.env.USER ?? 'root',
+  LOGNAME: process.env.LOGNAME ?? process.env.USER ?? 'root'
+}
+// Counted from the first `instrumentation on`, each thread apart: V8 compiles and collects on
+// threads of their own, which a run's timing changes; the main thread's count is the request's.
+const service = spawn('valgrind', [
+  '-q', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${dataDir}/callgrind.%p`,
+  process.execPath, join(resolve(values.dist), 'server.js')
+], { env, stdio: ['ignore', 'ignore', 'inherit'] })
+const control = command => execFileSync('callgrind_control', [command, String(service.pid)].flat(), { env, stdio: 'ignore' })
+
+try {
+  const base = `http://127.0.0.1:${port}`
+  const proxied = { 'x-forwarded-proto': 'https' }
+  await answering(base, proxied)
+  const token = await (await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: { ...proxied, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: BOOTSTRAP.id, client_secret: BOOTSTRAP.secret })
+  })).json()
+  const headers = { ...proxied, authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' }
+  const first = await fetch(`${base}/v1/zoos`, { method: 'POST', headers, body: ZOO })
+  if (first.status !== 201) throw new Error(`the first zoo: ${first.status} ${await first.text()}`)
+  const load = amount => new Promise((resolve, reject) => autocannon(
+    { url: `${base}${chosen.path}`, method: chosen.method, headers, body: chosen.body, connections: 4, amount },
+    (error, result) => error ? reject(error) : resolve(result)))
+  // Until V8 has compiled what the requests run: fewer than about 6,000 left a run 10% off the next.
+  await load(Number(values.warmup))
+  control(['-i', 'on'])
+  const counted = await load(Number(values.requests))
+  control(['-i', 'off'])
+  control('-d')
+  if (counted.non2xx + counted.errors > 0) throw new Error(`${counted.non2xx} answers not 2xx, ${counted.errors} errors`)
+  const files = readdirSync(dataDir).filter(file => file.startsWith('callgrind.'))
+  const totals = chosenFiles => chosenFiles
+    .flatMap(file => readFileSync(join(dataDir, file), 'utf8').split('\n').filter(line => line.startsWith('totals:')))
+    .reduce((sum, line) => sum + Number(line.split(/\s+/)[1]), 0)
+  const perRequest = count => Math.round(count / counted['2xx']).toLocaleString('en')
+  const main = perRequest(totals(files.filter(file => file.endsWith('-01'))))
+  const all = perRequest(totals(files))
+  console.log(`${values.case}: ${main} instructions a request on the main thread, ${all} on all (${counted['2xx']} requests)`)
+} finally {
+  service.kill('SIGTERM')
+  await new Promise(resolve => service.once('exit', resolve))
+  rmSync(dataDir, { recursive: true, force: true })
+}
+
+async function answering (base, headers) {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    try {
+      if ((await fetch(`${base}/`, { headers })).ok) return
+    } catch {}
+    await new Promise(resolve => setTimeout(resolve, 500))
+  }
+  throw new Error('the service did not answer within five minutes')
+}
