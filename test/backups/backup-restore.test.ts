@@ -11,7 +11,9 @@ import { lineOf, makeTree, spawnTs } from '../local/helper.ts'
  * beside `npm start` running as a process of its own, over real sockets and real SQLite files.
  */
 
-t.setTimeout(180_000)
+// Some twenty processes of the program, each started anew: 80 s alone, over three minutes beside
+// the rest of the suite on two cores.
+t.setTimeout(300_000)
 
 interface Server { port: number, stop: () => Promise<unknown>, stderr: () => string }
 
