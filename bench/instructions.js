@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { BOOTSTRAP, freePort } from './targets.js'
+import { authorize, freePort, send, serviceEnv } from './targets.js'
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -36,22 +36,12 @@ const dataDir = mkdtempSync(join(tmpdir(), 'zoo-instructions-'))
 const port = await freePort()
 const env = {
   ...process.env,
-  ...Object.fromEntries(positionals.map(pair => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
-  DATA_DIR: dataDir,
-  HOST: '127.0.0.1',
-  PORT: String(port),
-  LOCAL_PORT: String(await freePort()),
-  ALLOWED_DIRS: '',
-  TLS: 'proxy',
-  RATE_LIMIT: '0',
+  ...serviceEnv({ port, localPort: await freePort(), dataDir, mode: 'proxy' }),
   MAX_EVENT_LOOP_DELAY: '0',
-  LOG_LEVEL: 'warn',
-  ACCESS_TOKEN_TTL: '86400',
-  BOOTSTRAP_CLIENT_ID: BOOTSTRAP.id,
-  BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP.secret,
   // callgrind_control finds the process by the user and host names valgrind read from these.
   USER: process.env.USER ?? 'root',
-  LOGNAME: process.env.LOGNAME ?? process.env.USER ?? 'root'
+  LOGNAME: process.env.LOGNAME ?? process.env.USER ?? 'root',
+  ...Object.fromEntries(positionals.map(pair => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]))
 }
 // Counted from the first `instrumentation on`, each thread apart: V8 compiles and collects on
 // threads of their own, which a run's timing changes; the main thread's count is the request's.
@@ -62,17 +52,13 @@ const service = spawn('valgrind', [
 const control = command => execFileSync('callgrind_control', [command, String(service.pid)].flat(), { env, stdio: 'ignore' })
 
 try {
+  const target = { port, https: false, headers: { 'x-forwarded-proto': 'https' } }
+  await answering(target)
+  await authorize(target)
+  const headers = { ...target.headers, 'content-type': 'application/json' }
+  const first = await send(target, 'POST', '/v1/zoos', { headers, body: ZOO })
+  if (first.status !== 201) throw new Error(`the first zoo: ${first.status} ${first.body}`)
   const base = `http://127.0.0.1:${port}`
-  const proxied = { 'x-forwarded-proto': 'https' }
-  await answering(base, proxied)
-  const token = await (await fetch(`${base}/oauth/token`, {
-    method: 'POST',
-    headers: { ...proxied, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: BOOTSTRAP.id, client_secret: BOOTSTRAP.secret })
-  })).json()
-  const headers = { ...proxied, authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' }
-  const first = await fetch(`${base}/v1/zoos`, { method: 'POST', headers, body: ZOO })
-  if (first.status !== 201) throw new Error(`the first zoo: ${first.status} ${await first.text()}`)
   const load = amount => new Promise((resolve, reject) => autocannon(
     { url: `${base}${chosen.path}`, method: chosen.method, headers, body: chosen.body, connections: 4, amount },
     (error, result) => error ? reject(error) : resolve(result)))
@@ -97,10 +83,10 @@ try {
   rmSync(dataDir, { recursive: true, force: true })
 }
 
-async function answering (base, headers) {
+async function answering (target) {
   for (let attempt = 0; attempt < 600; attempt++) {
     try {
-      if ((await fetch(`${base}/`, { headers })).ok) return
+      if ((await send(target, 'GET', '/', { timeout: 2000 })).status === 200) return
     } catch {}
     await new Promise(resolve => setTimeout(resolve, 500))
   }

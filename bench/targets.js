@@ -83,31 +83,35 @@ export async function certificate (dir) {
   return tls
 }
 
+/** The service's settings as the bench runs it (start(), instructions.js); mode 'on' also needs TLS_CERT and TLS_KEY. */
+export function serviceEnv ({ port, localPort, dataDir, mode, databaseUrl }) {
+  return {
+    DATA_DIR: dataDir,
+    TLS: mode === 'on' ? 'on' : 'proxy',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOCAL_HOST: '127.0.0.1',
+    LOCAL_PORT: String(localPort),
+    ALLOWED_DIRS: '',
+    RATE_LIMIT: '0',
+    LOG_LEVEL: 'warn',
+    BOOTSTRAP_CLIENT_ID: BOOTSTRAP.id,
+    BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP.secret,
+    ACCESS_TOKEN_TTL: '86400',
+    // The feed case's fifty streams are one client's, on its own (client_credentials): one user's.
+    CHANGES_STREAMS_PER_USER: '100',
+    // Instances behind one balancer issue and accept the tokens of one issuer: the URL clients use.
+    ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://zoo.bench.test' })
+  }
+}
+
 /** What each target runs and the path that answers once it is ready. */
 function command (name, { port, localPort, dataDir, tls, mode, databaseUrl }) {
   const tlsEnv = mode === 'on' ? { TLS_CERT: tls.certFile, TLS_KEY: tls.keyFile } : {}
   switch (name) {
     case 'service': return {
       args: [join(SERVICE, 'server.js')],
-      env: {
-        DATA_DIR: dataDir,
-        TLS: mode === 'on' ? 'on' : 'proxy',
-        ...tlsEnv,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        LOCAL_HOST: '127.0.0.1',
-        LOCAL_PORT: String(localPort),
-        ALLOWED_DIRS: '',
-        RATE_LIMIT: '0',
-        LOG_LEVEL: 'warn',
-        BOOTSTRAP_CLIENT_ID: BOOTSTRAP.id,
-        BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP.secret,
-        ACCESS_TOKEN_TTL: '86400',
-        // The feed case's fifty streams are one client's, on its own (client_credentials): one user's.
-        CHANGES_STREAMS_PER_USER: '100',
-        // Instances behind one balancer issue and accept the tokens of one issuer: the URL clients use.
-        ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://zoo.bench.test' })
-      },
+      env: { ...serviceEnv({ port, localPort, dataDir, mode, databaseUrl }), ...tlsEnv },
       ready: '/'
     }
     case 'A': return { args: [join(ROOT, 'bench/baseline-bare.js')], env: { PORT: String(port), ...tlsEnv }, ready: '/' }
