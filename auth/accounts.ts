@@ -21,6 +21,10 @@ export async function createClient (
   if (clientId.length < 1 || clientId.length > 200 || /\p{Cc}/u.test(clientId)) {
     throw new Error('the client id must be 1 to 200 printable characters')
   }
+  // A client's own tokens have its id as their subject: it must never be a user's, nor an external issuer's (auth/tokens.ts's Principal).
+  if (/^user:/.test(clientId) || clientId.includes('#')) {
+    throw new Error('the client id must not begin with "user:" nor hold "#": those name the subjects of users and of external issuers')
+  }
   const { secret, stored } = await newSecret(options.secret)
   if (await store.client(clientId) !== undefined) throw new Error(`a client with id ${clientId} exists already`)
   const claims = options.claims ?? {}

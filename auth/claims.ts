@@ -7,7 +7,7 @@
 /** Claims an account cannot be given: those the token's own members already name, which the server sets. */
 const RESERVED = new Set([
   'iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti', 'typ', 'client_id', 'scope', 'scp', 'azp', 'cnf', 'act',
-  'client_generation', 'user_generation'
+  'client_generation', 'user_generation', 'subject_issuer'
 ])
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/

@@ -7,6 +7,11 @@ import type { SigningKeys } from './keys.ts'
 
 /** Who a verified access token speaks for, and what it may do. */
 export interface Principal {
+  /**
+   * Who it speaks for: the token's `sub` as it is for our own tokens (`user:<id>`, or a client
+   * id), which never hold `#`; an external issuer's as `<issuer>#<sub>` (subjectOf), so that no
+   * subject of one issuer is ever equal to one of another, in access rules (`@sub`) or anywhere.
+   */
   subject: string
   clientId: string
   scopes: ReadonlySet<string>
@@ -110,7 +115,11 @@ export class TokenService {
       : { issuer: settings.external, keys: createRemoteJWKSet(new URL(settings.external.jwksUri)) }
   }
 
-  /** An access token for a grant, carrying `claims` (auth/claims.ts: none of its own members). */
+  /**
+   * An access token for a grant, carrying `claims` (auth/claims.ts: none of its own members).
+   * `subjectIssuer`: the external issuer whose subject it speaks for (a job queued by one of its
+   * tokens, jobs/replay.ts); such a token stands only while that issuer is accepted.
+   */
   async issue (grant: {
     subject: string
     clientId: string
@@ -118,13 +127,15 @@ export class TokenService {
     userGeneration?: string
     claims?: Claims
     scope: string
+    subjectIssuer?: string
   }): Promise<{ token: string, expiresIn: number }> {
     const key = await this.keys.signing()
     const generations = {
       ...(grant.clientGeneration === '' ? {} : { client_generation: grant.clientGeneration }),
       ...(grant.userGeneration === undefined || grant.userGeneration === '' ? {} : { user_generation: grant.userGeneration })
     }
-    const token = await new SignJWT({ ...grant.claims, client_id: grant.clientId, scope: grant.scope, ...generations })
+    const subjectIssuer = grant.subjectIssuer === undefined ? {} : { subject_issuer: grant.subjectIssuer }
+    const token = await new SignJWT({ ...grant.claims, client_id: grant.clientId, scope: grant.scope, ...generations, ...subjectIssuer })
       .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: key.kid })
       .setIssuer(this.settings.issuer)
       .setAudience(this.settings.audience)
@@ -211,18 +222,32 @@ export class TokenService {
     if (issuer !== this.settings.issuer) {
       throw new TokenError('wrong_claim', 'the access token comes from an issuer this API does not accept')
     }
+    let payload: JWTPayload
     try {
-      const { payload } = await jwtVerify(token, this.keys.verificationKey, {
+      payload = (await jwtVerify(token, this.keys.verificationKey, {
         issuer: this.settings.issuer,
         audience: this.settings.audience,
         algorithms: OWN_ALGORITHMS,
         typ: 'at+jwt',
         requiredClaims: ['exp', 'iat', 'sub', 'jti', 'client_id']
-      })
-      return principalOf(payload)
+      })).payload
     } catch (err) {
       throw tokenErrorOf(err)
     }
+    return this.#speakingFor(principalOf(payload))
+  }
+
+  /**
+   * One of our tokens as the principal it speaks for: itself, or, when it names a `subject_issuer`
+   * (a job of an external issuer's token), that issuer's subject, while the issuer is accepted.
+   */
+  #speakingFor (principal: Principal): Principal {
+    const subjectIssuer = principal.claims.subject_issuer
+    if (subjectIssuer === undefined) return principal
+    if (subjectIssuer !== this.#external?.issuer.issuer) {
+      throw new TokenError('wrong_claim', 'the access token speaks for an issuer this API no longer accepts')
+    }
+    return { ...principal, issuer: subjectIssuer }
   }
 
   async #verifyExternal (token: string, external: { issuer: ExternalIssuer, keys: JWTVerifyGetKey }): Promise<Principal> {
@@ -231,7 +256,7 @@ export class TokenService {
       const { payload } = await jwtVerify(token, external.keys, {
         issuer, audience, algorithms: EXTERNAL_ALGORITHMS, requiredClaims: ['exp', 'sub']
       })
-      return principalOf(payload)
+      return principalOf({ ...payload, sub: subjectOf(issuer, String(payload.sub)) })
     } catch (err) {
       // What jose throws when the key set cannot be fetched or read: the token is not at fault.
       const keySetFailed = !(err instanceof errors.JOSEError) || err instanceof errors.JWKSTimeout ||
@@ -241,6 +266,9 @@ export class TokenService {
     }
   }
 }
+
+/** An external issuer's subject, told apart from every other issuer's (Principal.subject). */
+export const subjectOf = (issuer: string, sub: string): string => `${issuer}#${sub}`
 
 /**
  * Scopes come as `scope` (RFC 9068, space-separated) or as `scp`, which Okta sends as an array and

@@ -90,6 +90,10 @@ export function allowedDirectories (items: string[], source: string): AllowedDir
 export const optional = <T>(parse: (raw: string, env: string) => T) => (raw: string, env: string): T | undefined =>
   raw === '' ? undefined : parse(raw, env)
 
+/**
+ * The service's URL, its tokens' issuer: no query and no fragment (RFC 8414 §2), the text checked
+ * for `#` since `new URL('https://a#').hash` is empty.
+ */
 export function url (raw: string, env: string): string {
   let parsed: URL
   try {
@@ -97,7 +101,7 @@ export function url (raw: string, env: string): string {
   } catch {
     throw new ConfigError(`${env} must be an absolute http(s) URL, got "${raw}"`)
   }
-  if (!['http:', 'https:'].includes(parsed.protocol) || raw.endsWith('/') || parsed.search !== '' || parsed.hash !== '') {
+  if (!['http:', 'https:'].includes(parsed.protocol) || raw.endsWith('/') || parsed.search !== '' || raw.includes('#')) {
     throw new ConfigError(`${env} must be an absolute http(s) URL without query, fragment or trailing slash, got "${raw}"`)
   }
   return raw
@@ -125,7 +129,7 @@ export function secureUrl (raw: string, env: string): string {
     throw new ConfigError(`${env} must be an absolute https URL, got "${raw}"`)
   }
   const secure = parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopback(parsed.hostname))
-  if (!secure || parsed.search !== '' || parsed.hash !== '') {
+  if (!secure || parsed.search !== '' || raw.includes('#')) {
     throw new ConfigError(`${env} must be an absolute https URL (http only on loopback) without query or fragment, got "${raw}"`)
   }
   return raw

@@ -1,28 +1,24 @@
 import type { FastifyInstance, InjectOptions } from 'fastify'
+import { INTERNAL_ADDRESS } from '../http/internal.ts'
 import { claimsOf, type Claims } from '../auth/claims.ts'
 import type { TokenService } from '../auth/tokens.ts'
 import type { AccountStore, ClaimedJob, JobResult } from '../store/storage.ts'
-
-/**
- * The remote address of the requests the API sends itself (the job worker's replays). Not an IP
- * address, so no connection can have it; a forwarded header cannot fake it either, since it is
- * compared with the socket's own address.
- */
-export const INTERNAL_ADDRESS = 'internal'
 
 /**
  * A job can outlive the token that queued it: one of our own clients runs it with the scopes
  * it (and its user) still has, in its current generation, and with the claims the account has
  * now (auth/claims.ts), so deleting a client, taking a scope away or changing claims applies to
  * its queued jobs too. An external issuer's grants cannot be looked up: its token's scopes and
- * claims stand.
+ * claims stand, and the job runs as its subject for as long as that issuer is accepted.
  */
 async function grantOf (
   { owner, scope, claims }: ClaimedJob,
   tokens: TokenService,
   accounts: AccountStore
-): Promise<{ scope: string, clientGeneration: string, userGeneration: string, claims: Claims }> {
-  if (owner.issuer !== tokens.settings.issuer) return { scope, clientGeneration: '', userGeneration: '', claims: claimsOf(claims) }
+): Promise<{ scope: string, clientGeneration: string, userGeneration: string, claims: Claims, subjectIssuer?: string }> {
+  if (owner.issuer !== tokens.settings.issuer) {
+    return { scope, clientGeneration: '', userGeneration: '', claims: claimsOf(claims), subjectIssuer: owner.issuer }
+  }
   const client = await accounts.client(owner.clientId)
   const allowed = new Set(client?.scope.split(' '))
   const userId = /^user:(\d+)$/.exec(owner.subject)

@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis'
 import { ConfigError } from '../../config/index.ts'
 import { HttpError } from '../../http/errors.ts'
 import { rateLimitRefusals } from '../../http/observed.ts'
-import { INTERNAL_ADDRESS } from '../../jobs/replay.ts'
+import { isInternal } from '../../http/internal.ts'
 
 /** The URL without its password, to be named in a message. */
 const redacted = (url: string): string => url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@')
@@ -55,7 +55,7 @@ export default fp(async function rateLimits (fastify) {
   await fastify.register(rateLimit, {
     max,
     timeWindow: 60_000,
-    allowList: request => request.socket.remoteAddress === INTERNAL_ADDRESS,
+    allowList: isInternal,
     ...(redis === undefined ? {} : { redis, nameSpace: 'zoo-api-rate-limit:', skipOnError: true }),
     errorResponseBuilder: (_request, context) => {
       if (rateLimitRefusals.hasSubscribers) rateLimitRefusals.publish({})

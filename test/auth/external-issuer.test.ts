@@ -165,6 +165,12 @@ t.test('the external issuer settings are checked when the configuration is read'
   t.throws(() => testConfig(dir, { ...externalMode(), OAUTH_ISSUER: 'http://id.example.com' }), {
     message: /^OAUTH_ISSUER must be an absolute https URL \(http only on loopback\)/
   })
+  // A `#` would make `<issuer>#<sub>`, the subject of its tokens, ambiguous; an issuer has no fragment (RFC 8414 §2).
+  for (const fragment of ['https://id.example.com/#', 'https://id.example.com/#realm']) {
+    t.throws(() => testConfig(dir, { ...externalMode(), OAUTH_ISSUER: fragment }), {
+      message: /^OAUTH_ISSUER must be an absolute https URL \(http only on loopback\) without query or fragment/
+    }, fragment)
+  }
   t.throws(() => testConfig(dir, { ...externalMode(), OAUTH_JWKS_URI: 'https://id.example.com/keys?x=1' }), {
     message: /^OAUTH_JWKS_URI must be an absolute https URL/
   })

@@ -1,6 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import type { Test } from 'tap'
-import { buildApi } from '../../app.ts'
+import { buildApi, type ApiOptions } from '../../app.ts'
 import type { Config } from '../../config/index.ts'
 import type { JobView } from '../../store/storage.ts'
 import { checkContract } from '../contract.ts'
@@ -43,9 +43,11 @@ export async function finished (app: FastifyInstance, path: string, headers: Rec
 
 /**
  * The API on `config`'s data directory, closed at teardown; with `runJobs: false` its worker never
- * starts, so what it queues waits for the next app on the same directory.
+ * starts, so what it queues waits for the next app on the same directory; `collections` as buildServing's.
  */
-export async function start (t: Test, config: Config, options: { runJobs?: boolean } = {}): Promise<FastifyInstance> {
+export async function start (
+  t: Test, config: Config, options: Pick<ApiOptions, 'runJobs' | 'collections'> = {}
+): Promise<FastifyInstance> {
   const app = checkContract(t, buildApi(config, options))
   t.teardown(() => app.close())
   await app.ready()
