@@ -244,10 +244,11 @@ export class TokenService {
   #speakingFor (principal: Principal): Principal {
     const subjectIssuer = principal.claims.subject_issuer
     if (subjectIssuer === undefined) return principal
-    if (subjectIssuer !== this.#external?.issuer.issuer) {
+    const accepted = this.#external?.issuer.issuer
+    if (accepted === undefined || subjectIssuer !== accepted) {
       throw new TokenError('wrong_claim', 'the access token speaks for an issuer this API no longer accepts')
     }
-    return { ...principal, issuer: subjectIssuer }
+    return { ...principal, issuer: accepted }
   }
 
   async #verifyExternal (token: string, external: { issuer: ExternalIssuer, keys: JWTVerifyGetKey }): Promise<Principal> {

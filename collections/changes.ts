@@ -11,13 +11,14 @@ import { componentsOf, errors, GUARDED, recordRef, withHeaders } from '../schema
 import { capitalize, type Resource } from '../model/resource.ts'
 import { comparePositions, type ChangeEntry, type ChangeLog } from '../store/contract.ts'
 import { accessNote, bindingOf, changesSeen } from './access.ts'
+import type { FeedPositions } from './feed-positions.ts'
 import type { Binding } from '../model/access.ts'
 
 type Instance = Parameters<FastifyPluginAsyncTypebox>[0]
 
 /** The largest position a database can hold (PostgreSQL's bigint). */
 const LAST_POSITION = 9223372036854775807n
-const POSITION = '^(0|[1-9][0-9]{0,18})$'
+const POSITION = '^(0|[A-Za-z0-9_-]{22})$'
 const STREAM = 'text/event-stream'
 /** Bytes a stream may hold unsent before its reader is deemed gone: it ends, and the client resumes from its last event. */
 const MAX_UNSENT = 1 << 20
@@ -26,7 +27,8 @@ const RETRY_AFTER_SECONDS = 5
 
 const PositionSchema = Type.String({
   pattern: POSITION,
-  description: 'A position in the feed: a decimal number that grows in the order changes become final. 0 is the beginning'
+  description: 'A position in the feed, as the feed told it: 22 characters to hand back, which say nothing of how many ' +
+    'changes come before it. 0 is the beginning'
 })
 
 /**
@@ -41,6 +43,7 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
   const event = Type.String({ enum: ['created', 'updated', 'deleted'] })
   const Change = Type.Object({ position: PositionSchema, event, id: IdSchema, record, at: TimestampSchema },
     { additionalProperties: false })
+  const { positions } = fastify.changeFeed
   const frameData = serializerFor(componentsOf(fastify.collections.resources),
     Type.Object({ id: IdSchema, record, at: TimestampSchema }, { additionalProperties: false }))
   /** Each change's event, written once however many streams send it. */
@@ -49,7 +52,7 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
     let text = frames.get(change)
     if (text === undefined) {
       const data = frameData({ id: change.id, record: change.record, at: change.at })
-      text = `id: ${change.position}\nevent: ${change.event}\ndata: ${data}\n\n`
+      text = `id: ${positions.told(change.position)}\nevent: ${change.event}\ndata: ${data}\n\n`
       frames.set(change, text)
     }
     return text
@@ -93,13 +96,12 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
     const streaming = request.accepts().type(['application/json', STREAM]) === STREAM
     vary(reply, 'Accept')
     const lastEventId = streaming ? request.headers['last-event-id'] : undefined
-    if (lastEventId !== undefined && !new RegExp(POSITION).test(lastEventId)) {
-      throw new HttpError(400, 'Last-Event-ID must be a position of the feed, a decimal number such as 42')
-    }
+    const asked = lastEventId === undefined
+      ? request.query.after === undefined ? undefined : positionOf(positions, request.query.after, 'after')
+      : positionOf(positions, lastEventId, 'Last-Event-ID')
     // A client gone while the positions are checked gets no stream: nothing would end it.
     let gone = false
     reply.raw.once('close', () => { gone = true })
-    const asked = lastEventId ?? request.query.after
     const start = asked === undefined
       ? await (streaming ? log.head() : log.pruned(resource.name))
       : await kept(log, resource, asked)
@@ -107,8 +109,9 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
     if (!streaming) {
       const limit = request.query.limit ?? 100
       const { seen, next } = await pageSeen(log, resource, binding, start, limit)
-      const url = `${originOf(request)}${request.url.split('?')[0] ?? ''}?after=${next}&limit=${limit}`
-      return reply.header('Link', `<${url}>; rel="next"`).send(seen)
+      const url = `${originOf(request)}${request.url.split('?')[0] ?? ''}?after=${positions.told(next)}&limit=${limit}`
+      const told = seen.map(change => ({ ...change, position: positions.told(change.position) }))
+      return reply.header('Link', `<${url}>; rel="next"`).send(told)
     }
 
     const principal = request.principal
@@ -176,7 +179,7 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
     ends.add(stopping)
     reply.raw.once('close', () => end('closed'))
     stream.once('close', () => end('closed'))
-    stream.write(`: changes of ${resource.name} after position ${start}\n\n`)
+    stream.write(`: changes of ${resource.name} after position ${positions.told(start)}\n\n`)
     // A stream is sent as it is, not serialized: the schema of this answer is the JSON page's.
     return reply.type(`${STREAM}; charset=utf-8`).header('Cache-Control', 'no-cache').send(stream as unknown as string)
   })
@@ -210,16 +213,28 @@ async function pageSeen (
   }
 }
 
-/** The position a client resumes after, once the feed is known to hold every change after it. */
+/** The position a client handed back as `what`: a 400 for a text the feed did not tell. */
+function positionOf (positions: FeedPositions, text: string, what: string): string {
+  const position = positions.read(text)
+  if (position === undefined) {
+    throw new HttpError(400, `${what} must be a position this feed told: the id of an event, or the after of a next link`)
+  }
+  return position
+}
+
+/**
+ * The position a client resumes after, once the feed is known to hold every change after it. The
+ * refusals name no position: the feed's head and what it pruned are numbers too.
+ */
 async function kept (log: ChangeLog, resource: Resource, position: string): Promise<string> {
   const head = await log.head()
   if (BigInt(position) > LAST_POSITION || comparePositions(position, head) > 0) {
-    throw new HttpError(400, `Position ${position} is ahead of the feed, whose last position is ${head}`)
+    throw new HttpError(400, 'The position is ahead of the feed: it was told by another database')
   }
   const pruned = await log.pruned(resource.name)
   if (comparePositions(position, pruned) < 0) {
-    throw new HttpError(410, `The changes of the ${resource.name} after position ${position} are no longer kept ` +
-      `(the feed keeps those after ${pruned}): read the collection again, then follow the feed from its head`)
+    throw new HttpError(410, `The changes of the ${resource.name} after this position are no longer kept: ` +
+      'read the collection again, then follow the feed from its head')
   }
   return position
 }

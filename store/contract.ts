@@ -119,6 +119,11 @@ export interface ChangeLog {
   prune (before: string): Promise<number>
   /** Calls `listener` after each commit of this process that recorded changes; returns what stops it. */
   onCommit (listener: () => void): () => void
+  /**
+   * The key that positions are told to clients with (32 bytes, base64), the same for every
+   * instance of the database: made by the first that asks, kept from then on.
+   */
+  positionKey (): Promise<string>
 }
 
 /** Compares two feed positions: negative, zero or positive as `a` comes before, at or after `b`. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import type { ResourceRecord } from '../model/resource.ts'
 import type { ChangeEntry, ChangeLog, FeedEvent } from './contract.ts'
 import { changesOf, rowsOf, type DatabasePort } from './database.ts'
@@ -59,6 +60,12 @@ export class SqlChangeLog implements ChangeLog {
   onCommit (listener: () => void): () => void {
     this.#listeners.add(listener)
     return () => { this.#listeners.delete(listener) }
+  }
+
+  async positionKey (): Promise<string> {
+    // Instances starting together each offer a key; the first kept is the one they all read.
+    await this.#port.run(sql`INSERT INTO feed_key (id, key) VALUES (1, ${randomBytes(32).toString('base64')}) ON CONFLICT (id) DO NOTHING`)
+    return (await this.#port.row<{ key: string }>(sql`SELECT key FROM feed_key WHERE id = 1`) as { key: string }).key
   }
 
   async after (position: string, collection: string | undefined, limit: number): Promise<ChangeEntry[]> {

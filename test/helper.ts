@@ -13,6 +13,7 @@ import { createClient, createUser } from '../auth/accounts.ts'
 import { runCli } from '../auth/cli.ts'
 import { scopesOf } from '../auth/scopes.ts'
 import { setHashCostForTests } from '../auth/secrets.ts'
+import { FeedPositions } from '../collections/feed-positions.ts'
 import { loadConfig, type Config } from '../config/index.ts'
 import { openStorage } from '../store/open.ts'
 import type { AccountStore, Storage } from '../store/storage.ts'
@@ -267,9 +268,16 @@ export async function snapshot (app: FastifyInstance): Promise<Record<string, un
  * A statement run on the app's database from the outside, as another program would: on SQLite
  * its file, on PostgreSQL its schema. `?` marks the parameters on both.
  */
-export async function query (app: FastifyInstance, sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
-  if (app.config.databaseUrl === undefined) {
-    const db = new Database(join(app.config.dataDir, 'zoo.db'))
+export const query = (app: FastifyInstance, sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> =>
+  queryAt(app.config, sql, params)
+
+/** Where a service keeps its data: its SQLite file in `dataDir`, or the PostgreSQL schema of `databaseUrl`. */
+export interface DatabasePlace { dataDir: string, databaseUrl?: string | undefined }
+
+/** As `query`, on the database of a service that is not an app of the test's own (a process it started). */
+export async function queryAt (place: DatabasePlace, sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
+  if (place.databaseUrl === undefined) {
+    const db = new Database(join(place.dataDir, 'zoo.db'))
     try {
       const statement = db.prepare(sql)
       if (!statement.reader) {
@@ -281,7 +289,7 @@ export async function query (app: FastifyInstance, sql: string, params: unknown[
       db.close()
     }
   }
-  const client = new pg.Client({ connectionString: app.config.databaseUrl })
+  const client = new pg.Client({ connectionString: place.databaseUrl })
   await client.connect()
   try {
     let n = 0
@@ -289,6 +297,12 @@ export async function query (app: FastifyInstance, sql: string, params: unknown[
   } finally {
     await client.end()
   }
+}
+
+/** How the service at `place` tells feed positions (collections/feed-positions.ts): what reads the numbers behind them. */
+export async function feedPositionsAt (place: DatabasePlace): Promise<FeedPositions> {
+  const [row] = await queryAt(place, 'SELECT key FROM feed_key WHERE id = 1')
+  return new FeedPositions(String(row?.key))
 }
 
 /** The environment the CLI needs to work on the app's database. */

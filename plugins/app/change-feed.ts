@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin'
 import { ChangeHub } from '../../collections/feed.ts'
+import { FeedPositions } from '../../collections/feed-positions.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,6 +11,8 @@ declare module 'fastify' {
 
 export interface ChangeFeed {
   hub: ChangeHub
+  /** Positions as clients are told them, and read back. */
+  positions: FeedPositions
   /** Each user's open streams on this instance, by issuer, client id and subject: what CHANGES_STREAMS_PER_USER caps. */
   readonly userStreams: Map<string, number>
   /** Each client's open streams on this instance, its users' together, by issuer and client id: what CHANGES_STREAMS_PER_CLIENT caps. */
@@ -22,15 +25,17 @@ export interface ChangeFeed {
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000
 
 /**
- * The change feed's shared parts: the hub every stream reads through (collections/feed.ts), the
- * count of each user's and each client's streams, and the pruning of changes older than CHANGES_RETENTION, at
- * start-up and every hour (instances sharing a database may all prune: they agree). Open streams
- * end before the instance stops, so that closing does not wait for them.
+ * The change feed's shared parts: the hub every stream reads through (collections/feed.ts), how
+ * positions are told (collections/feed-positions.ts), the count of each user's and each client's
+ * streams, and the pruning of changes older than CHANGES_RETENTION, at start-up and every hour
+ * (instances sharing a database may all prune: they agree). Open streams end before the instance
+ * stops, so that closing does not wait for them.
  */
 export default fp(async function changeFeed (fastify) {
   const { feed } = fastify.storage.collections
   const hub = new ChangeHub(feed, fastify.config.changesPollInterval, err => fastify.log.error({ err }, 'change feed read failed'))
-  const state: ChangeFeed = { hub, userStreams: new Map(), clientStreams: new Map(), ends: new Set() }
+  const positions = new FeedPositions(await feed.positionKey())
+  const state: ChangeFeed = { hub, positions, userStreams: new Map(), clientStreams: new Map(), ends: new Set() }
   fastify.decorate('changeFeed', state)
 
   const prune = async (): Promise<void> => {

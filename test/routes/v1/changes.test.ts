@@ -3,7 +3,8 @@ import { SignJWT } from 'jose'
 import t, { type Test } from 'tap'
 import { SigningKeys } from '../../../auth/keys.ts'
 import {
-  addClient, addUser, basic, bearer, BOOTSTRAP, build, buildBeside, call, cli, create, query, storageOf, tokenRequest, withStorage
+  addClient, addUser, apiOf, basic, bearer, BOOTSTRAP, build, buildBeside, call, cli, create, query, storageOf, tokenRequest,
+  withStorage
 } from '../../helper.ts'
 import { openStream, type Stream } from '../../sse.ts'
 
@@ -31,6 +32,12 @@ async function follow (t: Test, app: FastifyInstance, path: string, headers: Rec
 }
 
 const ZOO = { name: 'Tierpark', city: 'Berlin' }
+
+/** The number behind a position the app told, as its feed keeps it. */
+const numberOf = (app: FastifyInstance, told: string): bigint => BigInt(apiOf(app).changeFeed.positions.read(told) ?? Number.NaN)
+
+/** A position as the feed tells it: 22 characters, no number. */
+const TOLD = /^[A-Za-z0-9_-]{22}$/
 
 /**
  * Waits (5 s at most) until the JSON page of `path` holds `count` changes. On PostgreSQL a change
@@ -68,8 +75,9 @@ t.test('a stream sends each committed change of its collection once, in commit o
   await stream.until(() => stream.events.length >= 6, 'six events')
   t.same(stream.events.map(e => `${e.event} ${e.data.id}`),
     [`created ${zoo.id}`, `updated ${zoo.id}`, `updated ${zoo.id}`, 'created 3', 'deleted 3', `deleted ${before.id}`])
-  const positions = stream.events.map(e => BigInt(e.id))
-  t.ok(positions.every((p, i) => i === 0 || p > (positions[i - 1] as bigint)), 'positions grow')
+  t.ok(stream.events.every(e => TOLD.test(e.id)), 'each event\'s id is a position as the feed tells it')
+  const positions = stream.events.map(e => numberOf(app, e.id))
+  t.ok(positions.every((p, i) => i === 0 || p > (positions[i - 1] as bigint)), 'the positions behind them grow')
   const current = (await call(app, 'GET', `/v1/zoos/${zoo.id}`)).json()
   t.same(stream.events[2]?.data, { id: zoo.id, record: current, at: current.updated_at }, 'the record as the change left it')
   t.same(stream.events[5]?.data.record, null)
@@ -108,10 +116,10 @@ t.test('Last-Event-ID or after resumes right after a position; without either, a
   t.same(names(both), ['A', 'B', 'C', 'D'], 'Last-Event-ID wins over after')
   t.same(names(fresh), ['D'])
 
-  const ahead = await follow(t, app, '/v1/zoos/changes', { 'last-event-id': '99999999999999' })
-  t.equal(ahead.status, 400)
-  const malformed = await follow(t, app, '/v1/zoos/changes', { 'last-event-id': 'x7' })
-  t.equal(malformed.status, 400)
+  for (const bad of ['99999999999999', '2', 'x7', `${String(first).slice(0, 21)}${String(first).endsWith('A') ? 'Q' : 'A'}`]) {
+    const refused = await follow(t, app, '/v1/zoos/changes', { 'last-event-id': bad })
+    t.equal(refused.status, 400, bad)
+  }
 })
 
 t.test('a JSON page of changes for a client that polls, with a Link to the next', async t => {
@@ -131,8 +139,9 @@ t.test('a JSON page of changes for a client that polls, with a Link to the next'
   }
   t.same(seen, ['A', 'B', 'C'], 'every change once, in order, then an empty page')
   const [change] = (await call(app, 'GET', '/v1/animals/changes')).json()
-  t.match(change, { position: /^\d+$/, event: 'created', id: 1, record: { name: 'Knut' }, at: String })
-  for (const bad of ['after=-1', 'after=01', 'after=x', 'after=99999999999999999999', 'limit=0', 'limit=1001', 'since=1']) {
+  t.match(change, { position: TOLD, event: 'created', id: 1, record: { name: 'Knut' }, at: String })
+  for (const bad of ['after=-1', 'after=01', 'after=1', 'after=x', 'after=99999999999999999999', 'after=AAAAAAAAAAAAAAAAAAAAAA',
+    'limit=0', 'limit=1001', 'since=1']) {
     const res = await call(app, 'GET', `/v1/zoos/changes?${bad}`)
     t.equal(res.statusCode, 400, bad)
     t.match(res.json(), { error: String })
@@ -141,18 +150,48 @@ t.test('a JSON page of changes for a client that polls, with a Link to the next'
   t.equal((await call(app, 'POST', '/v1/zoos/changes', {})).statusCode, 405)
 })
 
+t.test('a position tells nothing of the changes before it: told enciphered, alike by every instance, refused when made up', async t => {
+  const app = await build(t)
+  await create(app, 'zoos', { name: 'A', city: 'X' })
+  for (let i = 0; i < 5; i++) await create(app, 'animals', { name: `Animal ${i}`, species: 'bear', animal_type_id: 1 })
+  await create(app, 'zoos', { name: 'B', city: 'X' })
+  await untilFinal(app, '/v1/zoos/changes', 2)
+  const page = await call(app, 'GET', '/v1/zoos/changes')
+  const told = (page.json() as { position: string }[]).map(c => c.position)
+  t.equal(told.length, 2)
+  t.ok(told.every(position => TOLD.test(position) && !/^\d+$/.test(position)), 'no number')
+  const between = await query(app, 'SELECT count(*) AS n FROM changes WHERE position > ? AND position < ?',
+    told.map(position => String(numberOf(app, position))))
+  t.equal(Number(between[0]?.n), 5, 'the animals\' five changes came between them in the feed, which the texts do not show')
+  t.match(String(page.headers.link), `after=${told[1] as string}&`, 'the next page starts after the last, told alike')
+  const beside = await buildBeside(t, app)
+  t.same((await call(beside, 'GET', '/v1/zoos/changes')).json().map((c: { position: string }) => c.position), told,
+    'another instance on the same database tells the same positions')
+
+  const other = await build(t)
+  await create(other, 'zoos', { name: 'Elsewhere', city: 'Y' })
+  await untilFinal(other, '/v1/zoos/changes', 1)
+  const foreign = (await call(other, 'GET', '/v1/zoos/changes')).json()[0].position as string
+  for (const bad of [foreign, `${(told[0] as string).slice(0, 10)}${(told[1] as string).slice(10)}`]) {
+    const refused = await call(app, 'GET', `/v1/zoos/changes?after=${bad}`)
+    t.equal(refused.statusCode, 400, bad)
+    t.notMatch(refused.json().error, /\d/, 'the refusal names no position of the feed')
+  }
+})
+
 t.test('changes older than CHANGES_RETENTION are pruned; resuming before them is 410', async t => {
   const app = await build(t)
   for (const name of ['A', 'B', 'C']) await create(app, 'zoos', { name, city: 'X' })
   await untilFinal(app, '/v1/zoos/changes', 3)
   const all = (await call(app, 'GET', '/v1/zoos/changes')).json() as { position: string }[]
   const [first, second] = all.map(c => c.position)
-  await query(app, 'UPDATE changes SET at = ? WHERE position <= ?', ['2020-01-01T00:00:00.000Z', second])
+  await query(app, 'UPDATE changes SET at = ? WHERE position <= ?', ['2020-01-01T00:00:00.000Z', String(numberOf(app, String(second)))])
   // Another instance on the same data prunes at start-up, as this one does every hour.
   await buildBeside(t, app)
   const gone = await call(app, 'GET', `/v1/zoos/changes?after=${String(first)}`)
   t.equal(gone.statusCode, 410)
   t.match(gone.json().error, /no longer kept/)
+  t.notMatch(gone.json().error, /\d/, 'naming no position, not even the one pruned')
   const stream = await follow(t, app, '/v1/zoos/changes', { 'last-event-id': '0' })
   t.equal(stream.status, 410)
   const kept = (await call(app, 'GET', `/v1/zoos/changes?after=${String(second)}`)).json()
