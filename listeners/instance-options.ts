@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import type { IncomingHttpHeaders } from 'node:http'
+import { STATUS_CODES, type IncomingHttpHeaders } from 'node:http'
+import type { Socket } from 'node:net'
 import type { Writable } from 'node:stream'
-import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import { LogController, type ConnectionError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import PinoPretty from 'pino-pretty'
 import type { Config } from '../config/index.ts'
 import { answerBeforeBodyEnds } from './lingering-close.ts'
@@ -33,19 +34,34 @@ function readableLog (): Writable {
 }
 
 /**
- * Each request is logged once, when answered: method, path without the query (where secrets
- * could be), status and milliseconds, with the request's id (`reqId`) like every line a request
- * logs; Fastify's own "incoming request" line is left out. A route whose logLevel is `silent`
- * (the health checks) is not logged.
+ * The scheme and authority of a request target in absolute form (`GET http://user:password@host/path`),
+ * which a client may send instead of a path.
+ */
+const SCHEME_AND_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/
+
+/**
+ * A request's target as the log and the traces name it: its path alone, without the query (where
+ * a careless client may put a token) and without the scheme and authority of an absolute-form
+ * target, whose user information is a credential.
+ */
+export function loggedPath (url: string): string {
+  const path = url.replace(SCHEME_AND_AUTHORITY, '')
+  const end = path.search(/[?#]/)
+  return (end === -1 ? path : path.slice(0, end)) || '/'
+}
+
+/**
+ * Each request is logged once, when answered: method, path (loggedPath), status and milliseconds,
+ * with the request's id (`reqId`) like every line a request logs; Fastify's own "incoming
+ * request" line is left out. A route whose logLevel is `silent` (the health checks) is not logged.
  */
 class OneLinePerRequest extends LogController {
   override incomingRequest (): void {}
 
   override requestCompleted (error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const query = request.url.indexOf('?')
     const line = {
       method: request.method,
-      path: query === -1 ? request.url : request.url.slice(0, query),
+      path: loggedPath(request.url),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10
     }
@@ -54,11 +70,72 @@ class OneLinePerRequest extends LogController {
   }
 }
 
+/** What the log keeps of an error besides its type, message and stack: what kind of failure it is, never what a request sent. */
+const ERROR_MEMBERS = ['code', 'statusCode', 'errno', 'syscall'] as const
+
+/**
+ * An error as every line writes it: its type, message, stack and ERROR_MEMBERS, and its cause and
+ * the errors it gathers alike. pino's own serializer writes every member an error has, and some
+ * hold what a request sent: Node's parser errors the bytes received (`rawPacket`: an
+ * Authorization header, a form's password), Ajv's the values refused (`data`), PostgreSQL's the
+ * row refused (`detail`).
+ */
+function loggedError (err: Error, seen = new Set<Error>()): { type: string, message: string, stack: string } {
+  seen.add(err)
+  const members = err as unknown as Record<string, unknown>
+  // Followed once each: an error may be its own cause, or its cause's.
+  const inner = (error: unknown) => error instanceof Error && !seen.has(error) ? loggedError(error, seen) : undefined
+  return {
+    type: err.constructor.name,
+    message: err.message,
+    stack: err.stack ?? '',
+    ...Object.fromEntries(ERROR_MEMBERS.filter(member => member in err).map(member => [member, members[member]])),
+    ...(err.cause === undefined ? {} : { cause: inner(err.cause) }),
+    ...(err instanceof AggregateError ? { aggregateErrors: (err.errors as unknown[]).map(inner) } : {})
+  }
+}
+
+/** A request as a line writes it (Fastify's writes its target whole, query and all). */
+const loggedRequest = (request: { method: string, url: string }) => ({ method: request.method, path: loggedPath(request.url) })
+
+/** What a connection is answered when Node's HTTP/1.1 parser refuses its request or it is too slow to send it. */
+function unreadable (err: ConnectionError, settings: InstanceSettings): { status: number, error: string } {
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return { status: 408, error: 'The request did not arrive within the time this server allows' }
+  }
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    return { status: 431, error: `The header block is larger than the ${settings.maxHeaderSize} bytes this server accepts` }
+  }
+  return { status: 400, error: 'The request is not valid HTTP/1.1' }
+}
+
+/**
+ * Fastify's answer to such a connection (408, 431 or 400), with the `{"error"}` body of every
+ * other refusal, and logged by the parser's code alone: Fastify's own handler logs the error
+ * whole, whose `rawPacket` is the bytes received, credentials and all.
+ */
+function refuseUnreadable (settings: InstanceSettings) {
+  return function (this: FastifyInstance, err: ConnectionError, socket: Socket): void {
+    // A connection reset by the client, or already closed: nothing to answer.
+    if (err.code === 'ECONNRESET' || socket.destroyed) return
+    const { status, error } = unreadable(err, settings)
+    this.log.trace({ code: err.code, status }, 'client error')
+    if (socket.writable) {
+      const body = JSON.stringify({ error })
+      socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+    }
+    socket.destroy()
+  }
+}
+
 /**
  * What every Fastify instance of the process shares (the API, the local tool server, the
- * redirect listener): its logger, named after it, how its requests are identified, and how long
- * a connection may stay idle or a request take. The log is JSON lines unless LOG_FORMAT (or, by
- * default, a terminal on stdout) asks for readable lines; tests hand a stream of their own.
+ * redirect and metrics listeners): its logger, named after it, how its requests are identified
+ * and logged, what a request it cannot parse is answered, and how long a connection may stay
+ * idle or a request take. No line holds what a request carries as credentials, at any level. The
+ * log is JSON lines unless LOG_FORMAT (or, by default, a terminal on stdout) asks for readable
+ * lines; tests hand a stream of their own.
  */
 export function instanceOptions (
   settings: InstanceSettings, name?: string, stream?: Writable, mixin?: (merged: object, level: number, logger: object) => object
@@ -72,7 +149,7 @@ export function instanceOptions (
       : {
           level: logLevel,
           ...(name === undefined ? {} : { name }),
-          redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'],
+          serializers: { err: loggedError, req: loggedRequest },
           // With traces, each line says the trace and span it belongs to (telemetry/tracing.ts).
           ...(mixin === undefined ? {} : { mixin }),
           ...(destination === undefined ? {} : { stream: destination })
@@ -84,6 +161,7 @@ export function instanceOptions (
     // Fastify would take the header as it comes: genReqId checks it first.
     requestIdHeader: false as const,
     logController: new OneLinePerRequest(),
+    clientErrorHandler: refuseUnreadable(settings),
     keepAliveTimeout: settings.keepAliveTimeout * 1000,
     http2SessionTimeout: settings.keepAliveTimeout * 1000,
     requestTimeout: settings.requestTimeout * 1000

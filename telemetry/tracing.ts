@@ -1,4 +1,4 @@
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api'
+import { context, propagation, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api'
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
 import {
   CompositePropagator, getBooleanFromEnv, getNumberFromEnv, getStringFromEnv, W3CBaggagePropagator, W3CTraceContextPropagator
@@ -7,18 +7,25 @@ import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto'
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources'
 import {
-  AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider, type Sampler
+  AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider,
+  type ReadableSpan, type Sampler, type Span as SdkSpan, type SpanProcessor, type TimedEvent
 } from '@opentelemetry/sdk-trace'
 import { FastifyOtelInstrumentation } from '@fastify/otel'
-import type { FastifyPluginCallback } from 'fastify'
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
 import type { Config } from '../config/index.ts'
+import { loggedPath } from '../listeners/instance-options.ts'
+import { StoreError } from '../model/refusal.ts'
 import { programVersion } from '../packaging/shipped.ts'
 import { operationOf, statements, writeContexts, type StatementEvent } from '../store/observed.ts'
 
 /** The traces of the service, when an OTLP endpoint is set (startTracing). */
 export interface Tracing {
-  /** @fastify/otel's plugin: a span per request, named by its route template. Registered before every other hook (app.ts). */
-  plugin: FastifyPluginCallback
+  /**
+   * @fastify/otel's plugin, a span per request named by its route template, and the kind of error
+   * a request failed with. Registered before every other hook (app.ts).
+   */
+  plugin: FastifyPluginAsync
   /** pino's `mixin`: the trace and span ids on every line logged within a request. */
   logMixin: (merged: object, level: number, logger: object) => object
   /** Sends the spans not sent yet, then stops; the process's tracing is then off. */
@@ -46,6 +53,7 @@ const NAMES_KEPT = 1000
  *   its text (never its values) an attribute; statements outside a request (the feed's polls,
  *   pruning) make none;
  * - a span per background job (jobs/queue.ts), its replayed request a child of it;
+ * - a span that ends in an error says its kind (`error.type`), never its message (WithoutValues);
  * - the spans sent in batches over OTLP/HTTP, protobuf unless OTEL_EXPORTER_OTLP_PROTOCOL (or its
  *   _TRACES_ form) is `http/json`; the exporters read their headers, timeout, compression and
  *   certificates from the standard variables.
@@ -66,19 +74,20 @@ export function startTracing (config: Pick<Config, 'otelExporterOtlpEndpoint' | 
       .merge(resourceFromAttributes({ 'service.name': 'zoo-api', 'service.version': programVersion() }))
       .merge(detectResources({ detectors: [envDetector] })),
     sampler: samplerFromEnv(),
-    spanProcessors: [new BatchSpanProcessor({
+    spanProcessors: [new WithoutValues(new BatchSpanProcessor({
       exporter,
       maxQueueSize: getNumberFromEnv('OTEL_BSP_MAX_QUEUE_SIZE'),
       maxExportBatchSize: getNumberFromEnv('OTEL_BSP_MAX_EXPORT_BATCH_SIZE'),
       scheduledDelayMillis: getNumberFromEnv('OTEL_BSP_SCHEDULE_DELAY'),
       exportTimeoutMillis: getNumberFromEnv('OTEL_BSP_EXPORT_TIMEOUT')
-    })]
+    }))]
   })
   // What the Node SDK's `register()` did: one context manager, propagator and provider for the process.
   context.setGlobalContextManager(new AsyncLocalStorageContextManager())
   propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }))
   trace.setGlobalTracerProvider(provider)
 
+  const requestSpans = new WeakMap<FastifyRequest, Span>()
   const instrumentation = new FastifyOtelInstrumentation({
     // The request's span alone, and the statements under it: a span per hook would cost more than it tells.
     instrumentHooks: false,
@@ -88,10 +97,10 @@ export function startTracing (config: Pick<Config, 'otelExporterOtlpEndpoint' | 
       const route = request.routeOptions.url
       span.updateName(route === undefined ? request.method : `${request.method} ${route}`)
       span.setAttribute('zoo.request.id', String(request.id))
-      // The path without its query, as the log has it: a query holds values (filters, search
-      // words, a sign-in's authorization code).
-      const query = request.url.indexOf('?')
-      if (query !== -1) span.setAttribute('url.path', request.url.slice(0, query))
+      // The path as the log has it: a query holds values (filters, search words, a sign-in's
+      // authorization code), an absolute-form target a user's password.
+      span.setAttribute('url.path', loggedPath(request.url))
+      requestSpans.set(request, span)
       // request.log is the request's own logger (reply.log too), the app's only before the request has one.
       if (request.log !== request.server.log) (request.log as unknown as Record<symbol, Span>)[REQUEST_SPAN] = span
     }
@@ -99,7 +108,14 @@ export function startTracing (config: Pick<Config, 'otelExporterOtlpEndpoint' | 
   instrumentation.setTracerProvider(provider)
   const unsubscribe = traceStatements(provider.getTracer('zoo-api'))
   return {
-    plugin: instrumentation.plugin(),
+    plugin: fp(async function tracing (fastify) {
+      await fastify.register(instrumentation.plugin())
+      // After the plugin's own, which marks the span as an error with the error's message (left
+      // out on export): the kind of error, which names no value.
+      fastify.addHook('onError', async (request, _reply, error) => {
+        requestSpans.get(request)?.setAttribute('error.type', errorTypeOf(error))
+      })
+    }, { name: 'tracing' }),
     logMixin (_merged, _level, logger) {
       const span = trace.getActiveSpan() ?? (logger as Record<symbol, Span | undefined>)[REQUEST_SPAN]
       if (span === undefined) return {}
@@ -114,6 +130,81 @@ export function startTracing (config: Pick<Config, 'otelExporterOtlpEndpoint' | 
       context.disable()
       propagation.disable()
     }
+  }
+}
+
+/**
+ * The kind of an error, as a span's `error.type` says it: why the data refused a write
+ * (`invalid`, `conflict`...), else the error's code (`FST_ERR_VALIDATION`, `invalid_grant`,
+ * `SQLITE_CONSTRAINT_UNIQUE`, PostgreSQL's `23505`), else its class. Never its message, which may
+ * hold a value sent (`email "ada@zoo.test" is already used`).
+ */
+function errorTypeOf (error: unknown): string {
+  if (error instanceof StoreError) return error.kind
+  const { code, name } = error as { code?: unknown, name?: unknown }
+  return typeof code === 'string' || typeof code === 'number' ? String(code) : typeof name === 'string' ? name : 'Error'
+}
+
+/**
+ * Every span leaves the process without a value a request sent: its status keeps its code and
+ * loses its message, an exception event keeps the error's type and loses its message and stack.
+ * Messages hold values (`badge "SECRETBADGE" is already used`, an employee's email, a driver's
+ * `invalid input syntax for type integer: "..."`), and @fastify/otel writes a request's error
+ * into its span's status message, whatever its options say (`recordExceptions: false` leaves out
+ * the exception event, not the status message). A processor in front of the export is the one
+ * place every span passes, whoever made it (the plugin, the statements, the jobs), so the rule
+ * holds for spans made elsewhere too; the spans made here record no message in the first place.
+ */
+class WithoutValues implements SpanProcessor {
+  readonly #next: SpanProcessor
+
+  constructor (next: SpanProcessor) {
+    this.#next = next
+  }
+
+  onStart (span: SdkSpan, parentContext: Context): void {
+    this.#next.onStart(span, parentContext)
+  }
+
+  onEnd (span: ReadableSpan): void {
+    this.#next.onEnd(withoutValues(span))
+  }
+
+  async forceFlush (): Promise<void> {
+    await this.#next.forceFlush()
+  }
+
+  async shutdown (): Promise<void> {
+    await this.#next.shutdown()
+  }
+}
+
+/** `span` as it may be exported (WithoutValues); the span itself, when it holds nothing to leave out. */
+function withoutValues (span: ReadableSpan): ReadableSpan {
+  const exception = (event: TimedEvent): boolean => event.name === 'exception'
+  if (span.status.message === undefined && !span.events.some(exception)) return span
+  const typeOnly = (event: TimedEvent): TimedEvent => {
+    const type = event.attributes?.['exception.type']
+    return { ...event, attributes: type === undefined ? {} : { 'exception.type': type } }
+  }
+  return {
+    name: span.name,
+    kind: span.kind,
+    spanContext: () => span.spanContext(),
+    ...(span.parentSpanContext === undefined ? {} : { parentSpanContext: span.parentSpanContext }),
+    startTime: span.startTime,
+    endTime: span.endTime,
+    duration: span.duration,
+    ended: span.ended,
+    status: { code: span.status.code },
+    attributes: span.attributes,
+    links: span.links,
+    events: span.events.map(event => exception(event) ? typeOnly(event) : event),
+    resource: span.resource,
+    instrumentationScope: span.instrumentationScope,
+    droppedAttributesCount: span.droppedAttributesCount,
+    droppedEventsCount: span.droppedEventsCount,
+    droppedLinksCount: span.droppedLinksCount
   }
 }
 
@@ -161,10 +252,11 @@ function traceStatements (tracer: ReturnType<TracerProvider['getTracer']>): () =
     // SQLite answers before `end`; PostgreSQL in `asyncEnd`.
     end (message: unknown) { if ((message as Traced).system === 'sqlite') end(message as Traced) },
     asyncEnd (message: unknown) { end(message as Traced) },
+    // The error's kind, not its message: a driver's message may quote a value the statement was given.
     error (message: unknown) {
       const { span, error } = message as Traced
-      span?.recordException(error as Error)
-      span?.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message })
+      span?.setAttribute('error.type', errorTypeOf(error))
+      span?.setStatus({ code: SpanStatusCode.ERROR })
     }
   } as Parameters<typeof statements.subscribe>[0]
   statements.subscribe(subscribers)

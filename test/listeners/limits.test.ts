@@ -7,6 +7,7 @@ import { checkContract } from '../contract.ts'
 import { build, call, dataDir, testConfig } from '../helper.ts'
 import { buildLocal, portOf, post } from '../local/helper.ts'
 import { http2Request, http2Session, https1, listenHttps } from '../tls/helper.ts'
+import { untilClosed } from './helper.ts'
 
 /** The API behind a (pretend) TLS-terminating proxy, listening on loopback; closed at teardown. */
 async function plainApi (t: Test, settings: Record<string, string>): Promise<number> {
@@ -14,17 +15,6 @@ async function plainApi (t: Test, settings: Record<string, string>): Promise<num
   t.teardown(() => app.close())
   await app.listen({ host: '127.0.0.1', port: 0 })
   return portOf(app)
-}
-
-/** Writes `request` on `socket` and resolves with everything read until the server closes the connection. */
-async function untilClosed (socket: Socket, request: string): Promise<string> {
-  let text = ''
-  socket.setEncoding('utf8')
-  socket.on('data', chunk => { text += chunk })
-  socket.on('error', () => {})
-  socket.write(request)
-  await once(socket, 'close')
-  return text
 }
 
 const plainSocket = async (t: Test, port: number): Promise<Socket> => {

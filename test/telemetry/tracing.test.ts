@@ -6,7 +6,8 @@ import { trace } from '@opentelemetry/api'
 import t, { type Test } from 'tap'
 import { loadConfig } from '../../config/index.ts'
 import { statements } from '../../store/observed.ts'
-import { build, call, ENGINE } from '../helper.ts'
+import { build, call, create, ENGINE } from '../helper.ts'
+import { portOf, sendRaw } from '../local/helper.ts'
 
 /*
  * Traces as an OpenTelemetry collector receives them: an OTLP/HTTP receiver on loopback, the
@@ -14,7 +15,16 @@ import { build, call, ENGINE } from '../helper.ts'
  */
 
 interface Attribute { key: string, value: { stringValue?: string, intValue?: string | number } }
-interface ReceivedSpan { traceId: string, spanId: string, parentSpanId?: string, name: string, kind: number, attributes: Attribute[] }
+interface ReceivedSpan {
+  traceId: string
+  spanId: string
+  parentSpanId?: string
+  name: string
+  kind: number
+  attributes: Attribute[]
+  events?: { name: string, attributes?: Attribute[] }[]
+  status?: { code?: number, message?: string }
+}
 interface Received { contentType: string | undefined, path: string | undefined, body: Buffer }
 
 /** An OTLP/HTTP receiver on a free loopback port, closed at teardown: what it received. */
@@ -157,20 +167,21 @@ t.test('without an endpoint, or with OTEL_SDK_DISABLED, there are no traces', as
   t.equal((await build(t, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })).tracing, undefined)
 })
 
-t.test('a statement that fails leaves its span marked as an error, with the exception', async t => {
+t.test('a statement that fails leaves its span marked as an error of its code, without its message', async t => {
   const { endpoint, received } = await receiver(t)
   environment(t, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })
   const app = await build(t, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint })
   // What the store announces (store/observed.ts) for a statement that throws, within a traced request.
   trace.getTracer('test').startActiveSpan('a request', span => {
-    const failing = (): never => { throw new Error('disk I/O error') }
+    const failing = (): never => { throw Object.assign(new Error('datatype mismatch: "secret"'), { code: 'SQLITE_MISMATCH' }) }
     t.throws(() => statements.traceSync(failing, { system: 'sqlite', text: 'UPDATE zoos SET name = ?' }))
     span.end()
   })
   await app.close()
-  const failed = spansOf(received).find(s => s.name === 'UPDATE zoos') as ReceivedSpan & { status?: { code?: number, message?: string } }
-  t.match(failed?.status, { code: 2, message: 'disk I/O error' }, 'an error, with the message')
-  t.ok((failed as unknown as { events: { name: string }[] }).events.some(e => e.name === 'exception'), 'and the exception recorded')
+  const failed = spansOf(received).find(s => s.name === 'UPDATE zoos')
+  t.same(failed?.status, { code: 2 }, 'an error, with no message')
+  t.equal(attribute(failed as ReceivedSpan, 'error.type'), 'SQLITE_MISMATCH', 'of the error\'s code')
+  t.notOk(Buffer.concat(received.map(r => r.body)).includes('secret'), 'the value quoted by the message is nowhere')
 })
 
 t.test('an exporter endpoint may end with a slash, as the specification allows', async t => {
@@ -178,4 +189,47 @@ t.test('an exporter endpoint may end with a slash, as the specification allows',
   t.equal(config.otelExporterOtlpEndpoint, 'http://127.0.0.1:4318')
   t.equal(config.otelExporterOtlpTracesEndpoint, 'http://127.0.0.1:4318/v1/traces/', 'the traces endpoint used as given')
   t.throws(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'ftp://127.0.0.1' }, []), /OTEL_EXPORTER_OTLP_ENDPOINT must be an absolute http\(s\) URL/)
+})
+
+t.test('a refused request\'s spans say its status and the error\'s kind, never a value it sent', async t => {
+  const { endpoint, received } = await receiver(t)
+  environment(t, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })
+  const app = await build(t, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const email = 'secret.keeper@zoo.test'
+  const member = 'secret_member_name'
+  const userinfo = 'userinfo-secret-0123456789'
+  await create(app, 'employees', { name: 'Ada', role: 'keeper', email })
+  const duplicate = await call(app, 'POST', '/v1/employees', { name: 'Eve', role: 'keeper', email })
+  t.equal(duplicate.statusCode, 422)
+  t.match(duplicate.json().error, email, 'the answer names the value taken')
+  const unknown = await call(app, 'POST', '/v1/employees', { name: 'Eve', role: 'keeper', email: 'eve@zoo.test', [member]: 1 })
+  t.equal(unknown.statusCode, 422)
+  t.match(unknown.json().error, member, 'and the member not known')
+  const queued = await call(app, 'POST', '/v1/employees', { name: 'Eve', role: 'keeper', email }, { prefer: 'respond-async' })
+  t.equal(queued.statusCode, 202)
+  for (let tries = 0; (await call(app, 'GET', String(queued.headers.location))).json().status !== 'failed'; tries++) {
+    if (tries > 200) throw new Error('the job never ran')
+    await new Promise(resolve => setTimeout(resolve, 25))
+  }
+  const { status } = await sendRaw(portOf(app),
+    `GET http://ada:${userinfo}@127.0.0.1/v1/zoos HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)
+  t.equal(status, 401)
+  await app.close()
+
+  const exported = Buffer.concat(received.map(r => r.body)).toString('utf8')
+  for (const value of [email, member, userinfo]) t.notOk(exported.includes(value), `${value} nowhere in the spans`)
+  const spans = spansOf(received)
+  const refused = spans.filter(s => s.name === 'POST /v1/employees' && attribute(s, 'http.response.status_code') === 422)
+  t.equal(refused.length, 3, 'the two refusals and the job\'s replay')
+  t.same(refused.map(span => span.status), [{ code: 2 }, { code: 2 }, { code: 2 }], 'each an error, with no message')
+  t.same(refused.map(span => attribute(span, 'error.type')).sort(), ['FST_ERR_VALIDATION', 'invalid', 'invalid'],
+    'of the kind the data refused, or of the error\'s code')
+  for (const span of spans) {
+    t.notOk(span.status?.message, `no status message on ${span.name}`)
+    for (const event of span.events ?? []) {
+      t.same(event.attributes?.map(a => a.key).filter(key => key === 'exception.message' || key === 'exception.stacktrace'), [],
+        `no message or stack in an event of ${span.name}`)
+    }
+  }
 })
