@@ -1,11 +1,10 @@
-import { accessSync, constants, mkdirSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import closeWithGrace from 'close-with-grace'
 import type { FastifyInstance } from 'fastify'
 import { buildApi } from './app.ts'
 import { CLI_NOUNS, readAll, runCli } from './auth/cli.ts'
 import { BACKUP_COMMANDS, runBackupCommand } from './backups/cli.ts'
-import { ConfigError, loadConfig, usage, type Config } from './config/index.ts'
+import { ConfigError, loadConfig, privateDirectory, usage, type Config } from './config/index.ts'
 import { buildMetricsListener } from './listeners/metrics.ts'
 import { buildRedirectListener } from './listeners/redirect.ts'
 import { startupBlock } from './listeners/startup-block.ts'
@@ -60,7 +59,7 @@ async function serve (argv: string[]): Promise<void> {
   let dataDirLock: { release: () => void } | undefined
   try {
     config = loadConfig(process.env, argv)
-    prepareDataDir(config.dataDir)
+    privateDirectory(config.dataDir, 'DATA_DIR')
     unpack(config.unpackDir, 'UNPACK_DIR')
     // One process serves a SQLite file, and none while a backup is restored into it.
     if (config.databaseUrl === undefined) dataDirLock = holdDataDir(config.dataDir, 'serving')
@@ -131,20 +130,6 @@ async function serve (argv: string[]): Promise<void> {
   const [api, local] = instances as [FastifyInstance, FastifyInstance]
   if (config.allowedDirs.length === 0) local.log.info('no allowed directories (ALLOWED_DIRS or --allow): list_directory refuses every path')
   process.stdout.write(startupBlock(config, tls, api, local, announcements, metricsListener))
-}
-
-/** DATA_DIR, created if missing; start-up stops naming it when it cannot be created or written. */
-function prepareDataDir (dir: string): void {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 })
-    accessSync(dir, constants.W_OK)
-  } catch (err) {
-    const { code } = err as NodeJS.ErrnoException
-    const reason = code === 'EACCES' || code === 'EPERM'
-      ? 'permission denied'
-      : code === 'ENOTDIR' || code === 'EEXIST' ? 'a file is in the way' : (err as Error).message
-    throw new ConfigError(`DATA_DIR: ${dir} cannot be created or written (${reason})`)
-  }
 }
 
 /** Listens, or says in one line which setting names an address that cannot be had. */

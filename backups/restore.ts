@@ -1,7 +1,8 @@
-import { existsSync, linkSync, mkdirSync, renameSync, rmSync } from 'node:fs'
+import { existsSync, linkSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { privateDirectory } from '../config/index.ts'
 import type { Migration } from '../store/migrations.ts'
-import { checkCopy, flush, takeBackup, UnusableCopy } from '../store/sqlite/backup.ts'
+import { checkCopy, checkSchema, flush, takeBackup, UnusableCopy } from '../store/sqlite/backup.ts'
 import { connect } from '../store/sqlite/database.ts'
 import { holdDataDir } from '../store/sqlite/serving-lock.ts'
 
@@ -16,14 +17,15 @@ export interface Restored {
 /**
  * Makes `from`, a backup, the SQLite database of `dataDir`. Refused, with nothing changed, while a
  * service runs on `dataDir` (store/sqlite/serving-lock.ts; the lock is held throughout, so none
- * starts meanwhile), when `from` fails SQLite's integrity check, or when it records a migration
- * `migrations` (this program's) do not have: a newer program made it. The database replaced is
+ * starts meanwhile), when `from` fails SQLite's integrity check, when it records a migration
+ * `migrations` (this program's) do not have (a newer program made it), or when its schema is not
+ * what the migrations it records make (checkSchema). The database replaced is
  * kept beside it as `zoo.db.replaced-<UTC time>`, with its write-ahead log if it had one (SQLite
  * finds a log by its database's name, so the pair stays whole).
  */
 export async function restoreBackup (dataDir: string, from: string, migrations: Migration[], now = new Date()): Promise<Restored> {
   // A new machine's data directory is made, private, as the service makes it.
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  privateDirectory(dataDir, 'DATA_DIR')
   const lock = holdDataDir(dataDir, 'restoring')
   try {
     const applied = checkCopy(from)
@@ -42,6 +44,12 @@ export async function restoreBackup (dataDir: string, from: string, migrations: 
       await takeBackup(source, incoming)
     } finally {
       source.close()
+    }
+    try {
+      checkSchema(incoming, migrations, from)
+    } catch (err) {
+      rmSync(incoming, { force: true })
+      throw err
     }
     let replaced: string | null = null
     if (existsSync(database)) {

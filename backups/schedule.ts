@@ -1,13 +1,17 @@
-import { mkdirSync, readdirSync, rmSync } from 'node:fs'
+import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FastifyBaseLogger } from 'fastify'
+import { privateDirectory } from '../config/index.ts'
 import type { TakenBackup } from '../store/storage.ts'
 import { timestamp } from './restore.ts'
 
 /** A scheduled backup's name: `zoo-<UTC time>.db`, which sorts by time. Nothing else in BACKUP_DIR is ever deleted. */
 const SCHEDULED = /^zoo-\d{8}T\d{6}\.\d{3}Z\.db$/
-/** A scheduled backup's copy in progress (store/sqlite/backup.ts), with the files SQLite keeps beside it. */
-const PARTIAL = /^\.zoo-\d{8}T\d{6}\.\d{3}Z\.db\.partial-\d+(-journal|-wal|-shm)?$/
+/**
+ * A scheduled backup's copy in progress: the private folder store/sqlite/backup.ts copies in, or
+ * what an older version left, a file named by its process with the files SQLite keeps beside it.
+ */
+const PARTIAL = /^\.zoo-\d{8}T\d{6}\.\d{3}Z\.db\.partial-[\w-]+$/
 
 export interface ScheduleOptions {
   dir: string
@@ -35,9 +39,9 @@ export class BackupSchedule {
 
   constructor (options: ScheduleOptions) {
     this.#options = options
-    mkdirSync(options.dir, { recursive: true, mode: 0o700 })
+    privateDirectory(options.dir, 'BACKUP_DIR')
     // What a backup cut short (a crash, a stop that took too long) left: a partial copy, never kept.
-    for (const name of readdirSync(options.dir)) if (PARTIAL.test(name)) rmSync(join(options.dir, name), { force: true })
+    for (const name of readdirSync(options.dir)) if (PARTIAL.test(name)) rmSync(join(options.dir, name), { recursive: true, force: true })
   }
 
   start (): void {

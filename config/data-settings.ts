@@ -8,7 +8,7 @@ export const STORAGE = {
   dataDir: {
     env: 'DATA_DIR',
     description: 'directory of the SQLite database `zoo.db`, the token signing key and the self-signed certificate (`tls/`); ' +
-      'created if missing',
+      'created 0700 if missing, made 0700 at every start; it must be this user\'s, and one others may write into stops start-up',
     default: './data',
     parse: directory
   },
@@ -41,7 +41,7 @@ export const STORAGE = {
   unpackDir: {
     env: 'UNPACK_DIR',
     description: 'single binary only: the folder it unpacks what must be on disk into (the SQLite addon, the documentation ' +
-      'UI); created 0700, it must be this user\'s alone and on a file system that allows executing code. Default `DATA_DIR/unpacked`',
+      'UI); checked as DATA_DIR is, and not a symbolic link; on a file system that allows executing code. Default `DATA_DIR/unpacked`',
     default: '',
     parse: optional(directory)
   }

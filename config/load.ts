@@ -38,6 +38,10 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env, argv: string[]
     throw new ConfigError(`${sources.localHost}: ${loaded.localHost} is not a loopback address; ` +
       'the local tool server would be open to the network without LOCAL_API_KEY')
   }
+  if (loaded.metricsPort !== undefined && !isLoopback(loaded.metricsHost) && loaded.metricsToken === undefined) {
+    throw new ConfigError(`${sources.metricsHost}: ${loaded.metricsHost} is not a loopback address; ` +
+      'the metrics would be open to the network without METRICS_TOKEN')
+  }
   const together = (keys: (keyof Config)[]) => {
     const set = keys.filter(k => loaded[k] !== undefined)
     if (set.length > 0 && set.length < keys.length) {

@@ -1,6 +1,6 @@
 // What running the service unattended needs: scheduled backups, metrics and traces. Groups of the
 // settings catalogue (config/settings.ts).
-import { collectorUrl, directory, host, integer, optional, port } from './parsers.ts'
+import { apiKey, collectorUrl, directory, host, integer, optional, port } from './parsers.ts'
 import type { AnySetting } from './setting.ts'
 
 /** Backups: copies of the SQLite database taken while the service serves (docs/operations.md). */
@@ -9,7 +9,7 @@ export const BACKUPS = {
     env: 'BACKUP_DIR',
     description: 'when set, the service copies its SQLite database into this directory at start-up and every ' +
       'BACKUP_INTERVAL seconds while it serves (`zoo-<UTC time>.db`, names that sort by time), keeping the newest ' +
-      'BACKUP_KEEP; created 0700 if missing. SQLite only: on DATABASE_URL use `pg_dump`',
+      'BACKUP_KEEP; checked as DATA_DIR is. SQLite only: on DATABASE_URL use `pg_dump`',
     default: '',
     parse: optional(directory)
   },
@@ -38,10 +38,17 @@ export const OBSERVABILITY = {
   },
   metricsHost: {
     env: 'METRICS_HOST',
-    description: 'address the metrics listener listens on; it has no authentication, so keep it off the network or behind ' +
-      'a firewall',
+    description: 'address the metrics listener listens on. On loopback it answers only requests addressed to a loopback ' +
+      'name; any other address (`0.0.0.0`, a network address) needs METRICS_TOKEN, else start-up stops',
     default: '127.0.0.1',
     parse: host
+  },
+  metricsToken: {
+    env: 'METRICS_TOKEN',
+    description: 'when set, `GET /metrics` needs `Authorization: Bearer <token>` (Prometheus: `authorization: { credentials: ... }` ' +
+      'in the scrape configuration); at least 16 characters among letters, digits and `- . _ ~ + /` (`=` padding allowed)',
+    default: '',
+    parse: apiKey
   },
   otelExporterOtlpEndpoint: {
     env: 'OTEL_EXPORTER_OTLP_ENDPOINT',

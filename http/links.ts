@@ -16,7 +16,7 @@ const AUTHORITY = /^(?:\[[0-9A-Fa-f:.]+\]|(?:[\w.~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})
  * `https://host:port` as the client addressed it. A Host header that names nothing a URL can
  * hold (`a b`) would make every href built on it no URL, and a request the API sent itself (a
  * job's replay) was addressed by no client: PUBLIC_URL's origin stands in. The local tool server,
- * which has no PUBLIC_URL, refuses such a Host before (local/plugins/loopback-only.ts).
+ * which has no PUBLIC_URL, refuses such a Host before (listeners/loopback-only.ts).
  */
 export const originOf = (request: FastifyRequest): string => AUTHORITY.test(request.host) && !isInternal(request)
   ? `${request.protocol}://${request.host}`

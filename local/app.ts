@@ -4,9 +4,9 @@ import { errorHandler, notFoundHandler } from '../http/errors.ts'
 import { favicon } from '../http/pages.ts'
 import { serializerCompilerFor } from '../http/serialization.ts'
 import { validatorCompiler } from '../http/validation.ts'
+import bearerKey from '../listeners/bearer-key.ts'
 import { equipInstance, instanceOptions, type InstanceSettings } from '../listeners/instance-options.ts'
-import apiKey from './plugins/api-key.ts'
-import loopbackOnly from './plugins/loopback-only.ts'
+import loopbackOnly from '../listeners/loopback-only.ts'
 import openapi from './plugins/openapi.ts'
 import listAllowedDirectories from './routes/list-allowed-directories.ts'
 import listDirectory from './routes/list-directory.ts'
@@ -45,7 +45,9 @@ export function buildLocalServer (config: LocalConfig): FastifyInstance {
   fastify.register(root)
   fastify.register(favicon, { prefix: '/favicon.ico' })
   fastify.register(async function operations (scope) {
-    if (config.localApiKey !== undefined) await scope.register(apiKey, { key: config.localApiKey })
+    if (config.localApiKey !== undefined) {
+      await scope.register(bearerKey, { key: config.localApiKey, setting: 'LOCAL_API_KEY', realm: 'zoo-local' })
+    }
     const tools = new LocalTools(config.allowedDirs)
     await scope.register(listAllowedDirectories, { tools })
     await scope.register(listDirectory, { tools })

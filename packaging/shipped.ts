@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import sea from 'node:sea'
-import { ConfigError } from '../config/index.ts'
+import { ConfigError, privateDirectory } from '../config/index.ts'
 
 /**
  * The files the program ships besides its code (the migrations, package.json, and in the single
@@ -89,7 +89,7 @@ let unpacked: Unpacked | undefined
  */
 export function unpack (dir: string, setting: string): void {
   if (!inBinary || unpacked !== undefined) return
-  privateDirectory(dir, setting)
+  privateDirectory(dir, 'UNPACK_DIR')
   const ui = assets().filter(name => name.startsWith('swagger-ui/'))
   const uiDigest = createHash('sha256')
   for (const name of ui) uiDigest.update(name).update(shippedFile(name))
@@ -120,24 +120,6 @@ export function sqliteBinding (): object | undefined {
 export function documentationUiFolder (): string {
   if (unpacked === undefined) throw new Error('the binary has not unpacked its files yet')
   return unpacked.documentationUi
-}
-
-/** Creates `dir` (0700) if needed, and refuses one that others could write into or that is not ours. */
-function privateDirectory (dir: string, setting: string): void {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 })
-  } catch (err) {
-    throw new ConfigError(`${setting}: ${dir} cannot be created (${(err as Error).message})`)
-  }
-  const stat = lstatSync(dir)
-  if (!stat.isDirectory()) throw new ConfigError(`${setting}: ${dir} is not a directory (a symbolic link is refused)`)
-  if (process.getuid !== undefined && stat.uid !== process.getuid()) {
-    throw new ConfigError(`${setting}: ${dir} belongs to another user; the binary loads code from it, so it must be this user's own`)
-  }
-  if ((stat.mode & 0o077) !== 0) {
-    throw new ConfigError(`${setting}: ${dir} is open to other users (mode ${(stat.mode & 0o777).toString(8)}); ` +
-      `the binary loads code from it: chmod 700 ${dir}`)
-  }
 }
 
 /** Makes `path` hold exactly `content`: kept when it does, else written whole under another name and renamed into place. */

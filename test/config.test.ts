@@ -1,6 +1,7 @@
-import { resolve } from 'node:path'
+import { mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import t from 'tap'
-import { loadConfig } from '../config/index.ts'
+import { loadConfig, privateDirectory } from '../config/index.ts'
 
 t.test('every setting has an embedded default', async t => {
   const config = loadConfig({}, [])
@@ -58,4 +59,36 @@ t.test('a bad setting stops start-up with one line naming it', async t => {
   for (const [env, argv, message] of cases) {
     t.throws(() => loadConfig(env, argv), { name: 'ConfigError', message }, JSON.stringify([env, argv]))
   }
+})
+
+t.test('a metrics listener off loopback needs METRICS_TOKEN: without one start-up stops, naming METRICS_HOST', async t => {
+  const token = 'metrics-t0ken-0123456789'
+  t.throws(() => loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' }, []), {
+    name: 'ConfigError',
+    message: 'METRICS_HOST: 0.0.0.0 is not a loopback address; the metrics would be open to the network without METRICS_TOKEN'
+  })
+  t.throws(() => loadConfig({ METRICS_PORT: '9464' }, ['--metrics-host', '192.168.1.10']),
+    { name: 'ConfigError', message: /^--metrics-host: 192\.168\.1\.10 is not a loopback address/ })
+  t.throws(() => loadConfig({ METRICS_TOKEN: 'short' }, []),
+    { name: 'ConfigError', message: /^METRICS_TOKEN must be at least 16 characters of letters, digits and - \. _ ~ \+ \/$/ })
+  t.match(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', METRICS_TOKEN: token }, []),
+    { metricsHost: '0.0.0.0', metricsToken: token })
+  t.match(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '::1' }, []), { metricsHost: '::1', metricsToken: undefined },
+    'on loopback the token is optional')
+  t.equal(loadConfig({ METRICS_HOST: '0.0.0.0' }, []).metricsHost, '0.0.0.0', 'without METRICS_PORT nothing listens there')
+})
+
+t.test('a directory that must be private may be reached through a symbolic link, but UNPACK_DIR, where code is loaded from', async t => {
+  const root = t.testdir({ file: 'in the way' })
+  const real = join(root, 'real')
+  mkdirSync(real, { mode: 0o755 })
+  symlinkSync(real, join(root, 'link'))
+  privateDirectory(join(root, 'link'), 'DATA_DIR')
+  t.equal(statSync(real).mode & 0o777, 0o700, 'the directory it leads to made private')
+  t.throws(() => privateDirectory(join(root, 'link'), 'UNPACK_DIR'),
+    { name: 'ConfigError', message: `UNPACK_DIR: ${join(root, 'link')} is not a directory (a symbolic link is refused)` })
+  t.throws(() => privateDirectory(join(root, 'file', 'data'), 'DATA_DIR'),
+    { name: 'ConfigError', message: `DATA_DIR: ${join(root, 'file', 'data')} cannot be created or written (a file is in the way)` })
+  writeFileSync(join(root, 'file'), 'still in the way')
+  t.throws(() => privateDirectory(join(root, 'file'), 'BACKUP_DIR'), { message: /^BACKUP_DIR: .* \(a file is in the way\)$/ })
 })

@@ -1,11 +1,11 @@
 import { once } from 'node:events'
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs'
 import { createServer as createHttpServer } from 'node:http'
 import { connect, createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { SETTINGS } from '../config/index.ts'
-import { BOOTSTRAP } from './helper.ts'
+import { BOOTSTRAP, freshSchema } from './helper.ts'
 import { lineOf, makeTree, spawnTs } from './local/helper.ts'
 
 // Each test starts the server as its own process, ten in all: about 50 s with the machine to
@@ -135,6 +135,19 @@ t.test('a data directory that cannot be created stops start-up with one line nam
   const started = run(t, { DATA_DIR: join(file, 'data') })
   t.same(await started.exit, [2, null])
   t.equal(started.stderr(), `zoo-api: DATA_DIR: ${join(file, 'data')} cannot be created or written (a file is in the way)\n`)
+})
+
+t.test('a DATA_DIR others may write into stops start-up with one line naming it, on either engine', async t => {
+  const dataDir = makeTree(t, {})
+  chmodSync(dataDir, 0o777)
+  for (const engine of [{}, { DATABASE_URL: freshSchema(t, 'data_dir') }] as Record<string, string>[]) {
+    const started = run(t, { DATA_DIR: dataDir, ...engine })
+    const listening = started.logged(l => l.name === undefined && (l.msg?.startsWith('Server listening at ') ?? false))
+      .then(() => 'listening', async () => started.exit)
+    t.same(await Promise.race([started.exit, listening]), [2, null], Object.keys(engine).join() || 'SQLite')
+    t.equal(started.stderr(), `zoo-api: DATA_DIR: ${dataDir} is open to other users (mode 777); ` +
+      `it holds the database and the TLS key: chmod 700 ${dataDir}\n`)
+  }
 })
 
 t.test('SIGTERM stops cleanly: exit 0, the write-ahead log checkpointed into the database file', async t => {

@@ -1,7 +1,8 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs'
+import { closeSync, fsyncSync, mkdtempSync, openSync, renameSync, rmSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
+import type { Migration } from '../migrations.ts'
 import type { TakenBackup } from '../storage.ts'
-import { connect, type SqliteDatabase } from './database.ts'
+import { connect, migrate, type SqliteDatabase } from './database.ts'
 
 /** A step's page count that SQLite reads as every page left. */
 const ALL_PAGES = 0x7fffffff
@@ -61,16 +62,65 @@ export function checkCopy (file: string): AppliedMigration[] {
   }
 }
 
+/** An object of a schema, as `sqlite_schema` lists it. */
+interface SchemaObject { type: string, name: string, tbl_name: string, sql: string | null }
+
+/** The objects of `db`'s schema by type and name, but the statistics ANALYZE keeps for the query planner, which run nothing. */
+function schemaOf (db: SqliteDatabase): Map<string, SchemaObject> {
+  const objects = db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_schema').all() as SchemaObject[]
+  return new Map(objects.filter(o => !(o.type === 'table' && /^sqlite_stat\d$/.test(o.name))).map(o => [`${o.type} ${o.name}`, o]))
+}
+
+/** An object as a refusal names it: the file's names quoted, on one line, cut short. */
+function named ({ type, name, tbl_name: table }: SchemaObject): string {
+  const quoted = (text: string): string => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}...` : text)
+  return `${type} ${quoted(name)}${type === 'index' || type === 'trigger' ? ` on ${quoted(table)}` : ''}`
+}
+
 /**
- * Copies the database of `db` into `file`: into a file of its own beside it first, checked by
- * SQLite's integrity check, made private (0600: password hashes and emails) and flushed to disk,
- * then renamed onto `file`, so that `file` is never a partial or unchecked copy. A failure leaves
- * nothing behind. `pagesPerStep`: copyDatabase's.
+ * Throws UnusableCopy, naming `from`, when the schema of `file` (its tables, indexes, triggers and
+ * views) is not the one the migrations it records make, made as start-up makes it (migrate) in a
+ * database of its own: a trigger or a view the migrations do not make would run in the service,
+ * and a table or index they make differently could break it.
+ */
+export function checkSchema (file: string, migrations: Migration[], from: string): void {
+  const db = connect(file, { readonly: true, fileMustExist: true })
+  const expected = connect(':memory:')
+  try {
+    const recorded = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[])
+    migrate(expected, migrations.filter(m => recorded.has(m.version)))
+    const wanted = schemaOf(expected)
+    const found = schemaOf(db)
+    const differences: string[] = []
+    for (const [key, object] of found) {
+      const made = wanted.get(key)
+      if (made === undefined) differences.push(`${named(object)} is not theirs`)
+      else if (made.tbl_name !== object.tbl_name || made.sql !== object.sql) differences.push(`${named(object)} is not as they make it`)
+    }
+    for (const [key, object] of wanted) if (!found.has(key)) differences.push(`${named(object)} is missing`)
+    if (differences.length > 0) {
+      const more = differences.length - 1
+      throw new UnusableCopy(`${from}: its schema is not what the migrations it records make: ${differences[0] as string}` +
+        (more === 0 ? '' : `, and ${more} more difference${more === 1 ? '' : 's'}`))
+    }
+  } finally {
+    expected.close()
+    db.close()
+  }
+}
+
+/**
+ * Copies the database of `db` into `file`: into a file of its own first, checked by SQLite's
+ * integrity check, made private (0600: password hashes and emails) and flushed to disk, then
+ * renamed onto `file`, so that `file` is never a partial or unchecked copy. The copy is made in a
+ * folder beside `file` that this call creates, 0700 and under a random name: SQLite opens its
+ * files by name, the copy's journal and log too, so no one else may foresee those names or write
+ * where they are. A failure leaves nothing behind. `pagesPerStep`: copyDatabase's.
  */
 export async function takeBackup (db: SqliteDatabase, file: string, pagesPerStep?: number): Promise<TakenBackup> {
-  const partial = join(dirname(file), `.${basename(file)}.partial-${process.pid}`)
+  const folder = mkdtempSync(join(dirname(file), `.${basename(file)}.partial-`))
+  const partial = join(folder, basename(file))
   try {
-    rmSync(partial, { force: true })
     closeSync(openSync(partial, 'wx', 0o600))
     await copyDatabase(db, partial, pagesPerStep)
     // The copy is in WAL mode, as its source: a file alone is easier to keep, move and check, and
@@ -86,9 +136,8 @@ export async function takeBackup (db: SqliteDatabase, file: string, pagesPerStep
     renameSync(partial, file)
     flush(dirname(file))
     return { file, bytes: statSync(file).size, migration: migrations.at(-1)?.name ?? null }
-  } catch (err) {
-    rmSync(partial, { force: true })
-    throw err
+  } finally {
+    rmSync(folder, { recursive: true, force: true })
   }
 }
 

@@ -1,6 +1,7 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
+import { privateDirectory } from '../../config/index.ts'
 import { sqliteBinding } from '../../packaging/shipped.ts'
 import { DatabasePort, type PortQuery, type Work } from '../database.ts'
 import { sqliteStatement } from '../observed.ts'
@@ -23,9 +24,18 @@ export function openDatabase (dataDir: string, migrations: Migration[] = migrati
   db.pragma('busy_timeout = 5000')
   // 32 MiB of pages kept (the default is 2 MiB): a walk of an index fetches rows all over the table.
   db.pragma('cache_size = -32768')
+  migrate(db, migrations)
+  return db
+}
+
+/**
+ * Makes in `db` the schema start-up makes: the table of the migrations applied, and then, in one
+ * transaction, each of `migrations` not applied yet. The only objects the program makes outside
+ * the migrations are made here, so that a restore can make the schema a backup should have.
+ */
+export function migrate (db: SqliteDatabase, migrations: Migration[]): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT')
   new SqlitePort(db).now(applying(migrations))
-  return db
 }
 
 /** A connection to the SQLite file `file`, through the addon the binary unpacked when it runs as one. */
@@ -36,11 +46,12 @@ export function connect (file: string, options: Database.Options = {}): SqliteDa
 }
 
 /**
- * Only the service's user may read the database (password hashes, emails): the directory 0700, the
- * file 0600 before SQLite opens it (its WAL and shared memory take that mode), older files too.
+ * Only the service's user may read the database (password hashes, emails): the directory 0700
+ * (config/private-directory.ts), the file 0600 before SQLite opens it (its WAL and shared memory
+ * take that mode), older files too.
  */
 function makePrivate (dataDir: string, file: string): void {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  privateDirectory(dataDir, 'DATA_DIR')
   if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600))
   for (const path of [file, `${file}-wal`, `${file}-shm`]) {
     try {

@@ -1,9 +1,11 @@
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import Database from 'better-sqlite3'
 import t from 'tap'
 import { loadConfig } from '../../config/index.ts'
+import { takeBackup } from '../../store/sqlite/backup.ts'
+import { openDatabase } from '../../store/sqlite/database.ts'
 import { apiOf, build, create, dataDir } from '../helper.ts'
 
 /** A scheduled backup's name. */
@@ -101,8 +103,11 @@ t.test('scheduled backups are SQLite\'s: with DATABASE_URL, start-up says to use
 t.test('a partial copy an interrupted backup left in BACKUP_DIR is deleted when the schedule starts', async t => {
   const backups = join(dataDir(t), 'backups')
   mkdirSync(backups)
+  // An older version's, named by its process, and a folder the copy is made in now.
   const left = ['.zoo-20261128T010203.456Z.db.partial-4242', '.zoo-20261128T010203.456Z.db.partial-4242-journal']
   for (const name of left) writeFileSync(join(backups, name), 'a copy cut short')
+  mkdirSync(join(backups, '.zoo-20261128T010203.456Z.db.partial-Xy12Zw'))
+  writeFileSync(join(backups, '.zoo-20261128T010203.456Z.db.partial-Xy12Zw', 'zoo-20261128T010203.456Z.db'), 'a copy cut short')
   writeFileSync(join(backups, '.zoo-notes.partial'), 'not a copy of the schedule')
   const app = await build(t, { BACKUP_DIR: backups, BACKUP_INTERVAL: '3600', BACKUP_KEEP: '2' })
   t.equal((await app.inject('/health')).statusCode, 200)
@@ -110,5 +115,48 @@ t.test('a partial copy an interrupted backup left in BACKUP_DIR is deleted when 
   await until(() => schedule?.lastSuccess !== undefined, 'the first backup')
   const names = readdirSync(backups)
   t.notOk(names.some(name => name.includes('partial-4242')), 'the partial copy and its journal deleted')
+  t.notOk(names.some(name => name.includes('partial-Xy12Zw')), 'and the folder of a copy with what it holds')
   t.ok(names.includes('.zoo-notes.partial'), 'a file of another name kept')
+})
+
+t.test('a BACKUP_DIR others may write into, or another user\'s, stops start-up naming it; one they may read is made private', async t => {
+  const backups = join(dataDir(t), 'backups')
+  mkdirSync(backups)
+  chmodSync(backups, 0o777)
+  const settings = { BACKUP_DIR: backups, BACKUP_INTERVAL: '3600' }
+  await t.rejects(build(t, settings), {
+    name: 'ConfigError',
+    message: `BACKUP_DIR: ${backups} is open to other users (mode 777); a restore trusts the backups in it: chmod 700 ${backups}`
+  })
+  t.equal(statSync(backups).mode & 0o777, 0o777, 'left as it is')
+  chmodSync(backups, 0o700)
+  chownSync(backups, 4242, 4242)
+  await t.rejects(build(t, settings), {
+    name: 'ConfigError',
+    message: `BACKUP_DIR: ${backups} belongs to another user; a restore trusts the backups in it, so it must be this user's own`
+  })
+  chownSync(backups, process.getuid?.() ?? 0, process.getgid?.() ?? 0)
+  chmodSync(backups, 0o755)
+  const app = await build(t, settings)
+  t.equal(statSync(backups).mode & 0o777, 0o700, 'made private')
+  t.equal((await app.inject('/health')).statusCode, 200)
+  const schedule = apiOf(app).backups
+  await until(() => schedule?.lastSuccess !== undefined, 'the first backup')
+})
+
+t.test('a backup is copied where no one else can reach it: files planted at the names its copy once had are left alone', async t => {
+  const db = openDatabase(dataDir(t))
+  t.teardown(() => db.close())
+  const dir = dataDir(t)
+  const planted = ['', '-journal', '-wal', '-shm'].map(suffix => {
+    const victim = join(dir, `victim${suffix}`)
+    writeFileSync(victim, 'not to be written')
+    symlinkSync(victim, join(dir, `.zoo-backup.db.partial-${process.pid}${suffix}`))
+    return victim
+  })
+  const taken = await takeBackup(db, join(dir, 'zoo-backup.db'))
+  t.equal(taken.file, join(dir, 'zoo-backup.db'))
+  for (const victim of planted) t.equal(readFileSync(victim, 'utf8'), 'not to be written', victim)
+  t.same(readdirSync(dir).filter(name => !name.startsWith('victim') && !name.startsWith(`.zoo-backup.db.partial-${process.pid}`)),
+    ['zoo-backup.db'], 'nothing else is left beside the copy')
 })

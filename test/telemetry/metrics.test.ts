@@ -153,6 +153,56 @@ t.test('the metrics listener answers /metrics only; without METRICS_PORT there a
   t.equal(plain.metrics, undefined)
 })
 
+/** The metrics listener of an app built with `settings`, answering inject() only. */
+async function metricsListener (t: Test, settings: Record<string, string>): Promise<FastifyInstance> {
+  const app = await build(t, { METRICS_PORT: '0', ...settings })
+  if (app.metrics === undefined) throw new Error('no metrics')
+  const listener = buildMetricsListener(app.config, app.metrics)
+  t.teardown(() => listener.close())
+  return listener
+}
+
+const METRICS_TOKEN = 'metrics-t0ken-0123456789'
+
+t.test('on loopback the metrics listener answers only requests addressed to a loopback name: no web page reads it', async t => {
+  const listener = await metricsListener(t, {})
+  for (const host of ['localhost:9464', '127.0.0.1:9464', '[::1]:9464', '127.0.0.1']) {
+    t.equal((await listener.inject({ url: '/metrics', headers: { host } })).statusCode, 200, host)
+  }
+  for (const host of ['attacker.example:9464', 'localhost.attacker.example', '10.0.0.1:9464']) {
+    const refused = await listener.inject({ url: '/metrics', headers: { host } })
+    t.equal(refused.statusCode, 403, host)
+    t.match(refused.json(), { error: /loopback name/ })
+  }
+  const fromPage = await listener.inject({ url: '/metrics', headers: { host: 'localhost:9464', origin: 'http://attacker.example' } })
+  t.equal(fromPage.statusCode, 403, 'an Origin that is not loopback')
+  t.equal((await listener.inject({ url: '/metrics', headers: { origin: 'http://localhost:3000' } })).statusCode, 200)
+  t.equal((await listener.inject({ url: '/elsewhere', headers: { host: 'attacker.example' } })).statusCode, 403, 'whatever the path')
+})
+
+t.test('with METRICS_TOKEN a scrape needs it as a bearer token, as Prometheus sends it; off loopback any Host is served', async t => {
+  for (const settings of [{}, { METRICS_HOST: '0.0.0.0' }] as Record<string, string>[]) {
+    const listener = await metricsListener(t, { METRICS_TOKEN, ...settings })
+    const host = settings.METRICS_HOST === undefined ? 'localhost:9464' : 'metrics.example:9464'
+    const missing = await listener.inject({ url: '/metrics', headers: { host } })
+    t.equal(missing.statusCode, 401, `${host}: no token`)
+    t.match(missing.headers['www-authenticate'], /^Bearer realm="zoo-metrics"$/)
+    t.same(missing.json(), { error: 'Authorization required: send Authorization: Bearer <METRICS_TOKEN>' })
+    for (const authorization of [`Bearer ${METRICS_TOKEN}x`, `Basic ${METRICS_TOKEN}`, 'Bearer', METRICS_TOKEN]) {
+      const wrong = await listener.inject({ url: '/metrics', headers: { host, authorization } })
+      t.equal(wrong.statusCode, 401, `${host}: ${authorization}`)
+      t.match(wrong.headers['www-authenticate'], /^Bearer realm="zoo-metrics", error="invalid_token"$/)
+    }
+    const scraped = await listener.inject({ url: '/metrics', headers: { host, authorization: `Bearer ${METRICS_TOKEN}` } })
+    t.equal(scraped.statusCode, 200, `${host}: the token`)
+    t.match(scraped.body, /^# HELP /m)
+  }
+  const loopback = await metricsListener(t, { METRICS_TOKEN })
+  const authorization = `Bearer ${METRICS_TOKEN}`
+  const rebound = await loopback.inject({ url: '/metrics', headers: { host: 'attacker.example', authorization } })
+  t.equal(rebound.statusCode, 403, 'on loopback the Host is checked as well')
+})
+
 t.test('open change streams and the feed\'s lag are counted; a request its client abandons is no longer in flight', async t => {
   const app = await build(t, { METRICS_PORT: '0' })
   const scrape = await scraper(t, app)

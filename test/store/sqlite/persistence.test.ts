@@ -1,8 +1,9 @@
-import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs'
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { buildApi } from '../../../app.ts'
 import { RESOURCES } from '../../../schemas/index.ts'
+import { openDatabase } from '../../../store/sqlite/database.ts'
 import { checkContract } from '../../contract.ts'
 import { call, create, openDatabaseFile, testConfig } from '../../helper.ts'
 
@@ -77,4 +78,24 @@ t.test('the data directory is private: made 0700, the database files 0600, also 
   t.same(await run(), { '.': 0o700, 'zoo.db': 0o600, 'zoo.db-wal': 0o600, 'zoo.db-shm': 0o600 })
   for (const name of ['zoo.db', 'zoo.db-wal', 'zoo.db-shm']) if (existsSync(join(dataDir, name))) chmodSync(join(dataDir, name), 0o644)
   t.same(await run(), { '.': 0o700, 'zoo.db': 0o600, 'zoo.db-wal': 0o600, 'zoo.db-shm': 0o600 }, 'files left readable are made private')
+})
+
+t.test('a data directory made before is made private at every start; one others may write into, or another\'s, is refused', async t => {
+  const dataDir = join(t.testdir(), 'data')
+  mkdirSync(dataDir)
+  chmodSync(dataDir, 0o755)
+  openDatabase(dataDir).close()
+  t.equal(statSync(dataDir).mode & 0o777, 0o700, 'a directory others may read is made private')
+  chmodSync(dataDir, 0o777)
+  t.throws(() => openDatabase(dataDir), {
+    name: 'ConfigError',
+    message: `DATA_DIR: ${dataDir} is open to other users (mode 777); it holds the database and the TLS key: chmod 700 ${dataDir}`
+  })
+  t.equal(statSync(dataDir).mode & 0o777, 0o777, 'left as it is: what others put there stays')
+  chmodSync(dataDir, 0o700)
+  chownSync(dataDir, 4242, 4242)
+  t.throws(() => openDatabase(dataDir), {
+    name: 'ConfigError',
+    message: `DATA_DIR: ${dataDir} belongs to another user; it holds the database and the TLS key, so it must be this user's own`
+  })
 })

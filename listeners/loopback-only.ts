@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
-import { HttpError } from '../../http/errors.ts'
-import { hostNameOf, isLoopback } from '../../http/host.ts'
+import { HttpError } from '../http/errors.ts'
+import { hostNameOf, isLoopback } from '../http/host.ts'
 
 export interface LoopbackOnlyOptions {
   /** The address the server listens on: clients may use it as Host when it is not a wildcard. */
@@ -16,9 +16,10 @@ function originHostName (origin: string): string | undefined {
 }
 
 /**
- * The DNS-rebinding guard: a web page whose host name an attacker points at 127.0.0.1 can reach
- * this server from the browser, but its requests carry the attacker's name in Host and its own
- * origin in Origin. Only loopback names (and the address listened on) are served.
+ * The DNS-rebinding guard of the listeners on loopback (the local tool server, the metrics): a web
+ * page whose host name an attacker points at 127.0.0.1 can reach them from the browser, but its
+ * requests carry the attacker's name in Host and its own origin in Origin. Only loopback names
+ * (and the address listened on) are served.
  */
 export default fp<LoopbackOnlyOptions>(async function loopbackOnly (fastify, { listenHost }) {
   const listenName = WILDCARDS.has(listenHost) ? undefined : hostNameOf(listenHost.includes(':') ? `[${listenHost}]` : listenHost)
@@ -35,4 +36,4 @@ export default fp<LoopbackOnlyOptions>(async function loopbackOnly (fastify, { l
       throw new HttpError(403, 'Access denied - requests from web pages are refused unless they are served from a loopback address')
     }
   })
-}, { name: 'local-loopback-only' })
+}, { name: 'loopback-only' })
