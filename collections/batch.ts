@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import { scopesFor } from '../auth/scopes.ts'
 import { HttpError, nothingAt, refusalOf, validationRefusal } from '../http/errors.ts'
 import { validatorCompiler } from '../http/validation.ts'
+import { SafeInteger } from '../model/values.ts'
 import { accepted, BEARER, errors, GUARDED, requestHeaders, withHeaders } from '../schemas/responses.ts'
 import { NoQuerySchema } from '../schemas/common.ts'
 import { BatchRefusal } from '../store/contract.ts'
@@ -33,7 +34,7 @@ const OperationSchema = Type.Object({
 type Operation = { method: WriteMethod, path: string, body?: unknown, headers?: Record<string, string> }
 
 const ResultSchema = Type.Object({
-  status: Type.Integer({ description: 'The status the operation would have answered alone' }),
+  status: SafeInteger({ minimum: 100, maximum: 599, description: 'The status the operation would have answered alone' }),
   headers: Type.Object({
     location: Type.Optional(Type.String({ format: 'uri' })),
     etag: Type.Optional(Type.String())

@@ -6,7 +6,7 @@ import { vary } from '../http/cache-control.ts'
 import { HttpError } from '../http/errors.ts'
 import { originOf } from '../http/links.ts'
 import { serializerFor } from '../http/serialization.ts'
-import { IdSchema, TimestampSchema } from '../model/values.ts'
+import { IdSchema, SafeInteger, TimestampSchema } from '../model/values.ts'
 import { componentsOf, errors, GUARDED, recordRef, withHeaders } from '../schemas/responses.ts'
 import { capitalize, type Resource } from '../model/resource.ts'
 import { comparePositions, type ChangeEntry, type ChangeLog } from '../store/contract.ts'
@@ -76,7 +76,7 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
       tags: [resource.name],
       querystring: Type.Object({
         after: Type.Optional(PositionSchema),
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Changes in a JSON page' }))
+        limit: Type.Optional(SafeInteger({ minimum: 1, maximum: 1000, default: 100, description: 'Changes in a JSON page' }))
       }, { additionalProperties: false }),
       headers: Type.Object({
         'Last-Event-ID': Type.Optional(Type.String({ description: 'The id of the last event received: the stream resumes after it' }))

@@ -2,6 +2,7 @@ import { Type, type TProperties, type TSchema } from '@sinclair/typebox'
 import { HttpError } from '../http/errors.ts'
 import type { Resource, ResourceRecord } from '../model/resource.ts'
 import type { Binding } from '../model/access.ts'
+import { SafeInteger } from '../model/values.ts'
 import type { CollectionStore } from '../store/contract.ts'
 import { seen, shown } from './access.ts'
 
@@ -82,7 +83,7 @@ export function embeddedProperties (embeds: readonly Embed[]): TProperties {
         maxItems: CHILDREN_LIMIT,
         description: `With embed=${embed.name}: its first ${CHILDREN_LIMIT} ${embed.resource.name} in id order`
       }))
-      properties[`${embed.name}_total`] = Type.Optional(Type.Integer({
+      properties[`${embed.name}_total`] = Type.Optional(SafeInteger({
         minimum: 0,
         description: `With embed=${embed.name}: how many ${embed.resource.name} it has`
       }))

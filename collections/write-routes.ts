@@ -2,6 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
 import { bulkPreferences } from '../http/prefer.ts'
 import { capitalize, type ResourceRecord } from '../model/resource.ts'
+import { SafeInteger } from '../model/values.ts'
 import { accepted, BODY_READ, empty, errors, GUARDED, requestHeaders, withHeaders } from '../schemas/responses.ts'
 import { inMergePatchScope, MERGE_PATCH, writeHandler, type Collection, type Instance } from './collection.ts'
 import { accessNote } from './access.ts'
@@ -168,7 +169,7 @@ export function deleteRoute (fastify: Instance, collection: Collection): void {
 export async function bulkRoutes (fastify: Instance, collection: Collection): Promise<void> {
   const { resource, of, RecordSchema } = collection
   const answer = withHeaders(Type.Object({
-    affected: Type.Integer({ minimum: 0, description: 'How many records were changed (with tx=rollback: would have been)' }),
+    affected: SafeInteger({ minimum: 0, description: 'How many records were changed (with tx=rollback: would have been)' }),
     records: Type.Optional(Type.Array(RecordSchema, {
       maxItems: MAX_REPRESENTED,
       description: `With Prefer: return=representation, the first ${MAX_REPRESENTED} of them in id order: ` +

@@ -29,7 +29,8 @@ export class HttpError extends Error {
  */
 export function validationRefusal (part: 'body' | 'querystring' | 'headers', errors: FastifySchemaValidationError[]): HttpError {
   const fields = fieldErrors(errors, part)
-  if (part !== 'body') return new HttpError(400, `Invalid query: ${fields.map(f => f.message).join('; ')}`, { errors: fields })
+  const said = fields.map(f => f.message).join('; ')
+  if (part !== 'body') return new HttpError(400, `Invalid ${part === 'headers' ? 'headers' : 'query'}: ${said}`, { errors: fields })
   // Not even the right kind of JSON value: there are no fields to list.
   const whole = fields.find(f => f.field === '' && f.code === 'type')
   if (whole !== undefined) return new HttpError(400, whole.message)

@@ -46,8 +46,23 @@ function sharedBy (instance: Ajv): (schema: object) => ValidateFunction {
 const compileBody = sharedBy(bodies)
 const compileParameters = sharedBy(parameters)
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? compileBody : compileParameters)(schema as object)
+/**
+ * A headers schema with its names lowercased, as Node.js gives a request's header names. Fastify
+ * does that only for its own compiler: with this one, `Idempotency-Key` would name no header.
+ */
+function lowerCased (schema: { properties?: Record<string, unknown>, required?: string[] }): object {
+  return {
+    ...schema,
+    ...(schema.properties === undefined
+      ? {}
+      : { properties: Object.fromEntries(Object.entries(schema.properties).map(([name, value]) => [name.toLowerCase(), value])) }),
+    ...(schema.required === undefined ? {} : { required: schema.required.map(name => name.toLowerCase()) })
+  }
+}
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => httpPart === 'body'
+  ? compileBody(schema as object)
+  : compileParameters(httpPart === 'headers' ? lowerCased(schema as object) : schema as object)
 
 /** An error of the compilers above: `verbose` adds the schema that failed. */
 type AjvError = FastifySchemaValidationError & { parentSchema?: { description?: string } }
@@ -161,5 +176,15 @@ function simplify (errors: AjvError[]): AjvError[] {
  */
 export function fieldErrors (errors: FastifySchemaValidationError[], part: string | undefined): FieldError[] {
   const noun = part === undefined ? undefined : NOUNS[part]
-  return simplify(errors).map(e => toFieldError(e, noun))
+  return simplify(withoutFormatsOfWrongTypes(errors)).map(e => toFieldError(e, noun))
+}
+
+/**
+ * A value of the wrong type has no format to be judged by: 1.5 is not an integer, let alone an
+ * int64. The type and the format of one schema (one branch of a union) only.
+ */
+function withoutFormatsOfWrongTypes (errors: AjvError[]): AjvError[] {
+  const schemaOf = (e: AjvError): string => `${e.instancePath} ${e.schemaPath.slice(0, e.schemaPath.lastIndexOf('/'))}`
+  const wrongType = new Set(errors.filter(e => e.keyword === 'type').map(schemaOf))
+  return errors.filter(e => e.keyword !== 'format' || !wrongType.has(schemaOf(e)))
 }

@@ -1,5 +1,5 @@
 import { Kind, Type, type TSchema } from '@sinclair/typebox'
-import { DateSchema, TimestampSchema } from './values.ts'
+import { DateSchema, SafeInteger, TimestampSchema } from './values.ts'
 import { asciiLower, compareCodePoints } from './text.ts'
 
 /** A value of a field: what JSON carries and the stores compare. */
@@ -85,7 +85,7 @@ const withinBounds = (schema: TSchema, offset: number): number =>
   Math.min((bound(schema, 'minimum') ?? 0) + offset, bound(schema, 'maximum') ?? Infinity)
 
 const integerKind = {
-  query: () => Type.Integer(),
+  query: () => SafeInteger(),
   inList: () => commaList('-?\\d+'),
   operators: ALL,
   parse: integer,

@@ -2,7 +2,7 @@ import {
   Kind, OptionalKind, Type, TypeGuard,
   type TObject, type TProperties, type TSchema
 } from '@sinclair/typebox'
-import { IdSchema, PAGE_SIZE, TimestampSchema } from './values.ts'
+import { IdSchema, PAGE_SIZE, SafeInteger, TimestampSchema } from './values.ts'
 import { FILTER_OPERATORS, KINDS, literals, type KindName } from './kinds.ts'
 import { MAX_QUERY_WORDS } from './search.ts'
 import { accessOf, type Access, type AccessSpec } from './access.ts'
@@ -18,10 +18,10 @@ export interface ResourceSpec {
   singular: string
   /**
    * The writable fields, each of a kind of model/kinds.ts: `Type.String` (with lengths, a
-   * pattern or `enum`), `Type.Integer`, `Type.Number`, `Type.Boolean`, a date or timestamp
-   * (`DateSchema`, `TimestampSchema`), an enum (`Type.Union` of `Type.Literal` strings), and a
-   * reference (an integer named in `references`). `Type.Optional` marks a field that may be left
-   * out; it is then null, so it must also be `Nullable`.
+   * pattern or `enum`), an integer (`SafeInteger` of values.ts), `Type.Number`, `Type.Boolean`, a
+   * date or timestamp (`DateSchema`, `TimestampSchema`), an enum (`Type.Union` of `Type.Literal`
+   * strings), and a reference (an integer named in `references`). `Type.Optional` marks a field
+   * that may be left out; it is then null, so it must also be `Nullable`.
    */
   fields: TProperties
   /** Fields that must name a live record of another collection: field -> collection name. */
@@ -156,18 +156,22 @@ function filterQuerySchema (columns: Column[], search: string[]): TObject {
   })
 }
 
+/** The furthest page a list takes. */
+const LAST_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / PAGE_SIZE.max)
+
 function listQuerySchema (columns: Column[], search: string[]): TObject {
   const names = columns.map(c => c.name).join('|')
   const fieldList = columns.map(c => c.name).join(', ')
   return Type.Partial(Type.Object({
-    limit: Type.Integer({
+    limit: SafeInteger({
       minimum: 1,
       maximum: PAGE_SIZE.max,
       description: `Records per answer, 1 to ${PAGE_SIZE.max} (default ${PAGE_SIZE.default}); goes with offset`
     }),
-    offset: Type.Integer({ minimum: 0, description: 'Records to skip (default 0); goes with limit' }),
-    page: Type.Integer({ minimum: 1, description: 'Page number from 1 (default 1); goes with per_page' }),
-    per_page: Type.Integer({
+    offset: SafeInteger({ minimum: 0, description: 'Records to skip (default 0); goes with limit' }),
+    // Its first record, (page − 1) × per_page, stays a safe integer whatever per_page.
+    page: SafeInteger({ minimum: 1, maximum: LAST_PAGE, description: 'Page number from 1 (default 1); goes with per_page' }),
+    per_page: SafeInteger({
       minimum: 1,
       maximum: PAGE_SIZE.max,
       description: `Records per page, 1 to ${PAGE_SIZE.max} (default ${PAGE_SIZE.default}); goes with page`

@@ -1,11 +1,13 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { Type, type IntegerOptions, type Static, type TSchema } from '@sinclair/typebox'
 
-export const IdSchema = Type.Integer({
-  minimum: 1,
-  maximum: Number.MAX_SAFE_INTEGER,
-  description: 'Identifier assigned by the server, ' +
-    'never reused'
-})
+/**
+ * An integer as JSON keeps it exact, within ±(2^53 − 1): the 64-bit integers of both engines
+ * (SQLite's INTEGER, PostgreSQL's bigint) that a double holds. `options` narrow the range.
+ */
+export const SafeInteger = (options: IntegerOptions = {}) =>
+  Type.Integer({ format: 'int64', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, ...options })
+
+export const IdSchema = SafeInteger({ minimum: 1, description: 'Identifier assigned by the server, never reused' })
 export const DateSchema = Type.String({ format: 'date', description: 'Calendar date, YYYY-MM-DD' })
 export const TimestampSchema = Type.String({ format: 'date-time', description: 'RFC 3339 UTC timestamp' })
 

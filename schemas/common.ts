@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { FieldErrorSchema } from '../model/values.ts'
+import { FieldErrorSchema, SafeInteger } from '../model/values.ts'
 
 /** The body of every 4xx and 5xx answer. */
 export const ErrorSchema = Type.Object({
@@ -8,7 +8,7 @@ export const ErrorSchema = Type.Object({
   message: Type.Optional(Type.String()),
   documentation_url: Type.Optional(Type.String({ format: 'uri' })),
   request_id: Type.Optional(Type.String()),
-  operation: Type.Optional(Type.Integer({ minimum: 0, description: 'In the answer of a batch: the index of the operation refused' }))
+  operation: Type.Optional(SafeInteger({ minimum: 0, description: 'In the answer of a batch: the index of the operation refused' }))
 }, { additionalProperties: false })
 export type ErrorBody = Static<typeof ErrorSchema>
 

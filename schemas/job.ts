@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { Nullable, TimestampSchema } from '../model/values.ts'
+import { Nullable, SafeInteger, TimestampSchema } from '../model/values.ts'
 
 export const JobIdSchema = Type.String({
   format: 'uuid',
@@ -24,7 +24,7 @@ export const JobSchema = Type.Object({
   created_at: TimestampSchema,
   finished_at: Nullable(TimestampSchema),
   result: Nullable(Type.Object({
-    status: Type.Integer({ minimum: 100, maximum: 599, description: 'The status the request was answered with' }),
+    status: SafeInteger({ minimum: 100, maximum: 599, description: 'The status the request was answered with' }),
     body: Type.Unknown({ description: 'The JSON body it was answered with: a record, an array, an error; null when it had none' })
   }, { additionalProperties: false, description: 'The answer the request got; null until the job has finished' }))
 }, { additionalProperties: false })

@@ -2,6 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox'
 import { ErrorSchema } from './common.ts'
 import { JobAcceptedSchema, JobSchema } from './job.ts'
 import { capitalize, type Resource } from '../model/resource.ts'
+import { SafeInteger } from '../model/values.ts'
 
 /**
  * The response side of every route schema: shared bodies, the statuses the layers in front of
@@ -26,7 +27,8 @@ export function componentsOf (resources: readonly Resource[]): TSchema[] {
       { ...ErrorSchema, $id: 'Error' },
       ...resources.map(resource => ({ ...resource.schemas.record, $id: componentName(resource) })),
       { ...JobAcceptedSchema, $id: 'JobAccepted' },
-      { ...JobSchema, $id: 'Job' }
+      { ...JobSchema, $id: 'Job' },
+      ...Object.entries(RATE_LIMIT_HEADERS).map(([name, schema]) => ({ ...schema, $id: componentOfHeader(name) }))
     ]
     components.set(resources, made)
   }
@@ -51,7 +53,7 @@ const HEADERS = {
     description: 'RFC 8288 links to the first, previous, next and last pages, the other query parameters kept; next ' +
       'carries a keyset cursor'
   }),
-  'X-Total-Count': Type.Integer({ minimum: 0, description: 'Records matching the filters, on every page (not with Prefer: count=none)' }),
+  'X-Total-Count': SafeInteger({ minimum: 0, description: 'Records matching the filters, on every page (not with Prefer: count=none)' }),
   'Idempotent-Replayed': Type.String({
     enum: ['true'],
     description: 'This is the recorded answer to an earlier request with the same ' +
@@ -63,13 +65,37 @@ const HEADERS = {
       '(count), the write answered without its body or with it (return), a change of many records capped (max-affected) ' +
       'or undone (tx=rollback)'
   }),
-  'Retry-After': Type.Integer({ minimum: 0, description: 'Seconds to wait before asking again' }),
+  'Retry-After': SafeInteger({ minimum: 0, description: 'Seconds to wait before asking again' }),
   'WWW-Authenticate': Type.String({
     description: 'Bearer realm="zoo-api", with error="invalid_token" or error="insufficient_scope" and ' +
       'the scope needed (RFC 6750)'
   })
 }
 type Header = keyof typeof HEADERS
+
+/** Said of each header of the rate limit: when an answer carries them. */
+const COUNTED = 'on every answer to a request the rate limit counted; not with RATE_LIMIT=0, ' +
+  'nor on what is refused before the count: a 406 for Accept, the bearer check\'s 401, 403 and 503, an overloaded ' +
+  'server\'s 503, a request not over HTTPS behind a proxy, a CORS preflight'
+
+/** The headers of the rate limit; its 429 also carries Retry-After. Shared components: hundreds of answers carry them. */
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': SafeInteger({
+    minimum: 1,
+    description: `The requests a minute this client address may make (RATE_LIMIT), ${COUNTED}`
+  }),
+  'X-RateLimit-Remaining': SafeInteger({ minimum: 0, description: `How many of them are left in the current minute, ${COUNTED}` }),
+  'X-RateLimit-Reset': SafeInteger({
+    minimum: 0,
+    maximum: 60,
+    description: `Seconds until the current minute ends and the count starts again, ${COUNTED}`
+  })
+}
+/** `X-RateLimit-Limit` -> `XRateLimitLimit`: the name of its component. */
+const componentOfHeader = (name: string): string => name.replaceAll('-', '')
+// Written as the document names a component: @fastify/swagger resolves no reference in a header.
+const RATE_LIMIT_REFS = Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS)
+  .map(name => [name, { $ref: `#/components/schemas/${componentOfHeader(name)}` }]))
 
 /** The request headers that change what a write or a read does. */
 const REQUEST_HEADERS = {
@@ -79,7 +105,10 @@ const REQUEST_HEADERS = {
       'else 412'
   }),
   'Idempotency-Key': Type.String({
-    description: 'Up to 255 visible ASCII characters naming this request: a retry with the same key and ' +
+    minLength: 1,
+    maxLength: 255,
+    pattern: '^[!-~]+$',
+    description: '1 to 255 visible ASCII characters naming this request: a retry with the same key and ' +
       'body gets the first answer again (keys live 24 hours)'
   }),
   Prefer: Type.String({
@@ -111,6 +140,14 @@ export function requestHeaders (...names: (keyof typeof REQUEST_HEADERS)[]) {
 export const withHeaders = <T extends object>(schema: T, ...names: Header[]): T =>
   names.length === 0 ? schema : { ...schema, headers: Object.fromEntries(names.map(name => [name, HEADERS[name]])) }
 
+/**
+ * The responses of an operation the rate limit counts, each with the limit's headers: what the
+ * document says of every route but those that turn the limit off (plugins/external/swagger.ts).
+ */
+export const counted = (responses: Record<string, { headers?: object }>): Record<string, { headers: object }> =>
+  Object.fromEntries(Object.entries(responses).map(([status, response]) =>
+    [status, { ...response, headers: { ...response.headers, ...RATE_LIMIT_REFS } }]))
+
 /** An answer without a body. */
 export const empty = (description: string, ...headers: Header[]) =>
   withHeaders(Type.Unsafe<undefined>(Type.Null({ description })), ...headers)
@@ -124,8 +161,8 @@ export const accepted = {
 /** What each error status means, whichever route answers it (also the status table of docs/resources.md). */
 export const ERRORS: Record<number, { description: string, headers?: Header[] }> = {
   400: {
-    description: 'Unparseable or empty JSON, a body of the wrong kind, or a bad query parameter or header: error says which, ' +
-      'errors lists each'
+    description: 'Unparseable or empty JSON, a body of the wrong kind, or a bad query parameter or header: error says which; ' +
+      'errors lists each parameter and header that fails its schema (its type, range, length or pattern, or a name not listed)'
   },
   401: { description: 'No bearer token, or one that is not valid', headers: ['WWW-Authenticate'] },
   403: {
@@ -162,8 +199,8 @@ export const ERRORS: Record<number, { description: string, headers?: Header[] }>
   }
 }
 
-/** Answered by the layers in front of every route: HTTPS (TLS=proxy), Accept, the rate limit, overload, faults. */
-const ANYWHERE = [403, 406, 429, 500, 503]
+/** Answered by the layers in front of every route: HTTPS (TLS=proxy), Accept, overload, faults. */
+const ANYWHERE = [403, 406, 500, 503]
 /** What the bearer guard of /v1 answers (plugins/app/bearer-guard.ts). */
 export const GUARDED = [401, 403, 503]
 /**
@@ -177,6 +214,13 @@ export const BODY_READ = [400, 413, 415]
  * token of either.
  */
 export const SECURITY_SCHEMES = ['clientCredentials', 'password'] as const
+/**
+ * How a client authenticates to the token and revocation endpoints (RFC 6749 §2.3.1): by HTTP
+ * Basic, the `clientSecretBasic` scheme, or by client_id and client_secret in the body, which no
+ * security scheme can say (the empty requirement); a public client sends its client_id alone.
+ */
+export const CLIENT_SCHEME = 'clientSecretBasic'
+export const CLIENT_AUTHENTICATION: Record<string, string[]>[] = [{ [CLIENT_SCHEME]: [] }, {}]
 /** The security requirement of a route whose token needs `scopes`. */
 export const security = (scopes: string[]): Record<string, string[]>[] => SECURITY_SCHEMES.map(scheme => ({ [scheme]: scopes }))
 /** The security requirement of a route that needs a token but no scope; collection routes get theirs from their scope. */
@@ -191,5 +235,8 @@ export function errorResponses (body: TSchema, codes: number[]): Record<number, 
   }))
 }
 
-/** The error answers of a route: `codes` and those every route may give. */
-export const errors = (...codes: number[]): Record<number, TSchema> => errorResponses(ErrorRef, [...codes, ...ANYWHERE])
+/** The error answers of a route: `codes`, those every route may give and the rate limit's 429. */
+export const errors = (...codes: number[]): Record<number, TSchema> => errorResponses(ErrorRef, [...codes, ...ANYWHERE, 429])
+
+/** The error answers of a route the rate limit never counts: a health probe (http/probes.ts). */
+export const uncountedErrors = (): Record<number, TSchema> => errorResponses(ErrorRef, ANYWHERE)

@@ -85,4 +85,7 @@ t.test('the check reads the document: operations, statuses, empty bodies, media 
     ['GET (no route) answered 404: not an Error body: {"message":"no error member"}']
   )
   t.same(check.violations(answer({ route: '/v1/zoos/', hidden: true, method: 'POST', status: 405, body: '{"error":"no"}' })), [])
+  const limited = (reset: string) => answer({ headers: { 'content-type': 'application/json', 'x-ratelimit-reset': reset } })
+  t.same(check.violations(limited('60')), [], 'a header of a shared schema, read as a number')
+  t.match(check.violations(limited('61')), [/^GET \/v1\/zoos answered 200: header X-RateLimit-Reset: 61 does not match .*must be <= 60/])
 })

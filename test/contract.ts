@@ -5,11 +5,13 @@ import type { Test } from 'tap'
 import { ErrorSchema } from '../schemas/common.ts'
 
 /** The parts of an OpenAPI 3.1 document the check reads. */
-interface Header { schema?: { type?: string } }
+interface HeaderSchema { type?: string, $ref?: string }
+interface Header { schema?: HeaderSchema }
 interface Response { content?: Record<string, { schema?: object }>, headers?: Record<string, Header> }
 interface Operation { responses: Record<string, Response> }
 export interface OpenApiDocument {
   paths: Record<string, Record<string, Operation>>
+  components?: { schemas?: Record<string, HeaderSchema> }
 }
 
 /** One answer as the client gets it. */
@@ -106,7 +108,8 @@ export class ContractCheck {
       const text = answer.headers[name.toLowerCase()]
       if (text === undefined || header.schema === undefined) continue
       // A header is text: a number is compared as one.
-      const value = header.schema.type === 'integer' || header.schema.type === 'number' ? Number(text) : text
+      const { type } = this.#shared(header.schema)
+      const value = type === 'integer' || type === 'number' ? Number(text) : text
       problems.push(...this.#validate(at('headers', name, 'schema'), value, `${what}: header ${name}: ${text}`))
     }
     if (response.content === undefined) {
@@ -127,6 +130,12 @@ export class ContractCheck {
     if ('problem' in body) return [...problems, body.problem]
     const schemaAt = at('content', mediaType as string, 'schema')
     return [...problems, ...this.#validate(schemaAt, body.value, `${what}: body ${answer.body.slice(0, 500)}`)]
+  }
+
+  /** A schema, or the shared one it names (the headers of the rate limit are). */
+  #shared (schema: HeaderSchema): HeaderSchema {
+    const name = schema.$ref?.replace(/^#\/components\/schemas\//, '')
+    return name === undefined ? schema : this.document.components?.schemas?.[name] ?? schema
   }
 
   /** `/api/v1/zoos/:id/` -> `/v1/zoos/{id}`: the document's paths are relative to its server URL, which holds API_PREFIX. */

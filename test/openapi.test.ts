@@ -10,6 +10,7 @@ import t from 'tap'
 import { scopeFor, scopesOf } from '../auth/scopes.ts'
 import { SWAGGER_LOGO_STYLE } from '../plugins/external/swagger-ui.ts'
 import { RESOURCES } from '../schemas/index.ts'
+import { CLIENT_AUTHENTICATION } from '../schemas/responses.ts'
 import type { OpenApiDocument } from './contract.ts'
 import { build, call } from './helper.ts'
 import { HELMET } from './tls/helper.ts'
@@ -18,6 +19,10 @@ const SCOPES = scopesOf(RESOURCES)
 
 const SPECTRAL = fileURLToPath(new URL('../node_modules/.bin/spectral', import.meta.url))
 const RULESET = fileURLToPath(new URL('../.spectral.yaml', import.meta.url))
+const REDOCLY = fileURLToPath(new URL('../node_modules/.bin/redocly', import.meta.url))
+const REDOCLY_CONFIG = fileURLToPath(new URL('../redocly.yaml', import.meta.url))
+/** Redocly CLI sends usage data and asks the registry for a newer version unless told not to: the tests reach no network. */
+const REDOCLY_QUIET = { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }
 
 interface Operation {
   operationId?: string
@@ -25,20 +30,26 @@ interface Operation {
   description?: string
   tags?: string[]
   security?: Record<string, string[]>[]
-  parameters?: { name: string, in: string }[]
+  parameters?: { name: string, in: string, schema: Record<string, unknown> }[]
   requestBody?: { content: Record<string, unknown> }
   responses: Record<string, { headers?: Record<string, unknown>, content?: unknown }>
 }
 type Document = OpenApiDocument & {
   openapi: string
-  servers: { url: string }[]
+  servers: { url: string, 'x-internal': boolean }[]
   tags: { name: string }[]
   paths: Record<string, Record<string, Operation>>
   components: { securitySchemes: Record<string, any>, schemas: Record<string, unknown> }
 }
 
-/** Spectral's JSON report, one entry per finding; severity 0 is an error, 1 a warning. */
+/** Spectral's JSON report, one entry per finding; severity 0 is an error, 1 a warning, 2 information. */
 interface Finding { code: string, message: string, severity: number, path: string[] }
+
+/** What Redocly CLI's JSON report says of a document. */
+interface RedoclyReport {
+  totals: { errors: number, warnings: number }
+  problems: { ruleId: string, message: string, location: { pointer: string }[] }[]
+}
 
 t.test('the document and its UI are public: JSON, YAML and an HTML page with its own content policy', async t => {
   const app = await build(t)
@@ -47,7 +58,7 @@ t.test('the document and its UI are public: JSON, YAML and an HTML page with its
   t.match(json.headers['content-type'], /^application\/json/)
   const document = json.json() as Document
   t.equal(document.openapi, '3.1.0')
-  t.same(document.servers, [{ url: 'https://localhost:8443' }], 'PUBLIC_URL by default')
+  t.same(document.servers, [{ url: 'https://localhost:8443', 'x-internal': false }], 'PUBLIC_URL by default, for clients')
 
   const yaml = await app.inject({ method: 'GET', url: '/documentation/yaml' })
   t.equal(yaml.statusCode, 200)
@@ -92,7 +103,7 @@ t.test('the page: its one inline style allowed by digest, and the Authorize box 
     'the API\'s own answers keep helmet\'s policy')
 })
 
-t.test('SwaggerParser validates the document and Spectral (spectral:oas) finds no error in it', async t => {
+t.test('SwaggerParser validates the document; Spectral (spectral:oas, OWASP) and Redocly (recommended) find no error in it', async t => {
   const app = await build(t)
   const dir = t.testdir()
   const json = join(dir, 'openapi.json')
@@ -113,10 +124,28 @@ t.test('SwaggerParser validates the document and Spectral (spectral:oas) finds n
   t.same(findings.filter(f => f.severity === 0).map(describe), [], 'no error')
   // The document names no contact: whoever runs the service is it.
   t.same(
-    findings.filter(f => f.severity > 0).map(describe),
+    findings.filter(f => f.severity === 1).map(describe),
     ['info-contact at info: Info object must have "contact" object.'],
     'no warning but the contact'
   )
+  // What the ruleset keeps as information (.spectral.yaml says why) holds where the server enforces it.
+  const document = JSON.parse(await readFile(json, 'utf8')) as Document
+  const parameterOf = (f: Finding) => {
+    const at = f.path.indexOf('parameters')
+    const operation = document.paths[f.path[1] as string]?.[f.path[2] as string]
+    return at === -1 ? undefined : operation?.parameters?.[Number(f.path[at + 1])]?.name
+  }
+  t.same(findings.filter(f => f.code.startsWith('owasp:api4:2023-string-') && parameterOf(f) === 'Idempotency-Key').map(describe), [],
+    'Idempotency-Key is bounded and restricted')
+  t.same(findings.filter(f => f.code === 'owasp:api4:2023-array-limit' && (f.path.includes('requestBody') || f.path.includes('parameters')))
+    .map(describe), [], 'every array a client sends is bounded')
+
+  // Exits 1 when it finds an error: the report says which.
+  const redocly = await promisify(execFile)(REDOCLY, ['lint', json, '--config', REDOCLY_CONFIG, '--format', 'json'],
+    { env: { ...process.env, ...REDOCLY_QUIET }, maxBuffer: 64 * 1024 * 1024 }).catch((failed: { stdout: string }) => failed)
+  const { totals, problems } = JSON.parse(redocly.stdout) as RedoclyReport
+  t.same(problems.map(p => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`), [], 'no problem')
+  t.same(totals, { errors: 0, warnings: 0, ignored: 0 })
 })
 
 t.test('every operation has an id, a summary, a description, declared tags, ' +
@@ -136,7 +165,8 @@ t.test('every operation has an id, a summary, a description, declared tags, ' +
       t.ok(operation.responses['406'] !== undefined && operation.responses['500'] !== undefined, `${name}: 406 and 500`)
       const segments = path.split('/')
       if (segments[1] !== 'v1') {
-        t.equal(operation.security, undefined, `${name}: public`)
+        const client = segments[1] === 'oauth'
+        t.same(operation.security, client ? CLIENT_AUTHENTICATION : [], `${name}: ${client ? 'the client authenticates' : 'public'}`)
         continue
       }
       // A nested route needs the scope of the collection it lists.
@@ -154,7 +184,9 @@ t.test('every operation has an id, a summary, a description, declared tags, ' +
 
   const { securitySchemes } = document.components
   const scopes = Object.fromEntries(SCOPES.map(scope => [scope, String]))
-  t.same(Object.keys(securitySchemes), ['clientCredentials', 'password'], 'a scheme per grant, client credentials first')
+  t.same(Object.keys(securitySchemes), ['clientCredentials', 'password', 'clientSecretBasic'],
+    'a scheme per grant, client credentials first, then how a client authenticates to the token endpoint')
+  t.match(securitySchemes.clientSecretBasic, { type: 'http', scheme: 'basic', description: /client_id and client_secret in the body/ })
   t.match(securitySchemes.clientCredentials, {
     type: 'oauth2',
     flows: { clientCredentials: { tokenUrl: 'https://localhost:8443/oauth/token', scopes } }
@@ -163,7 +195,7 @@ t.test('every operation has an id, a summary, a description, declared tags, ' +
     type: 'oauth2',
     flows: { password: { tokenUrl: 'https://localhost:8443/oauth/token', refreshUrl: 'https://localhost:8443/oauth/token', scopes } }
   })
-  for (const scheme of Object.values(securitySchemes)) {
+  for (const scheme of [securitySchemes.clientCredentials, securitySchemes.password]) {
     const flows = Object.values(scheme.flows as Record<string, { scopes: Record<string, string> }>)
     t.same(flows.map(flow => Object.keys(flow.scopes)), [SCOPES], 'one flow, every scope')
   }
@@ -172,18 +204,21 @@ t.test('every operation has an id, a summary, a description, declared tags, ' +
 t.test('the headers of every answer and the query parameters of collection reads are documented', async t => {
   const app = await build(t)
   const { paths } = (await call(app, 'GET', '/documentation/json')).json() as Document
+  // Every answer of an operation the rate limit counts carries its headers too (test/routes/rate-limit.test.ts).
+  const LIMIT = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']
   const headers = (path: string, method: string, status: string) => Object.keys(paths[path]?.[method]?.responses[status]?.headers ?? {})
-  t.same(headers('/v1/zoos', 'get', '200'), ['ETag', 'Link', 'X-Total-Count', 'Preference-Applied'])
-  t.same(headers('/v1/zoos', 'post', '201'), ['Location', 'ETag', 'Idempotent-Replayed', 'Preference-Applied'])
-  t.same(headers('/v1/zoos', 'post', '202'), ['Location', 'Preference-Applied', 'Idempotent-Replayed'])
-  t.same(headers('/v1/zoos/{id}', 'get', '200'), ['ETag'])
-  t.same(headers('/v1/zoos/{id}', 'get', '304'), ['ETag'])
-  t.same(headers('/v1/zoos/{id}', 'patch', '201'), ['ETag', 'Location', 'Preference-Applied', 'Idempotent-Replayed'])
-  t.same(headers('/v1/zoos/{id}', 'put', '201'), ['ETag', 'Location', 'Preference-Applied'])
-  t.same(headers('/v1/zoos/{id}', 'delete', '202'), ['Location', 'Preference-Applied', 'Idempotent-Replayed'])
-  t.same(headers('/v1/zoos', 'options', '200'), ['Allow'])
-  t.same(headers('/v1/zoos', 'get', '401'), ['WWW-Authenticate'])
-  t.same(headers('/v1/zoos', 'get', '429'), ['Retry-After'])
+  t.same(headers('/v1/zoos', 'get', '200'), ['ETag', 'Link', 'X-Total-Count', 'Preference-Applied', ...LIMIT])
+  t.same(headers('/v1/zoos', 'post', '201'), ['Location', 'ETag', 'Idempotent-Replayed', 'Preference-Applied', ...LIMIT])
+  t.same(headers('/v1/zoos', 'post', '202'), ['Location', 'Preference-Applied', 'Idempotent-Replayed', ...LIMIT])
+  t.same(headers('/v1/zoos/{id}', 'get', '200'), ['ETag', ...LIMIT])
+  t.same(headers('/v1/zoos/{id}', 'get', '304'), ['ETag', ...LIMIT])
+  t.same(headers('/v1/zoos/{id}', 'patch', '201'), ['ETag', 'Location', 'Preference-Applied', 'Idempotent-Replayed', ...LIMIT])
+  t.same(headers('/v1/zoos/{id}', 'put', '201'), ['ETag', 'Location', 'Preference-Applied', ...LIMIT])
+  t.same(headers('/v1/zoos/{id}', 'delete', '202'), ['Location', 'Preference-Applied', 'Idempotent-Replayed', ...LIMIT])
+  t.same(headers('/v1/zoos', 'options', '200'), ['Allow', ...LIMIT])
+  t.same(headers('/v1/zoos', 'get', '401'), ['WWW-Authenticate', ...LIMIT])
+  t.same(headers('/v1/zoos', 'get', '429'), ['Retry-After', ...LIMIT])
+  t.same(headers('/health', 'get', '200'), [], 'the probes are not counted')
   t.equal(paths['/v1/zoos/{id}']?.delete?.responses['204']?.content, undefined, 'no body')
   t.equal(paths['/v1/zoos/{id}']?.get?.responses['304']?.content, undefined, 'no body')
   const bodyTypes = (path: string, method: string) => Object.keys(paths[path]?.[method]?.requestBody?.content ?? {})
@@ -213,7 +248,7 @@ t.test('under API_PREFIX the document is there too, its paths relative to the se
   t.equal((await call(app, 'GET', '/documentation/json')).statusCode, 404)
   const json = await call(app, 'GET', '/api/documentation/json')
   const document = json.json() as Document
-  t.same(document.servers, [{ url: 'https://zoo.example.com/api' }])
+  t.same(document.servers, [{ url: 'https://zoo.example.com/api', 'x-internal': false }])
   t.same(
     Object.keys(document.paths).filter(p => !p.startsWith('/v1/')),
     ['/', '/health', '/oauth/token', '/oauth/revoke', '/ready', '/v1', '/.well-known/oauth-authorization-server', '/.well-known/jwks.json']

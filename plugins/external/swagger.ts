@@ -1,8 +1,29 @@
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyContextConfig, FastifyInstance, FastifySchema } from 'fastify'
 import { scopesFor, scopesOf } from '../../auth/scopes.ts'
 import { capitalize, namesOf } from '../../model/resource.ts'
-import { security, type SECURITY_SCHEMES } from '../../schemas/responses.ts'
+import { CLIENT_SCHEME, counted, security, type SECURITY_SCHEMES } from '../../schemas/responses.ts'
+
+/** JWTs, and how they are checked: the words the OWASP ruleset looks for (RFC8725) in a scheme of them. */
+const JWT_CHECKS = 'Access tokens are JWTs (RFC 9068) signed and checked as RFC8725 advises: the algorithm fixed (ES256; of an ' +
+  'external issuer, asymmetric ones only), typ at+jwt, issuer, audience and expiry verified.'
+
+type RouteSchema = FastifySchema & { security?: unknown, response?: Record<string, object> }
+
+/**
+ * A route's schema as the document says it: its security is what the bearer guard checks
+ * (plugins/app/bearer-guard.ts), given by its collection's scope, else the route's own, else none
+ * (public); and every answer of a route the rate limit counts (all but those that turn it off,
+ * http/probes.ts) carries the limit's headers.
+ */
+function documented (schema: RouteSchema, config: FastifyContextConfig, method: string): RouteSchema {
+  const { collection, selects, rateLimit } = config
+  return {
+    ...schema,
+    security: collection === undefined ? schema.security ?? [] : security(scopesFor(collection, method, selects === true)),
+    ...(rateLimit === false || schema.response === undefined ? {} : { response: counted(schema.response) })
+  }
+}
 
 /**
  * The OpenAPI 3.1 document of every route not hidden, generated from the route schemas at the
@@ -30,7 +51,8 @@ export const autoConfig = (fastify: FastifyInstance): FastifyDynamicSwaggerOptio
             'bearer token with the scope of its collection: POST /oauth/token (issueToken) says how to get one, with the bootstrap ' +
             'client printed at the first start or a client of npm run cli -- client create.'
       },
-      servers: [{ url: publicUrl }],
+      // Its public URL, for clients: no internal one (the OWASP ruleset asks for the extension's word).
+      servers: [{ url: publicUrl, ...{ 'x-internal': false } }],
       tags: [
         { name: 'hypermedia', description: 'Where to start: links to the collections' },
         ...resources.map(r => ({ name: r.name, description: `The ${r.name} collection` })),
@@ -47,26 +69,31 @@ export const autoConfig = (fastify: FastifyInstance): FastifyDynamicSwaggerOptio
             type: 'oauth2' as const,
             description: 'A client\'s id and secret: the bootstrap client printed at the first start, or one made with ' +
               'npm run cli -- client create. Tick the scopes the token should hold. (Tokens of the external issuer, when ' +
-              'one is configured, are taken too.)',
+              `one is configured, are taken too.) ${JWT_CHECKS}`,
             flows: { clientCredentials: { tokenUrl, scopes } }
           },
           password: {
             type: 'oauth2' as const,
             description: 'A person\'s user name and password (npm run cli -- user create), asked for by a client, whose ' +
-              'id and secret go below them.',
+              `id and secret go below them. ${JWT_CHECKS}`,
             flows: { password: { tokenUrl, refreshUrl: tokenUrl, scopes } }
+          },
+          [CLIENT_SCHEME]: {
+            type: 'http' as const,
+            scheme: 'basic',
+            description: 'How a client authenticates to the token and revocation endpoints (RFC 6749 §2.3.1): its id and ' +
+              'secret, each URL-encoded, as HTTP Basic. They may instead be sent as client_id and client_secret in the body ' +
+              '(not both ways at once); a public client sends its client_id alone, and may only refresh and revoke.'
           }
-        } satisfies Record<typeof SECURITY_SCHEMES[number], unknown>
+        } satisfies Record<typeof SECURITY_SCHEMES[number] | typeof CLIENT_SCHEME, unknown>
       }
     },
     transform: ({ schema, url, route }) => ({
       // A collection's route is `/` under the collection's prefix: Fastify serves it with and
       // without the trailing slash, and the hrefs name it without.
       url: url === `${fastify.config.apiPrefix}/` ? url : url.replace(/\/$/, ''),
-      // What the bearer guard checks (plugins/app/bearer-guard.ts): the route's collection gives the scope.
-      schema: route.config?.collection === undefined
-        ? schema
-        : { ...schema, security: security(scopesFor(route.config.collection, String(route.method), route.config.selects === true)) }
+      // A hidden route (the documentation's own, a 405) may have none.
+      schema: schema === undefined ? schema : documented(schema as RouteSchema, route.config ?? {}, String(route.method))
     }),
     refResolver: {
       // Shared schemas (plugins/app/components.ts) keep their $id as their component name.

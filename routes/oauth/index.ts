@@ -7,7 +7,7 @@ import { noStore } from '../../http/cache-control.ts'
 import { errorHandler, HttpError } from '../../http/errors.ts'
 import { allowOnly } from '../../http/method-not-allowed.ts'
 import { challengeFor } from '../../http/pages.ts'
-import { BODY_READ, errorResponses, errors } from '../../schemas/responses.ts'
+import { BODY_READ, CLIENT_AUTHENTICATION, errorResponses, errors } from '../../schemas/responses.ts'
 import { TokenSchema } from '../../schemas/token.ts'
 
 const Param = Type.Optional(Type.String())
@@ -18,9 +18,41 @@ const RevokeBody = Type.Object(
   { token: Param, token_type_hint: Param, client_id: Param, client_secret: Param },
   { additionalProperties: true }
 )
-const OAuthErrorSchema = Type.Object({ error: Type.String(), error_description: Type.String() })
+/** An error answer of RFC 6749 §5.2, its code one of `codes` when given. */
+const oauthError = (codes?: string[]) => Type.Object({
+  error: Type.String(codes === undefined ? {} : { enum: codes }),
+  error_description: Type.String({ description: 'Why, in words' })
+}, { additionalProperties: false })
 // Every failure the error handler below renders speaks RFC 6749; the HTTPS refusal of TLS=proxy does not.
-const ERRORS = { ...errors(), ...errorResponses(OAuthErrorSchema, [...BODY_READ, 401, 406, 429, 500, 503]) }
+const ERRORS = { ...errors(), ...errorResponses(oauthError(), [...BODY_READ, 401, 406, 429, 500, 503]) }
+
+/** What auth/authorization-server.ts challenges a client with when its HTTP Basic credentials fail. */
+const BASIC_CHALLENGE = Type.String({
+  enum: ['Basic realm="zoo-api", charset="UTF-8"'],
+  description: 'Sent when the client tried HTTP Basic (RFC 7617); left out for a request a page\'s script made ' +
+    '(Sec-Fetch-Dest: empty, or X-Requested-With: XMLHttpRequest), so that the browser puts up no sign-in dialog of its own'
+})
+
+/**
+ * The 400 and 401 of an endpoint that authenticates its client: the codes each may carry besides
+ * invalid_request (400) and invalid_client (401), the 401's with what each means.
+ */
+function clientErrors (refused: string[], unauthorized: Record<string, string> = {}) {
+  return {
+    400: {
+      ...oauthError(['invalid_request', ...refused]),
+      description: 'The form parameters (application/x-www-form-urlencoded) cannot be used, said as RFC 6749 §5.2 says: ' +
+        'invalid_request for one missing or given twice, or a client authenticated both by HTTP Basic and by client_secret' +
+        refused.map(code => `; ${code}`).join('')
+    },
+    401: {
+      ...oauthError(['invalid_client', ...Object.keys(unauthorized)]),
+      description: 'invalid_client: an unknown client, a wrong secret, or none sent' +
+        Object.entries(unauthorized).map(([code, meaning]) => `; ${code}: ${meaning}`).join(''),
+      headers: { 'WWW-Authenticate': BASIC_CHALLENGE }
+    }
+  }
+}
 
 /** The built-in authorization server's endpoints: token (RFC 6749) and revoke (RFC 7009). */
 const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
@@ -67,7 +99,14 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       tags: ['oauth'],
       consumes: ['application/x-www-form-urlencoded'],
       body: TokenBody,
-      response: { 200: { ...TokenSchema, description: 'The tokens, never to be cached' }, ...ERRORS }
+      security: CLIENT_AUTHENTICATION,
+      response: {
+        200: { ...TokenSchema, description: 'The tokens, never to be cached' },
+        ...ERRORS,
+        ...clientErrors(['unsupported_grant_type', 'unauthorized_client', 'invalid_scope'], {
+          invalid_grant: 'a wrong user name or password, or a refresh token that is unknown, expired, revoked or another client\'s'
+        })
+      }
     }
   }, async (request, reply) => {
     const { authorization } = request.headers
@@ -83,7 +122,8 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       tags: ['oauth'],
       consumes: ['application/x-www-form-urlencoded'],
       body: RevokeBody,
-      response: { 200: Type.Null({ description: 'Revoked, or nothing this client could revoke' }), ...ERRORS }
+      security: CLIENT_AUTHENTICATION,
+      response: { 200: Type.Null({ description: 'Revoked, or nothing this client could revoke' }), ...ERRORS, ...clientErrors([]) }
     }
   }, async (request, reply) => {
     await fastify.oauth.authorizationServer.revoke({ ...request.body, authorization: request.headers.authorization, address: request.ip })

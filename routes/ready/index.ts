@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Static } from '@sinclair/typebox'
 import { PROBE } from '../../http/probes.ts'
 import { NotReadySchema, ReadySchema, type ReadinessChecksSchema } from '../../schemas/health.ts'
-import { errors } from '../../schemas/responses.ts'
+import { uncountedErrors } from '../../schemas/responses.ts'
 
 /** Readiness: whether this instance should be sent requests. */
 const ready: FastifyPluginAsyncTypebox = async (fastify) => {
@@ -16,7 +16,7 @@ const ready: FastifyPluginAsyncTypebox = async (fastify) => {
       tags: ['operations'],
       response: {
         200: { ...ReadySchema, description: 'Ready for requests' },
-        ...errors(),
+        ...uncountedErrors(),
         503: { ...NotReadySchema, description: 'Not ready: error says why, checks says which check failed' }
       }
     }

@@ -112,6 +112,40 @@ t.test('wrong client credentials: 401 invalid_client, with a Basic challenge whe
   t.match(both.json(), { error: 'invalid_request', error_description: /not both/ })
 })
 
+t.test('the token and revocation endpoints: their 401, their 400 and how a client authenticates are what the document says', async t => {
+  const app = await build(t)
+  const { paths, components } = (await call(app, 'GET', '/documentation/json')).json()
+  t.match(components.securitySchemes.clientSecretBasic,
+    { type: 'http', scheme: 'basic', description: /client_id and client_secret in the body/ }, 'HTTP Basic, said to be one way of two')
+  const send = (url: string, params: Record<string, string>, headers: Record<string, string>) => app.inject({
+    method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: form(params)
+  })
+  for (const [url, params] of [['/oauth/token', { grant_type: 'client_credentials' }], ['/oauth/revoke', { token: 'x' }]] as const) {
+    const { security, responses } = paths[url].post
+    t.same(security, [{ clientSecretBasic: [] }, {}], `${url}: HTTP Basic, or the credentials in the body`)
+    const documented = (status: string) => responses[status].content['application/json'].schema.properties.error.enum as string[]
+    const [challenge] = responses['401'].headers['WWW-Authenticate'].schema.enum as string[]
+    const wrong = await send(url, params, { authorization: basic(BOOTSTRAP.id, 'a wrong secret') })
+    t.equal(wrong.statusCode, 401)
+    t.equal(wrong.headers['www-authenticate'], challenge, `${url}: the documented challenge`)
+    t.equal(wrong.json().error, 'invalid_client')
+    t.ok(documented('401').includes('invalid_client'), `${url}: a documented code`)
+    const inBody = await send(url, { ...params, client_id: BOOTSTRAP.id, client_secret: 'a wrong secret' }, {})
+    t.equal(inBody.statusCode, 401)
+    t.equal(inBody.headers['www-authenticate'], undefined, `${url}: no challenge when Basic was not tried`)
+    const both = await send(url, { ...params, client_secret: BOOTSTRAP.secret },
+      { authorization: basic(BOOTSTRAP.id, BOOTSTRAP.secret) })
+    t.equal(both.statusCode, 400)
+    t.ok(documented('400').includes(both.json().error), `${url}: ${both.json().error} is a documented code of its 400`)
+  }
+  for (const [params, code] of [[{ grant_type: 'nope' }, 'unsupported_grant_type'], [{ grant_type: 'client_credentials', scope: 'nope' },
+    'invalid_scope']] as const) {
+    const res = await tokenRequest(app, params)
+    t.equal(res.json().error, code)
+    t.ok(paths['/oauth/token'].post.responses['400'].content['application/json'].schema.properties.error.enum.includes(code), code)
+  }
+})
+
 t.test('malformed token requests: 400 with an RFC 6749 error code', async t => {
   const app = await build(t)
   const cases: [string, string, string, number][] = [

@@ -1,5 +1,6 @@
 import t from 'tap'
-import { basic, BOOTSTRAP, build, call, tokenRequest } from '../helper.ts'
+import type { OpenApiDocument } from '../contract.ts'
+import { basic, bearer, BOOTSTRAP, build, call, tokenRequest } from '../helper.ts'
 
 t.test('beyond RATE_LIMIT requests a minute from one address: 429 with Retry-After', async t => {
   const app = await build(t, { RATE_LIMIT: '5' })
@@ -25,6 +26,45 @@ t.test('beyond RATE_LIMIT requests a minute from one address: 429 with Retry-Aft
   )
   const fromElsewhere = await app.inject({ method: 'GET', url: '/', remoteAddress: '127.0.0.2' })
   t.equal(fromElsewhere.statusCode, 200, 'another address has its own budget')
+})
+
+t.test('the document declares the 429 and the headers of the rate limit on every operation it counts, and on no other', async t => {
+  const app = await build(t, { RATE_LIMIT: '1' })
+  const authorization = await bearer(app)
+  const { paths } = (await app.inject({ method: 'GET', url: '/documentation/json', remoteAddress: '127.0.1.1' })).json() as OpenApiDocument
+  const operations = Object.entries(paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) =>
+    ({ path, method: method.toUpperCase() as 'GET', operation })))
+  t.ok(operations.length > 40 && operations.length < 250, 'every operation, each from an address of its own')
+  for (const [i, { path, method, operation }] of operations.entries()) {
+    const name = `${method} ${path}`
+    const form = path.startsWith('/oauth/')
+    const body = method === 'GET' || method === 'OPTIONS' ? {} : { payload: form ? 'token=x' : '{}' }
+    const request = {
+      method,
+      url: path.replace(/\{[a-z_]+\}/g, '1'),
+      remoteAddress: `127.0.2.${i}`,
+      headers: {
+        ...(path.startsWith('/v1') ? { authorization } : {}),
+        ...(body.payload === undefined ? {} : { 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' })
+      },
+      ...body
+    }
+    // Whatever the first answers, it is counted; the second is the one past the limit.
+    const first = await app.inject(request)
+    const second = await app.inject(request)
+    const counted = second.statusCode === 429
+    const { responses } = operation
+    t.equal(responses['429'] !== undefined, counted, `${name}: 429 declared ${counted ? '' : 'only '}where the limit counts`)
+    const declaring = Object.keys(responses).filter(status => responses[status]?.headers?.['X-RateLimit-Limit'] !== undefined)
+    t.same(declaring, counted ? Object.keys(responses) : [], `${name}: the limit's headers on every answer`)
+    if (counted) {
+      const limited = { 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': /^\d+$/, 'retry-after': /^\d+$/ }
+      t.match(second.headers, limited, `${name}: a 429 with them all`)
+      t.match(first.headers, { 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0' }, `${name}: its first answer (${first.statusCode})`)
+    } else {
+      t.equal(first.headers['x-ratelimit-limit'], undefined, `${name}: never counted`)
+    }
+  }
 })
 
 t.test('RATE_LIMIT=0 turns the limit off', async t => {

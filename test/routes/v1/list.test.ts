@@ -303,6 +303,36 @@ t.test('400 for an integer past 2^53 - 1 or a null byte in a filter or a cursor,
   t.equal(edge.headers['x-total-count'], '25', 'the largest integers are still taken')
 })
 
+t.test('integer parameters within ±(2^53 - 1), as the document says: beyond, 400 with errors naming each', async t => {
+  const app = await build(t)
+  await seed(app)
+  const SAFE = Number.MAX_SAFE_INTEGER
+  const { paths } = (await call(app, 'GET', '/documentation/json')).json()
+  const schemaOf = (name: string) => paths['/v1/animals'].get.parameters.find((p: { name: string }) => p.name === name).schema
+  for (const name of ['id', 'id_gt', 'animal_type_id', 'animal_type_id_ne', 'offset']) {
+    t.match(schemaOf(name), { type: 'integer', format: 'int64', minimum: Number, maximum: SAFE }, name)
+    t.ok(schemaOf(name).minimum >= -SAFE, `${name}: no lower than -(2^53 - 1)`)
+  }
+  t.match(schemaOf('page'), { type: 'integer', format: 'int64', minimum: 1, maximum: Math.floor(SAFE / 100) },
+    'page: its first record is a safe integer')
+  const cases: [string, string][] = [
+    [`/v1/zoos?id=${SAFE + 1}`, 'id'],
+    [`/v1/zoos?id_gt=-${SAFE + 1}`, 'id_gt'],
+    ['/v1/zoos?id_lt=99999999999999999999', 'id_lt'],
+    [`/v1/animals?animal_type_id=${SAFE + 1}`, 'animal_type_id'],
+    [`/v1/zoos?offset=${SAFE + 1}`, 'offset'],
+    [`/v1/zoos?page=${Math.floor(SAFE / 100) + 1}`, 'page'],
+    [`/v1/zoos?limit=${SAFE + 1}`, 'limit']
+  ]
+  for (const [url, field] of cases) {
+    const res = await call(app, 'GET', url)
+    t.equal(res.statusCode, 400, url)
+    t.match(res.json(), { error: /^Invalid query: /, errors: [{ field, code: 'range' }] }, url)
+  }
+  t.same((await call(app, 'GET', `/v1/zoos?offset=${SAFE}`)).json(), [], 'the furthest offset is taken')
+  t.same((await call(app, 'GET', `/v1/zoos?page=${Math.floor(SAFE / 100)}&per_page=100`)).json(), [], 'and the furthest page')
+})
+
 t.test('an item route takes no query parameters', async t => {
   const app = await build(t)
   await seed(app)
