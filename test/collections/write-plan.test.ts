@@ -17,12 +17,14 @@ const zoos: Mount = { segments: ['v1', 'zoos'], resource: Zoos, nesting: undefin
 const zooAnimals: Mount = { segments: ['v1', 'zoos', ':zoo_id', 'animals'], resource: Animals, nesting: { parent: Zoos, field: 'zoo_id' } }
 
 /**
- * What planWrite reads of a request: where the API is, for the Location of a record written; the
- * collections served, whose access rules a write meets (none here); its token's principal.
+ * What planWrite reads of a request: where the API is, for the Location of a record written, and
+ * whether a client sent it (http/internal.ts); the collections served, whose access rules a write
+ * meets (none here); its token's principal.
  */
 const request = {
   host: 'api.example',
   protocol: 'https',
+  socket: { remoteAddress: '192.0.2.1' },
   principal: null,
   server: { config: { apiPrefix: '', publicUrl: 'https://api.example' }, collections: { resources: RESOURCES } }
 } as unknown as FastifyRequest
