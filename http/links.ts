@@ -33,3 +33,20 @@ export function collectionLink (request: FastifyRequest, resource: Resource): Li
   const href = `${versionRoot(request)}/${resource.name}`
   return { rel: `collection ${href}`, href, title: `List of ${resource.name}`, type: 'application/json' }
 }
+
+/**
+ * The scheme and authority of a request target in absolute form (`GET http://user:password@host/path`),
+ * which a client may send instead of a path.
+ */
+const SCHEME_AND_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/
+
+/**
+ * A request's target as the log and the traces name it: its path alone, without the query (where
+ * a careless client may put a token) and without the scheme and authority of an absolute-form
+ * target, whose user information is a credential.
+ */
+export function loggedPath (url: string): string {
+  const path = url.replace(SCHEME_AND_AUTHORITY, '')
+  const end = path.search(/[?#]/)
+  return (end === -1 ? path : path.slice(0, end)) || '/'
+}

@@ -5,6 +5,7 @@ import type { Writable } from 'node:stream'
 import { LogController, type ConnectionError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import PinoPretty from 'pino-pretty'
 import type { Config } from '../config/index.ts'
+import { loggedPath } from '../http/links.ts'
 import { answerBeforeBodyEnds } from './lingering-close.ts'
 
 /** The settings every instance applies: its log, and how long and how much a client may take. */
@@ -31,23 +32,6 @@ function readableLog (): Writable {
     messageFormat: '{if name}{name}: {end}{msg}{if method} {method} {path} {status} {ms} ms{end}'
   })
   return prettyStream
-}
-
-/**
- * The scheme and authority of a request target in absolute form (`GET http://user:password@host/path`),
- * which a client may send instead of a path.
- */
-const SCHEME_AND_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/
-
-/**
- * A request's target as the log and the traces name it: its path alone, without the query (where
- * a careless client may put a token) and without the scheme and authority of an absolute-form
- * target, whose user information is a credential.
- */
-export function loggedPath (url: string): string {
-  const path = url.replace(SCHEME_AND_AUTHORITY, '')
-  const end = path.search(/[?#]/)
-  return (end === -1 ? path : path.slice(0, end)) || '/'
 }
 
 /**
