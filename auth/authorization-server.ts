@@ -6,6 +6,9 @@ import { digest, hashSecret, HashingBusy, keptSecret, randomToken, verifySecret 
 import { knownScope, parseScope } from './scopes.ts'
 import type { TokenService } from './tokens.ts'
 
+/** The challenge of a client whose HTTP Basic credentials failed (RFC 7617). */
+export const BASIC_CHALLENGE = 'Basic realm="zoo-api", charset="UTF-8"'
+
 /** An RFC 6749 error answer: `error` is the RFC code, `error_description` says why. */
 export class OAuthError extends Error {
   override name = 'OAuthError'
@@ -130,7 +133,7 @@ export class AuthorizationServer {
       id = credentials.client_id
       secret = credentials.client_secret
     }
-    const challenge: Record<string, string> = basic !== null ? { 'WWW-Authenticate': 'Basic realm="zoo-api", charset="UTF-8"' } : {}
+    const challenge: Record<string, string> = basic !== null ? { 'WWW-Authenticate': BASIC_CHALLENGE } : {}
     if (id === undefined || secret === undefined) {
       throw new OAuthError(401, 'invalid_client', 'client authentication is required: HTTP Basic or client_id and client_secret', challenge)
     }

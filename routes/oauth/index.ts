@@ -2,7 +2,7 @@ import formbody from '@fastify/formbody'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { OAuthError } from '../../auth/authorization-server.ts'
+import { BASIC_CHALLENGE, OAuthError } from '../../auth/authorization-server.ts'
 import { noStore } from '../../http/cache-control.ts'
 import { errorHandler, HttpError } from '../../http/errors.ts'
 import { allowOnly } from '../../http/method-not-allowed.ts'
@@ -26,9 +26,9 @@ const oauthError = (codes?: string[]) => Type.Object({
 // Every failure the error handler below renders speaks RFC 6749; the HTTPS refusal of TLS=proxy does not.
 const ERRORS = { ...errors(), ...errorResponses(oauthError(), [...BODY_READ, 401, 406, 429, 500, 503]) }
 
-/** What auth/authorization-server.ts challenges a client with when its HTTP Basic credentials fail. */
-const BASIC_CHALLENGE = Type.String({
-  enum: ['Basic realm="zoo-api", charset="UTF-8"'],
+/** The challenge of a client whose HTTP Basic credentials failed. */
+const BasicChallengeSchema = Type.String({
+  enum: [BASIC_CHALLENGE],
   description: 'Sent when the client tried HTTP Basic (RFC 7617); left out for a request a page\'s script made ' +
     '(Sec-Fetch-Dest: empty, or X-Requested-With: XMLHttpRequest), so that the browser puts up no sign-in dialog of its own'
 })
@@ -49,7 +49,7 @@ function clientErrors (refused: string[], unauthorized: Record<string, string> =
       ...oauthError(['invalid_client', ...Object.keys(unauthorized)]),
       description: 'invalid_client: an unknown client, a wrong secret, or none sent' +
         Object.entries(unauthorized).map(([code, meaning]) => `; ${code}: ${meaning}`).join(''),
-      headers: { 'WWW-Authenticate': BASIC_CHALLENGE }
+      headers: { 'WWW-Authenticate': BasicChallengeSchema }
     }
   }
 }
