@@ -1,5 +1,4 @@
 import { Type, type TObject } from '@sinclair/typebox'
-import type { FastifyRequest } from 'fastify'
 import type { Principal } from '../auth/tokens.ts'
 import { HttpError } from '../http/errors.ts'
 import { bindAccess, type Binding } from '../model/access.ts'
@@ -18,9 +17,8 @@ import type { ChangeEntry, ChangeLog, RecordGuard } from '../store/contract.ts'
 
 const bindings = new WeakMap<Principal, Map<Resource, Binding | null>>()
 
-/** What the request's token may do with the records of `resource`; undefined when it is bound by nothing. */
-export function bindingOf (request: FastifyRequest, resource: Resource): Binding | undefined {
-  const { principal } = request
+/** What a token (its principal; null, none) may do with the records of `resource`; undefined when it is bound by nothing. */
+export function bindingOf (principal: Principal | null, resource: Resource): Binding | undefined {
   if (resource.access === undefined || principal === null) return undefined
   let ofPrincipal = bindings.get(principal)
   if (ofPrincipal === undefined) bindings.set(principal, ofPrincipal = new Map())
@@ -36,8 +34,8 @@ export function bindingOf (request: FastifyRequest, resource: Resource): Binding
 export const seen = (binding: Binding | undefined): Filter[] => binding?.read ?? []
 
 /** Of a nested collection's parent (none: a collection at the top), the records the token sees there. */
-export const parentSeen = (request: FastifyRequest, nesting: { parent: Resource } | undefined): Filter[] =>
-  nesting === undefined ? [] : seen(bindingOf(request, nesting.parent))
+export const parentSeen = (principal: Principal | null, nesting: { parent: Resource } | undefined): Filter[] =>
+  nesting === undefined ? [] : seen(bindingOf(principal, nesting.parent))
 
 const withRules = new WeakMap<readonly Resource[], Map<Resource, [string, Resource][]>>()
 
@@ -60,14 +58,15 @@ function referencedWithRules (resource: Resource, served: readonly Resource[]): 
 }
 
 /**
- * What a write of `resource` must meet for the request's token (`binding`, its rules here): those
- * rules, and the rules of each collection a field references, whose records it may name only where
- * it sees them. Undefined when nothing binds it.
+ * What a write of `resource` must meet for a token (`binding`, its rules here): those rules, and
+ * the rules of each collection a field references among those `served`, whose records it may name
+ * only where it sees them. Undefined when nothing binds it.
  */
-export function guardOf (request: FastifyRequest, resource: Resource, binding: Binding | undefined): RecordGuard | undefined {
+export function guardOf (principal: Principal | null, served: readonly Resource[], resource: Resource, binding: Binding | undefined):
+RecordGuard | undefined {
   const references: Record<string, Filter[]> = {}
-  for (const [field, target] of referencedWithRules(resource, request.server.collections.resources)) {
-    const within = seen(bindingOf(request, target))
+  for (const [field, target] of referencedWithRules(resource, served)) {
+    const within = seen(bindingOf(principal, target))
     if (within.length > 0) references[field] = within
   }
   if (binding === undefined && Object.keys(references).length === 0) return undefined

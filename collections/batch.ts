@@ -1,5 +1,4 @@
 import { Type, type TSchema } from '@sinclair/typebox'
-import type { FastifyRequest } from 'fastify'
 import { scopesFor } from '../auth/scopes.ts'
 import { HttpError, nothingAt, refusalOf, validationRefusal } from '../http/errors.ts'
 import { validatorCompiler } from '../http/validation.ts'
@@ -8,9 +7,8 @@ import { accepted, BEARER, errors, GUARDED, requestHeaders, withHeaders } from '
 import { NoQuerySchema } from '../schemas/common.ts'
 import { BatchRefusal } from '../store/contract.ts'
 import type { Instance } from './collection.ts'
-import {
-  inputsOf, planWrite, refuseNullBytes, WRITE_METHODS, writesServed, type Mount, type PlannedWrite, type WriteAnswer, type WriteMethod
-} from './write-plan.ts'
+import { askerOf, type Asker, type Mount } from './request.ts'
+import { inputsOf, planWrite, refuseNullBytes, WRITE_METHODS, writesServed, type PlannedWrite, type WriteMethod } from './write-plan.ts'
 
 const OperationSchema = Type.Object({
   method: Type.Unsafe<WriteMethod>(Type.String({ enum: [...WRITE_METHODS] })),
@@ -45,12 +43,15 @@ const ResultSchema = Type.Object({
 const REF = /^(\d+)\.(.+)$/
 /** A path segment that names a field of an earlier operation's answer. */
 const REFERENCE = /^\{[^}]*\}$/
+/** Every such name in a path. */
+const REFERENCES = /\{([^}]*)\}/g
 
 /**
  * `POST /v1/batch`: writes of any collections that succeed or fail together. Each operation is
- * checked as it would be alone (its path, scope, query, body, If-Match, then what the store
- * refuses), in order, inside the batch's one transaction, so that a later operation sees what an
- * earlier one wrote and may use its answer (`$ref`, `{<index>.<field>}`). The first refusal undoes
+ * checked as it would be alone: its path and scopes before the batch runs or is queued, its query,
+ * body and plan before the transaction begins, unless it uses an earlier operation's answer
+ * (`$ref`, `{<index>.<field>}`), when it is planned in the transaction once that answer is known;
+ * what the store refuses, in order, inside the batch's one transaction. The first refusal undoes
  * them all and is answered with its own status and the operation's index.
  */
 export function batchRoute (fastify: Instance): void {
@@ -100,7 +101,8 @@ export function batchRoute (fastify: Instance): void {
       if (!isBatch(body)) return
       body.operations.forEach(({ method, path }, index) => {
         try {
-          addressed(request, mounts, apiPrefix, method, path.split('?')[0] as string)
+          const { mount, bulk } = addressed(mounts, apiPrefix, method, path.split('?')[0] as string)
+          request.server.requireScopes(request, scopesFor(mount.resource.name, method, bulk))
         } catch (err) {
           throw answered(new BatchRefusal(index, err))
         }
@@ -108,19 +110,29 @@ export function batchRoute (fastify: Instance): void {
     }
   }, async (request, reply) => {
     const { operations } = request.body
-    const planned: PlannedWrite[] = []
-    /** The answers so far, each made once its operation has run: what a `$ref` names, and what the batch answers. */
-    const answers: WriteAnswer[] = []
+    const asker = askerOf(request)
+    // Every operation that names no earlier answer is planned before the transaction begins, in
+    // order, the first refusal answered; inside it, only the writes run, and the operations that
+    // name an answer are planned once it is known.
+    const planned = operations.map((operation, index) => {
+      try {
+        return referencing(operation) ? undefined : plan(mounts, apiPrefix, asker, operation)
+      } catch (err) {
+        throw answered(new BatchRefusal(index, err))
+      }
+    })
+    /** What each operation answered a `$ref` of a later one, once it has run. */
+    const bodies: unknown[] = []
     try {
-      await storage.batch(done => {
+      const results = await storage.batch(done => {
         const index = done.length
-        if (index > 0) answers[index - 1] = (planned[index - 1] as PlannedWrite).answer(done[index - 1])
+        if (index > 0) bodies[index - 1] = (planned[index - 1] as PlannedWrite).body(done[index - 1])
         const operation = operations[index]
         if (operation === undefined) return undefined
-        planned[index] = plan(request, mounts, apiPrefix, resolved(operation, answers.map(a => a.body), index))
-        return (planned[index] as PlannedWrite).write
-      }, maxRecords, request.standing ?? undefined)
-      return reply.send({ results: answers })
+        const write = planned[index] ??= plan(mounts, apiPrefix, asker, resolved(operation, bodies, index))
+        return write.write
+      }, { records: maxRecords, alongside: request.standing ?? undefined })
+      return reply.send({ results: results.map((result, index) => (planned[index] as PlannedWrite).answer(result)) })
     } catch (err) {
       throw err instanceof BatchRefusal ? answered(err) : err
     }
@@ -135,6 +147,31 @@ function answered (err: BatchRefusal): unknown {
   const { Allow: _allow, ...headers } = refusal.headers
   return new HttpError(refusal.statusCode, `Operation ${err.index}: ${refusal.message}`,
     { ...refusal.extra, operation: err.index }, headers)
+}
+
+/** Whether an operation names an earlier one's answer, in its path or its body. */
+function referencing (operation: Operation): boolean {
+  let found = operation.path.search(REFERENCES) !== -1
+  substituted(operation.body, () => {
+    found = true
+    return null
+  })
+  return found
+}
+
+/**
+ * A body with every `{"$ref": ...}` replaced by what `named` gives for it: a record's values, or
+ * those of the records of an array; deeper, no value is a field's.
+ */
+function substituted (body: unknown, named: (ref: string) => unknown): unknown {
+  const replace = (value: unknown, depth: number): unknown => {
+    if (Array.isArray(value)) return depth === 0 ? value.map(item => replace(item, depth + 1)) : value
+    if (value === null || typeof value !== 'object') return value
+    const members = Object.entries(value)
+    if (members.length === 1 && members[0]?.[0] === '$ref' && typeof members[0][1] === 'string') return named(members[0][1])
+    return depth > 1 ? value : Object.fromEntries(members.map(([name, member]) => [name, replace(member, depth + 1)]))
+  }
+  return replace(body, 0)
 }
 
 /** The operation with every `$ref` of its body and every `{<index>.<field>}` of its path replaced by what it names. */
@@ -152,22 +189,14 @@ function resolved (operation: Operation, bodies: readonly unknown[], index: numb
     if (value === undefined) throw new HttpError(422, `"${ref}" names nothing in the answer of operation ${from}`)
     return value
   }
-  // A record's values, or those of the records of an array: deeper, no value is a field's.
-  const replace = (value: unknown, depth: number): unknown => {
-    if (Array.isArray(value)) return depth === 0 ? value.map(item => replace(item, depth + 1)) : value
-    if (value === null || typeof value !== 'object') return value
-    const members = Object.entries(value)
-    if (members.length === 1 && members[0]?.[0] === '$ref' && typeof members[0][1] === 'string') return named(members[0][1])
-    return depth > 1 ? value : Object.fromEntries(members.map(([name, member]) => [name, replace(member, depth + 1)]))
-  }
-  const path = operation.path.replace(/\{([^}]*)\}/g, (_, ref: string) => {
+  const path = operation.path.replace(REFERENCES, (_, ref: string) => {
     const value = named(ref)
     if (typeof value !== 'string' && typeof value !== 'number') {
       throw new HttpError(422, `"{${ref}}" in a path must name a number or a text`)
     }
     return encodeURIComponent(String(value))
   })
-  return { ...operation, path, ...(operation.body === undefined ? {} : { body: replace(operation.body, 0) }) }
+  return { ...operation, path, ...(operation.body === undefined ? {} : { body: substituted(operation.body, named) }) }
 }
 
 /** What an operation's path names: a mounted collection, its parent's id when nested, and a record's id when it names one. */
@@ -224,27 +253,24 @@ function queryOf (search: string): Record<string, string | string[]> {
 }
 
 /**
- * What an operation's path names, once its route would have let the request in: the path names a
- * collection or a record (404), serves the method (405), and the token has its scopes (403).
+ * What an operation's path names, as its route would find it: a collection or a record (404),
+ * which serves the method (405). Its scopes are checked before the batch runs or is queued.
  */
-function addressed (request: FastifyRequest, mounts: readonly Mount[], apiPrefix: string, method: WriteMethod, path: string) {
+function addressed (mounts: readonly Mount[], apiPrefix: string, method: WriteMethod, path: string) {
   const found = target(mounts, apiPrefix, path)
-  const { mount, id } = found
-  const served = writesServed(mount, id !== undefined)
+  const served = writesServed(found.mount, found.id !== undefined)
   if (!served.includes(method)) {
     const allow = ['GET', 'HEAD', ...served, 'OPTIONS'].join(', ')
     throw new HttpError(405, `${method} is not allowed at ${path}; allowed: ${allow}`, {}, { Allow: allow })
   }
-  const bulk = id === undefined && method !== 'POST'
-  request.server.requireScopes(request, scopesFor(mount.resource.name, method, bulk))
-  return { ...found, bulk }
+  return { ...found, bulk: found.id === undefined && method !== 'POST' }
 }
 
 /** One operation checked as its route would check it alone, and planned as its route plans it (collections/write-plan.ts). */
-function plan (request: FastifyRequest, mounts: readonly Mount[], apiPrefix: string, operation: Operation): PlannedWrite {
+function plan (mounts: readonly Mount[], apiPrefix: string, asker: Asker, operation: Operation): PlannedWrite {
   const [path = '', search] = operation.path.split(/\?(.*)/s)
   const { method } = operation
-  const { mount, parentId, id } = addressed(request, mounts, apiPrefix, method, path)
+  const { mount, parentId, id } = addressed(mounts, apiPrefix, method, path)
   const inputs = inputsOf(mount, method, id !== undefined)
   const query = checked('querystring', inputs.query, queryOf(search ?? '')) as Record<string, unknown>
   if ((inputs.body !== undefined) !== (operation.body !== undefined)) {
@@ -252,7 +278,7 @@ function plan (request: FastifyRequest, mounts: readonly Mount[], apiPrefix: str
   }
   if (inputs.body !== undefined) refuseNullBytes(operation.body)
   const body = inputs.body === undefined ? undefined : checked('body', inputs.body, operation.body)
-  return planWrite(request, { mount, method, parentId, id, query, body, ifMatch: ifMatchOf(operation), prefer: undefined })
+  return planWrite({ mount, asker, method, parentId, id, query, body, ifMatch: ifMatchOf(operation), prefer: undefined })
 }
 
 /** The If-Match of an operation, whatever the case of its name. */

@@ -105,7 +105,7 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
     const start = asked === undefined
       ? await (streaming ? log.head() : log.pruned(resource.name))
       : await kept(log, resource, asked)
-    const binding = bindingOf(request, resource)
+    const binding = bindingOf(request.principal, resource)
     if (!streaming) {
       const limit = request.query.limit ?? 100
       const { seen, next } = await pageSeen(log, resource, binding, start, limit)

@@ -8,7 +8,8 @@ import { componentsOf, recordRef } from '../schemas/responses.ts'
 import type { Alongside, CollectionStore, Filter, Versioned } from '../store/contract.ts'
 import { ensureSeen, mustBeLive } from '../store/refusals.ts'
 import { embeddedProperties, type Answered, type Embed } from './embedding.ts'
-import { belongingTo, planWrite, runWrite, type Mount, type WriteMethod } from './write-plan.ts'
+import { askerOf, type Mount } from './request.ts'
+import { belongingTo, planWrite, type WriteMethod } from './write-plan.ts'
 
 /** The instance a route plugin gets, typed by the TypeBox schemas of its routes. */
 export type Instance = Parameters<FastifyPluginAsyncTypebox>[0]
@@ -135,16 +136,17 @@ function idsIn (params: unknown): Params {
 const isParameters = (query: unknown): query is Record<string, unknown> => typeof query === 'object' && query !== null
 
 /**
- * The handler of every write route: the request planned (collections/write-plan.ts), run alone,
- * and answered as planned.
+ * The handler of every write route: the request made a value (collections/request.ts), planned
+ * (collections/write-plan.ts), run by the store as one write, and answered as planned.
  */
 export function writeHandler (collection: Collection, method: WriteMethod) {
   const { mount, nesting } = collection
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { headers, server } = request
     const params = idsIn(request.params)
-    const planned = planWrite(request, {
+    const planned = planWrite({
       mount,
+      asker: askerOf(request),
       method,
       parentId: nesting === undefined ? undefined : params[nesting.field],
       id: params.id,
@@ -153,7 +155,8 @@ export function writeHandler (collection: Collection, method: WriteMethod) {
       ifMatch: headers['if-match'],
       prefer: headers.prefer
     })
-    const result = await runWrite(server.storage.collections, mount, planned, server.config.writeMaxRecords, request.standing ?? undefined)
+    const result = await server.storage.collections.write(planned.write,
+      { records: server.config.writeMaxRecords, dryRun: planned.dryRun, alongside: request.standing ?? undefined })
     const { status, headers: answered, body } = planned.answer(result)
     reply.code(status).headers(answered)
     return body === undefined ? reply.send() : reply.send(body)

@@ -71,9 +71,9 @@ export function listRoute (fastify: Instance, collection: Collection): void {
       }
     }
   }, async (request, reply) => {
-    const parentId = await parentOf(collection, request.params, parentSeen(request, nesting))
-    const binding = bindingOf(request, resource)
-    const bindingFor = (embedded: Resource) => bindingOf(request, embedded)
+    const parentId = await parentOf(collection, request.params, parentSeen(request.principal, nesting))
+    const binding = bindingOf(request.principal, resource)
+    const bindingFor = (embedded: Resource) => bindingOf(request.principal, embedded)
     refuseHiddenParameters(resource, binding, request.query)
     const listing = parseListQuery(resource, request.query)
     const fields = visibleFields(resource, binding, listing.fields)

@@ -29,12 +29,12 @@ export function readRoute (fastify: Instance, collection: Collection): void {
       }
     }
   }, async (request, reply) => {
-    const binding = bindingOf(request, resource)
+    const binding = bindingOf(request.principal, resource)
     refuseHiddenParameters(resource, binding, request.query)
     const { fields: named } = request.query
     const fields = parseFields(resource, typeof named === 'string' ? named : undefined)
     const { record, version } = await read(collection, request.params, request.standing ?? undefined, seen(binding),
-      parentSeen(request, collection.nesting))
+      parentSeen(request.principal, collection.nesting))
     // What fields= named, not what the access rules leave out: the tag If-Match takes is the record's version, for either.
     const etag = etagOf(version, fields)
     reply.header('ETag', etag)
@@ -69,8 +69,8 @@ export function optionsRoute (fastify: Instance, collection: Collection, url: '/
     }
   }, async (request, reply) => {
     const params: Params = request.params
-    const binding = bindingOf(request, resource)
-    const parent = parentSeen(request, collection.nesting)
+    const binding = bindingOf(request.principal, resource)
+    const parent = parentSeen(request.principal, collection.nesting)
     if (params.id !== undefined) await read(collection, params, undefined, seen(binding), parent)
     else await parentOf(collection, params, parent)
     const { writable, schema } = writableBy(resource, binding)

@@ -1,15 +1,13 @@
 import { Type, type TSchema } from '@sinclair/typebox'
-import type { FastifyRequest } from 'fastify'
 import { HttpError } from '../http/errors.ts'
-import { recordUrl } from '../http/links.ts'
 import { bulkPreferences, returnPreference } from '../http/prefer.ts'
 import type { Resource, ResourceRecord } from '../model/resource.ts'
 import { NoQuerySchema } from '../schemas/common.ts'
-import type { Alongside, BatchResult, BatchWrite, Precondition, CollectionStores, Versioned } from '../store/contract.ts'
-import { ensureSeen } from '../store/refusals.ts'
+import type { Precondition, Versioned, Write, WriteResult } from '../store/contract.ts'
 import { bindingOf, bodyOf, guardOf, parentSeen, refuseHiddenParameters, replacedBy, shown } from './access.ts'
 import { etagOf, ifMatch } from './conditional.ts'
 import { parseFilters } from './list-query.ts'
+import { recordHref, type CollectionRequest, type Mount } from './request.ts'
 
 /*
  * The one place a write is planned. A request to write, from a collection's route, an operation
@@ -18,15 +16,6 @@ import { parseFilters } from './list-query.ts'
  * what a change of many records needs, what If-Match and Prefer ask. A precondition added here
  * holds on every surface that writes.
  */
-
-/** A collection as the URL tree serves it: what a route is, and what an operation of a batch may name. */
-export interface Mount {
-  /** The path segments of the collection under API_PREFIX: `v1`, `zoos`, `:zoo_id`, `animals`. */
-  segments: string[]
-  resource: Resource
-  /** When nested: the parent, and the field (also the path parameter) that names it. */
-  nesting: { parent: Resource, field: string } | undefined
-}
 
 export const WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const
 export type WriteMethod = typeof WRITE_METHODS[number]
@@ -115,19 +104,7 @@ export function belongingTo (
 }
 
 /** A write as a request asks for it, its body and query validated against `inputsOf`. */
-export interface WriteRequest {
-  mount: Mount
-  method: WriteMethod
-  /** The parent's id of a nested path. */
-  parentId: number | undefined
-  /** The record's id of a record path; undefined for a collection path. */
-  id: number | undefined
-  query: Record<string, unknown>
-  body: unknown
-  ifMatch: string | undefined
-  /** Prefer: what a route's request may ask of its answer (a batch's operations ask nothing). */
-  prefer: string | string[] | undefined
-}
+export type WriteRequest = CollectionRequest & { method: WriteMethod }
 
 /** What a write answers, as the route would alone: a batch answers each operation's in its results. */
 export interface WriteAnswer {
@@ -136,11 +113,16 @@ export interface WriteAnswer {
   body?: unknown
 }
 
-/** A write ready to run, what bounds a change of many records (Prefer), and how to answer what it did. */
+/**
+ * A write ready to run (`write`, with every check it holds), whether it is only tried (Prefer:
+ * tx=rollback), what it answers to a `$ref` of a later operation of its batch (`body`) and to its
+ * client (`answer`).
+ */
 export interface PlannedWrite {
-  write: BatchWrite
-  limits?: { max?: number, dryRun: boolean }
-  answer: (result: BatchResult) => WriteAnswer
+  write: Write
+  dryRun: boolean
+  body: (result: WriteResult) => unknown
+  answer: (result: WriteResult) => WriteAnswer
 }
 
 /**
@@ -150,15 +132,16 @@ export interface PlannedWrite {
  * it by, the access rules of the request's token (collections/access.ts: what its body may give,
  * and the guard the store checks the records against), and the answer.
  */
-export function planWrite (request: FastifyRequest, asked: WriteRequest): PlannedWrite {
-  const { mount: { resource, nesting }, method, parentId, id } = asked
-  const binding = bindingOf(request, resource)
-  const guard = guardOf(request, resource, binding)
+export function planWrite (asked: WriteRequest): PlannedWrite {
+  const { mount: { resource, nesting }, method, parentId, id, asker } = asked
+  const { principal } = asker
+  const binding = bindingOf(principal, resource)
+  const guard = guardOf(principal, asker.served, resource, binding)
   const base = {
     collection: resource.name,
     ...(nesting === undefined
       ? {}
-      : { parent: { collection: nesting.parent.name, id: parentId as number, within: parentSeen(request, nesting) } }),
+      : { parent: { collection: nesting.parent.name, id: parentId as number, within: parentSeen(principal, nesting) } }),
     ...(guard === undefined ? {} : { guard })
   }
   const returned = returnPreference(asked.prefer)
@@ -166,14 +149,18 @@ export function planWrite (request: FastifyRequest, asked: WriteRequest): Planne
   const withBody = (body: unknown): { body?: unknown } => returned === 'minimal' ? {} : { body }
   const answered = (versioned: Versioned): WriteAnswer => ({
     status: 201,
-    headers: { location: recordUrl(request, resource, versioned.record.id as number), etag: etagOf(versioned.version), ...applied },
+    headers: { location: recordHref(asker, resource, versioned.record.id as number), etag: etagOf(versioned.version), ...applied },
     ...withBody(shown(versioned.record, binding))
   })
+  const one = (result: WriteResult): unknown => shown((result as Versioned).record, binding)
 
   if (id !== undefined) {
     const matches = ifMatch(asked.ifMatch, `${resource.singular} ${id}`)
     const precondition = nesting === undefined ? matches : belongingTo(resource, nesting, parentId as number, matches)
-    if (method === 'DELETE') return { write: { ...base, op: 'delete', id, precondition }, answer: () => ({ status: 204, headers: {} }) }
+    if (method === 'DELETE') {
+      const write: Write = { ...base, op: 'delete', id, precondition }
+      return { write, dryRun: false, body: () => undefined, answer: () => ({ status: 204, headers: {} }) }
+    }
     const body = asked.body as ResourceRecord
     // A bound token's replace leaves what it may not see or give as it is: a change of every other field.
     const replacing = method === 'PUT' && binding === undefined
@@ -182,6 +169,8 @@ export function planWrite (request: FastifyRequest, asked: WriteRequest): Planne
       : method === 'PUT' ? replacedBy(resource, binding, body) : bodyOf(resource, binding, body, false)
     return {
       write: { ...base, op: replacing ? 'replace' : 'update', id, values, precondition },
+      dryRun: false,
+      body: one,
       answer: result => answered(result as Versioned)
     }
   }
@@ -189,10 +178,15 @@ export function planWrite (request: FastifyRequest, asked: WriteRequest): Planne
     const many = Array.isArray(asked.body)
     const inputs = (many ? asked.body as ResourceRecord[] : [asked.body as ResourceRecord])
       .map(input => bodyOf(resource, binding, nesting === undefined ? input : { ...input, [nesting.field]: parentId as number }, true))
+    const body = (result: WriteResult): unknown => many
+      ? (result as Versioned[]).map(created => shown(created.record, binding))
+      : one((result as Versioned[])[0])
     return {
       write: { ...base, op: 'create', inputs, many },
+      dryRun: false,
+      body,
       answer: result => many
-        ? { status: 201, headers: applied, ...withBody((result as Versioned[]).map(created => shown(created.record, binding))) }
+        ? { status: 201, headers: applied, ...withBody(body(result)) }
         : answered((result as Versioned[])[0] as Versioned)
     }
   }
@@ -204,52 +198,17 @@ export function planWrite (request: FastifyRequest, asked: WriteRequest): Planne
   }
   if (nesting !== undefined) filters.push({ field: nesting.field, op: 'eq', value: parentId as number })
   const bulk = bulkPreferences(asked.prefer)
-  const limits = { ...(bulk.max === undefined ? {} : { max: bulk.max }), dryRun: bulk.dryRun }
-  const affected = (result: BatchResult): WriteAnswer => {
+  const max = bulk.max === undefined ? {} : { max: bulk.max }
+  const affected = (result: WriteResult): unknown => {
     const { records } = result as { records: ResourceRecord[] }
     return {
-      status: 200,
-      headers: bulk.applied.length === 0 ? {} : { 'preference-applied': bulk.applied.join(', ') },
-      body: {
-        affected: records.length,
-        ...(bulk.representation ? { records: records.slice(0, MAX_REPRESENTED).map(record => shown(record, binding)) } : {})
-      }
+      affected: records.length,
+      ...(bulk.representation ? { records: records.slice(0, MAX_REPRESENTED).map(record => shown(record, binding)) } : {})
     }
   }
-  return method === 'PATCH'
-    ? {
-        write: { ...base, op: 'updateWhere', filters, values: bodyOf(resource, binding, asked.body as ResourceRecord, false) },
-        limits,
-        answer: affected
-      }
-    : { write: { ...base, op: 'deleteWhere', filters }, limits, answer: affected }
-}
-
-/**
- * Runs one planned write alone, as its route does: a nested path's parent must be live (404,
- * 410), then the store's write of its kind, at most `records` records (WRITE_MAX_RECORDS).
- * A batch hands its writes to the store's batch instead, which asks the same of each.
- */
-export async function runWrite (
-  stores: CollectionStores, { resource, nesting }: Mount, { write, limits }: PlannedWrite, records: number,
-  alongside: Alongside | undefined
-): Promise<BatchResult> {
-  const { parent } = write
-  if (parent !== undefined && nesting !== undefined) await ensureSeen(stores.collection(nesting.parent), parent.id, parent.within)
-  const store = stores.collection(resource)
-  const bounds = { ...limits, dryRun: limits?.dryRun ?? false, records }
-  const { guard } = write
-  switch (write.op) {
-    case 'create': return await store.create(write.inputs, write.many, records, alongside, guard)
-    case 'replace': return await store.replace(write.id, write.values, write.precondition, alongside, guard)
-    case 'update': return await store.update(write.id, write.values, write.precondition, alongside, guard)
-    case 'delete':
-      await store.delete(write.id, write.precondition, alongside, guard)
-      return undefined
-    case 'updateWhere': {
-      const written = await store.updateWhere(write.filters, write.values, bounds, alongside, guard)
-      return { records: written.map(versioned => versioned.record) }
-    }
-    case 'deleteWhere': return { records: await store.deleteWhere(write.filters, bounds, alongside, guard) }
-  }
+  const headers = bulk.applied.length === 0 ? {} : { 'preference-applied': bulk.applied.join(', ') }
+  const write: Write = method === 'PATCH'
+    ? { ...base, op: 'updateWhere', filters, values: bodyOf(resource, binding, asked.body as ResourceRecord, false), ...max }
+    : { ...base, op: 'deleteWhere', filters, ...max }
+  return { write, dryRun: bulk.dryRun, body: affected, answer: result => ({ status: 200, headers, body: affected(result) }) }
 }

@@ -1,32 +1,47 @@
-import { BatchRefusal, type BatchResult, type BatchWrite } from './contract.ts'
+import { BatchRefusal, type Write, type WriteResult } from './contract.ts'
 import type { CollectionWrites } from './collections.ts'
 import type { RecordBudget } from './record-budget.ts'
 import type { Change, Sequence } from './sequence.ts'
+
+/*
+ * How a write runs, alone or in a batch: one function, so that a check a write holds is made
+ * however it comes (store/contract.ts's Write).
+ */
 
 /**
  * Where a batch stands: `started` once its writes are asked for, the index of the write being
  * made ready or run, and that write once `next` gave it; `done` once every write has run. A
  * failure before the start or after the end is the batch's own, of no operation.
  */
-export interface BatchPosition { started: boolean, index: number, write: BatchWrite | undefined, done: boolean }
+export interface BatchPosition { started: boolean, index: number, write: Write | undefined, done: boolean }
 
 /** What a batch throws when it fails at `position`: the refusal of an operation, or the failure as it is outside them. */
 export const batchFailure = (position: BatchPosition, err: unknown): unknown =>
   position.started && !position.done ? new BatchRefusal(position.index, err) : err
 
 /**
+ * One write's sequence, in the transaction that runs it: its parent checked live (and seen by the
+ * token) first, then the write of its own collection, spending `budget`.
+ */
+export function * running (writes: (collection: string) => CollectionWrites, write: Write, now: string, budget: RecordBudget):
+Sequence<WriteResult> {
+  if (write.parent !== undefined) yield * writes(write.parent.collection).ensuringLive(write.parent.id, write.parent.within)
+  return yield * writes(write.collection).running(write, now, budget)
+}
+
+/**
  * The writes of a batch as one sequence, for one transaction: each asked of `next` once the one
- * before it is done, and run as a write of its own collection would be; their changes in the
- * order they were made.
+ * before it is done, and run as it would be alone (`running`); their changes in the order they
+ * were made.
  */
 export function * batching (
   writes: (collection: string) => CollectionWrites,
-  next: (done: readonly BatchResult[]) => BatchWrite | undefined,
+  next: (done: readonly WriteResult[]) => Write | undefined,
   now: string,
   position: BatchPosition,
   budget: RecordBudget
-): Sequence<BatchResult[]> {
-  const result: BatchResult[] = []
+): Sequence<WriteResult[]> {
+  const result: WriteResult[] = []
   const changes: Change[] = []
   position.started = true
   for (;;) {
@@ -37,8 +52,7 @@ export function * batching (
       position.done = true
       return { result, changes }
     }
-    if (write.parent !== undefined) yield * writes(write.parent.collection).ensuringLive(write.parent.id, write.parent.within)
-    const step = yield * writes(write.collection).running(write, now, budget)
+    const step = yield * running(writes, write, now, budget)
     result.push(step.result)
     changes.push(...step.changes)
   }

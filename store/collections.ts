@@ -1,7 +1,7 @@
 import type { Resource, ResourceRecord } from '../model/resource.ts'
 import type { FieldError } from '../model/values.ts'
 import type { Scalar } from '../model/kinds.ts'
-import type { BatchResult, BatchWrite, Filter, Precondition, RecordGuard, Versioned } from './contract.ts'
+import type { Filter, Precondition, RecordGuard, Versioned, Write, WriteResult } from './contract.ts'
 import { CollectionSql, type Reference } from './collection-sql.ts'
 import type { RecordBudget } from './record-budget.ts'
 import { invalid, mustBeLive, outsideWrite, setByRules, stillReferenced, tooManyMatches } from './refusals.ts'
@@ -182,8 +182,8 @@ export class CollectionWrites {
     return found
   }
 
-  /** One write of a batch, as the call of this collection's store that it stands for would run it, spending `budget`. */
-  * running (write: BatchWrite, now: string, budget: RecordBudget): Sequence<BatchResult> {
+  /** A write of this collection, of any kind, spending `budget` (store/batching.ts runs it, its parent checked first). */
+  * running (write: Write, now: string, budget: RecordBudget): Sequence<WriteResult> {
     switch (write.op) {
       case 'create': return yield * this.creating(write.inputs, write.many, now, budget, write.guard)
       case 'replace':
@@ -197,11 +197,11 @@ export class CollectionWrites {
         return { result: undefined, changes: (yield * this.deleting(write.id, write.precondition, now, write.guard)).changes }
       case 'updateWhere': {
         const values = this.sql.changed(write.values)
-        const { result, changes } = yield * this.writingWhere(write.filters, values, undefined, now, budget, write.guard)
+        const { result, changes } = yield * this.writingWhere(write.filters, values, write.max, now, budget, write.guard)
         return { result: { records: result.map(written => written.record) }, changes }
       }
       case 'deleteWhere': {
-        const { result, changes } = yield * this.deletingWhere(write.filters, undefined, now, budget, write.guard)
+        const { result, changes } = yield * this.deletingWhere(write.filters, write.max, now, budget, write.guard)
         return { result: { records: result }, changes }
       }
     }

@@ -20,29 +20,45 @@ export interface CollectionStores {
   /** Every committed change of a record, in order: what the change feed reads. */
   readonly feed: ChangeLog
   /**
-   * Runs writes in one transaction, all or none: `next` is asked for each once the one before it
-   * is done, with the results so far, until it answers undefined. Together they may write at most
-   * `records` records, spent as each runs. What refuses one of them, the store or `next` itself,
-   * undoes them all and is thrown as a BatchRefusal naming it.
+   * Runs one write in a transaction of its own, with every check it holds (its parent, its
+   * precondition, its guard): the one way a write of one request is made, whatever surface asks.
    */
-  batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined, records: number, alongside?: Alongside): Promise<BatchResult[]>
+  write (write: Write, options: WriteOptions): Promise<WriteResult>
+  /**
+   * Runs writes in one transaction, all or none, each as `write` runs it alone: `next` is asked
+   * for each once the one before it is done, with the results so far, until it answers undefined.
+   * Together they may write at most `records` records, spent as each runs. What refuses one of
+   * them, the store or `next` itself, undoes them all and is thrown as a BatchRefusal naming it.
+   */
+  batch (next: (done: readonly WriteResult[]) => Write | undefined, options: WriteOptions): Promise<WriteResult[]>
 }
 
 /**
- * A write of a batch, on one collection; `parent`, a record that must be live when it runs (a
- * nested path's), within what the token's access rules of its collection let it see; `guard`, the
- * access rules of the token that asks for it.
+ * A write as the store runs it, alone or in a batch, with the checks its plan holds: `parent`, a
+ * record that must be live when it runs (a nested path's), within what the token's access rules of
+ * its collection let it see; `precondition`, checked against the live record; `guard`, the access
+ * rules of the token that asks for it; `max`, the most records a change of many may match.
  */
-export type BatchWrite = { collection: string, parent?: { collection: string, id: number, within: Filter[] }, guard?: RecordGuard } & (
+export type Write = { collection: string, parent?: { collection: string, id: number, within: Filter[] }, guard?: RecordGuard } & (
   | { op: 'create', inputs: ResourceRecord[], many: boolean }
   | { op: 'replace' | 'update', id: number, values: ResourceRecord, precondition?: Precondition }
   | { op: 'delete', id: number, precondition?: Precondition }
-  | { op: 'updateWhere', filters: Filter[], values: ResourceRecord }
-  | { op: 'deleteWhere', filters: Filter[] }
+  | { op: 'updateWhere', filters: Filter[], values: ResourceRecord, max?: number }
+  | { op: 'deleteWhere', filters: Filter[], max?: number }
 )
 
-/** What a write of a batch did: the records created, the record written, nothing (a delete), or the records a filter changed. */
-export type BatchResult = Versioned[] | Versioned | undefined | { records: ResourceRecord[] }
+/** What a write did: the records created, the record written, nothing (a delete), or the records a change of many wrote. */
+export type WriteResult = Versioned[] | Versioned | undefined | { records: ResourceRecord[] }
+
+/** How a write runs. */
+export interface WriteOptions {
+  /** The most records it may write (WRITE_MAX_RECORDS); a batch's writes share them. */
+  records: number
+  /** Work it all out, answer it, and write nothing (a change of many's `Prefer: tx=rollback`). */
+  dryRun?: boolean
+  /** The token's standing, asked before anything is written (in the same round trip where the engine can). */
+  alongside?: Alongside | undefined
+}
 
 /** An operation of a batch refused, which refused the whole batch. */
 export class BatchRefusal extends Error {
@@ -199,16 +215,6 @@ export interface Versioned {
 
 export type Presence = 'live' | 'deleted' | 'absent'
 
-/** What bounds a change of every record a set of filters matches. */
-export interface BulkLimits {
-  /** More matches than this refuses the whole change (422 naming the count). */
-  max?: number
-  /** The most records one request may write (WRITE_MAX_RECORDS): more matches refuses it too, before they are all read. */
-  records: number
-  /** Work it all out, answer it, and write nothing. */
-  dryRun: boolean
-}
-
 export interface CollectionStore {
   readonly resource: Resource
   list (query: ListQuery, options: ListOptions): Promise<Page>
@@ -223,24 +229,6 @@ export interface CollectionStore {
   children (field: string, parents: readonly number[], limit: number, within?: Filter[]): Promise<Children>
   /** Whether an id names a live record, a deleted one (410) or none ever (404). */
   presence (id: number): Promise<Presence>
-  /**
-   * Creates every input or none, at most `records` of them (WRITE_MAX_RECORDS). Field errors of
-   * input i are reported under `i.` when `batch`.
-   */
-  create (inputs: ResourceRecord[], batch: boolean, records: number, alongside?: Alongside, guard?: RecordGuard): Promise<Versioned[]>
-  /** Sets every writable field: one missing from `input` becomes null. */
-  replace (id: number, input: ResourceRecord, precondition?: Precondition, alongside?: Alongside, guard?: RecordGuard): Promise<Versioned>
-  /** Sets only the fields present in `changes`. */
-  update (id: number, changes: ResourceRecord, precondition?: Precondition, alongside?: Alongside, guard?: RecordGuard): Promise<Versioned>
-  delete (id: number, precondition?: Precondition, alongside?: Alongside, guard?: RecordGuard): Promise<void>
-  /**
-   * Sets the fields of `changes` in every live record `filters` match (at least one), each as
-   * `update` would, in one transaction: all or none. The records as written, in id order.
-   */
-  updateWhere (filters: Filter[], changes: ResourceRecord, limits: BulkLimits, alongside?: Alongside, guard?: RecordGuard):
-  Promise<Versioned[]>
-  /** Deletes every live record `filters` match, each as `delete` would, all or none: the records as they were, in id order. */
-  deleteWhere (filters: Filter[], limits: BulkLimits, alongside?: Alongside, guard?: RecordGuard): Promise<ResourceRecord[]>
 }
 
 /**

@@ -1,14 +1,10 @@
 import type { Scalar } from '../model/kinds.ts'
 import type { Resource, ResourceRecord } from '../model/resource.ts'
-import type {
-  Alongside, BulkLimits, Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Precondition, Presence, RecordGuard, Versioned
-} from './contract.ts'
+import type { Alongside, Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Presence, Versioned } from './contract.ts'
 import { childCounts, childrenOf, grouped } from './children-sql.ts'
 import { CollectionSql } from './collection-sql.ts'
 import { CollectionWrites } from './collections.ts'
 import type { Dialect } from './dialect.ts'
-import { RecordBudget } from './record-budget.ts'
-import { maybeUndone, resultOf, type Sequence } from './sequence.ts'
 import { numbered, sql, type Sql } from './sql.ts'
 
 /** `alongside`'s select list, to ask it in a statement of the collections (store/contract.ts). */
@@ -17,28 +13,18 @@ export const alongsideColumns = (alongside: Alongside): Sql => numbered(first =>
 /** What a delete removes: a record by its id, or the records of a change of many (what refuses it names them so). */
 export type Deleting = number | 'many'
 
-/** Where the writes of a collection commit: its store (store/table-store.ts), where every write goes one way. */
-export interface WritePath {
-  /** Runs a write's sequence in one transaction, its changes recorded in the feed in the same transaction: its result, once committed. */
-  commit<T> (sequence: (now: string) => Sequence<T>, alongside?: Alongside): Promise<T>
-  /** What the failure of a write of `collection` stands for; `deleting`, what that write deletes. */
-  refusal (collection: TableCollection, err: unknown, deleting: Deleting | undefined): unknown
-}
-
 /**
  * A collection kept in a table of an SQL database: what both engines' collections do alike, over
- * the collection's SQL (store/collection-sql.ts) and its write sequences (store/collections.ts),
- * each write committed by its store. Each engine says how a read runs (`rows`), and keeps its own
+ * the collection's SQL (store/collection-sql.ts); its write sequences (store/collections.ts) run
+ * by its store (store/table-store.ts). Each engine says how a read runs (`rows`), and keeps its own
  * lists and totals (store/sqlite/collections.ts, store/postgres/collections.ts).
  */
 export abstract class TableCollection implements CollectionStore {
   readonly resource: Resource
   readonly sql: CollectionSql
   readonly writes: CollectionWrites
-  readonly #path: WritePath
 
-  constructor (path: WritePath, resource: Resource, resources: Resource[], dialect: Dialect) {
-    this.#path = path
+  constructor (resource: Resource, resources: Resource[], dialect: Dialect) {
     this.resource = resource
     this.sql = new CollectionSql(resource, dialect)
     this.writes = new CollectionWrites(this.sql, resources)
@@ -48,15 +34,6 @@ export abstract class TableCollection implements CollectionStore {
 
   /** Every row of a read, each its values in the order of the select list; `varies`, its text varies with what is asked. */
   protected abstract rows (statement: Sql, varies?: boolean): Promise<Scalar[][]>
-
-  /** A write's sequence committed by the store, what refuses it said as the engine says it; `deleting`, what a delete removes. */
-  protected async commit<T> (sequence: (now: string) => Sequence<T>, alongside?: Alongside, deleting?: Deleting): Promise<T> {
-    try {
-      return await this.#path.commit(sequence, alongside)
-    } catch (err) {
-      throw this.#path.refusal(this, err, deleting)
-    }
-  }
 
   /**
    * One record, where `within` (a token's access rules) holds. The text of the read is one of a few
@@ -113,46 +90,5 @@ export abstract class TableCollection implements CollectionStore {
     const [live, deleted] = [sql`EXISTS (${this.sql.live(id)})`, sql`EXISTS (${this.sql.tombstone(id)})`]
     const [row] = await this.rows(sql`SELECT CASE WHEN ${live} THEN 'live' WHEN ${deleted} THEN 'deleted' ELSE 'absent' END`)
     return row?.[0] as Presence
-  }
-
-  create (inputs: ResourceRecord[], batch: boolean, records: number, alongside?: Alongside, guard?: RecordGuard): Promise<Versioned[]> {
-    return this.commit(now => this.writes.creating(inputs, batch, now, new RecordBudget(records), guard), alongside)
-  }
-
-  replace (id: number, input: ResourceRecord, precondition?: Precondition, alongside?: Alongside, guard?: RecordGuard): Promise<Versioned> {
-    return this.write(id, this.sql.replaced(input), precondition, alongside, guard)
-  }
-
-  update (
-    id: number, changes: ResourceRecord, precondition?: Precondition, alongside?: Alongside, guard?: RecordGuard
-  ): Promise<Versioned> {
-    return this.write(id, this.sql.changed(changes), precondition, alongside, guard)
-  }
-
-  /** Sets `values` (writable fields) of a live record, once `precondition` accepts it: what a replace and an update do. */
-  protected write (id: number, values: ResourceRecord, precondition?: Precondition, alongside?: Alongside, guard?: RecordGuard):
-  Promise<Versioned> {
-    return this.commit(now => this.writes.writing(id, values, precondition, now, guard), alongside)
-  }
-
-  delete (id: number, precondition?: Precondition, alongside?: Alongside, guard?: RecordGuard): Promise<void> {
-    return this.commit(now => this.writes.deleting(id, precondition, now, guard), alongside, id)
-  }
-
-  updateWhere (
-    filters: Filter[], changes: ResourceRecord, { max, dryRun, records }: BulkLimits, alongside?: Alongside, guard?: RecordGuard
-  ): Promise<Versioned[]> {
-    const values = this.sql.changed(changes)
-    const budget = new RecordBudget(records)
-    const writing = (now: string) => this.writes.writingWhere(filters, values, max, now, budget, guard)
-    return resultOf(this.commit(now => maybeUndone(writing(now), dryRun), alongside))
-  }
-
-  deleteWhere (
-    filters: Filter[], { max, dryRun, records }: BulkLimits, alongside?: Alongside, guard?: RecordGuard
-  ): Promise<ResourceRecord[]> {
-    const budget = new RecordBudget(records)
-    const deleting = (now: string) => this.writes.deletingWhere(filters, max, now, budget, guard)
-    return resultOf(this.commit(now => maybeUndone(deleting(now), dryRun), alongside, 'many'))
   }
 }

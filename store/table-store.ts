@@ -1,17 +1,21 @@
 import type { Resource } from '../model/resource.ts'
-import type { Alongside, BatchResult, BatchWrite, ChangeLog, CollectionStore, CollectionStores } from './contract.ts'
-import { batchFailure, batching, type BatchPosition } from './batching.ts'
+import type { Alongside, ChangeLog, CollectionStore, CollectionStores, Write, WriteOptions, WriteResult } from './contract.ts'
+import { batchFailure, batching, running, type BatchPosition } from './batching.ts'
 import { RecordBudget } from './record-budget.ts'
-import type { Sequence } from './sequence.ts'
-import type { Deleting, TableCollection, WritePath } from './table-collection.ts'
+import { maybeUndone, resultOf, type Sequence } from './sequence.ts'
+import type { Deleting, TableCollection } from './table-collection.ts'
+
+/** What a write deletes, for what refuses it to name: a record by its id, the records of a change of many, or nothing. */
+const deletingOf = (write: Write): Deleting | undefined =>
+  write.op === 'delete' ? write.id : write.op === 'deleteWhere' ? 'many' : undefined
 
 /**
  * The collections of a database, each in a table of its own (store/table-collection.ts): what
- * both engines' stores do alike. Every write goes one way, a write of one collection as a batch
- * of several: a sequence of statements (store/sequence.ts) that the engine commits in one
+ * both engines' stores do alike. A write, alone or one of a batch, is one sequence of statements
+ * (store/batching.ts's `running`, over store/collections.ts) that the engine commits in one
  * transaction, the feed recording its changes in the same transaction (`commit`).
  */
-export abstract class TableStore<Collection extends TableCollection> implements CollectionStores, WritePath {
+export abstract class TableStore<Collection extends TableCollection> implements CollectionStores {
   readonly #byName = new Map<string, Collection>()
 
   abstract readonly feed: ChangeLog
@@ -45,16 +49,23 @@ export abstract class TableStore<Collection extends TableCollection> implements 
     return this.named(resource.name)
   }
 
-  async batch (next: (done: readonly BatchResult[]) => BatchWrite | undefined, records: number, alongside?: Alongside):
-  Promise<BatchResult[]> {
+  async write (write: Write, { records, dryRun = false, alongside }: WriteOptions): Promise<WriteResult> {
+    const writes = (name: string) => this.named(name).writes
+    try {
+      return await resultOf(this.commit(now => maybeUndone(running(writes, write, now, new RecordBudget(records)), dryRun), alongside))
+    } catch (err) {
+      throw this.refusal(this.named(write.collection), err, deletingOf(write))
+    }
+  }
+
+  async batch (next: (done: readonly WriteResult[]) => Write | undefined, { records, alongside }: WriteOptions): Promise<WriteResult[]> {
     const position: BatchPosition = { started: false, index: 0, write: undefined, done: false }
     try {
       return await this.commit(now => batching(name => this.named(name).writes, next, now, position, new RecordBudget(records, true)),
         alongside)
     } catch (err) {
       const write = position.write
-      const deleting = write?.op === 'delete' ? write.id : write?.op === 'deleteWhere' ? 'many' : undefined
-      throw batchFailure(position, write === undefined ? err : this.refusal(this.named(write.collection), err, deleting))
+      throw batchFailure(position, write === undefined ? err : this.refusal(this.named(write.collection), err, deletingOf(write)))
     }
   }
 }

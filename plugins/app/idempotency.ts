@@ -53,7 +53,7 @@ export default fp(async function idempotency (fastify) {
     const prefer = canonicalPreferences(request.headers.prefer)
     // What the token's access rules let it see and write (their claims, its scopes) too: a key used
     // under other rules, its claims changed or by an unrestricted token of the same user, replays nothing.
-    const access = accessKey(fastify.collections.resources.map(resource => bindingOf(request, resource)))
+    const access = accessKey(fastify.collections.resources.map(resource => bindingOf(request.principal, resource)))
     const fingerprint = digest(canonical([request.method, request.url, request.body, ...prefer === undefined ? [] : [prefer],
       ...access === '' ? [] : [access]]))
     // The claim writes: a token that no longer stands claims nothing.

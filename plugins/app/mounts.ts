@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import type { Mount } from '../../collections/write-plan.ts'
+import type { Mount } from '../../collections/request.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,18 +1,18 @@
 import type pg from 'pg'
 import type { Scalar } from '../../model/kinds.ts'
 import type { Resource, ResourceRecord } from '../../model/resource.ts'
-import type { Alongside, ListOptions, ListQuery, Page, Precondition, RecordGuard, Versioned } from '../contract.ts'
+import type { Alongside, ListOptions, ListQuery, Page, Precondition, Write, WriteOptions, WriteResult } from '../contract.ts'
 import { feedRows } from '../feed.ts'
 import { invalid, stillReferenced } from '../refusals.ts'
 import { runAwaiting, type Ask, type Sequence } from '../sequence.ts'
-import type { Sql, Statement } from '../sql.ts'
+import { join, sql, type Sql, type Statement } from '../sql.ts'
 import { TableCollection, type Deleting } from '../table-collection.ts'
 import { TableStore } from '../table-store.ts'
 import { prepared, PostgresPort, transaction, type Client, type Pool } from './database.ts'
 import { POSTGRES } from './dialect.ts'
 import { PostgresChangeLog } from './feed.ts'
 import { PostgresListQueries } from './list.ts'
-import { OneStatementWrites, type Standing } from './one-statement.ts'
+import { OneStatementWrites, stillAccepted, type Standing } from './one-statement.ts'
 import { changesOf, PostgresTotals } from './totals.ts'
 
 /** What PostgreSQL says when a constraint refuses a write (its SQLSTATE). */
@@ -49,6 +49,23 @@ export class PostgresCollectionStores extends TableStore<PostgresCollection> {
       done => this.feed.recording(feedRows(done.changes), now), alongside)
     if (changes.length > 0) this.feed.committed()
     return result
+  }
+
+  /**
+   * A write of one record without access rules to check is one statement where it can be
+   * (one-statement.ts), its parent a condition of it; any other, or one that statement did not
+   * write, runs in a transaction, whose checks say why.
+   */
+  override async write (write: Write, options: WriteOptions): Promise<WriteResult> {
+    if (write.guard === undefined && options.dryRun !== true) {
+      const { parent } = write
+      const live = parent === undefined
+        ? undefined
+        : sql`EXISTS (${this.named(parent.collection).sql.live(parent.id, false, parent.within)})`
+      const written = await this.named(write.collection).writtenOnce(write, options.alongside, live)
+      if (written !== undefined) return written.result
+    }
+    return super.write(write, options)
   }
 
   /** A constraint's refusal (another instance wrote between a check and the write) as what the check would have said. */
@@ -92,7 +109,7 @@ class PostgresCollection extends TableCollection {
   readonly store: PostgresCollectionStores
 
   constructor (store: PostgresCollectionStores, resource: Resource) {
-    super(store, resource, store.resources, POSTGRES)
+    super(resource, store.resources, POSTGRES)
     this.store = store
     this.#pool = store.pool
     this.#totals = new PostgresTotals(resource.name)
@@ -126,74 +143,65 @@ class PostgresCollection extends TableCollection {
     }
   }
 
-  override async create (inputs: ResourceRecord[], batch: boolean, records: number, alongside?: Alongside, guard?: RecordGuard):
-  Promise<Versioned[]> {
-    const [input] = inputs
-    // A write bound by access rules runs in a transaction, where the rules are checked before it commits.
-    if (!batch && inputs.length === 1 && input !== undefined && guard === undefined) {
-      const created = await this.#createdOnce(input, alongside)
-      if (created !== REFUSED && created !== undefined) return [this.sql.versioned(created)]
+  /**
+   * A write of one record in one statement (one-statement.ts), where it can be: its result, or
+   * undefined when it must run in a transaction (a change of many, a create of several) or the
+   * statement wrote nothing, where the transaction's checks say why. Every check the write holds is
+   * in the statement: its parent as a condition, its precondition on the record read first (the
+   * statement then writes that version only); a write with a guard is never given.
+   */
+  async writtenOnce (write: Write, alongside: Alongside | undefined, parent: Sql | undefined):
+  Promise<{ result: WriteResult } | undefined> {
+    switch (write.op) {
+      case 'create': {
+        const [input] = write.inputs
+        if (write.many || write.inputs.length !== 1 || input === undefined) return undefined
+        const row = await this.#writtenOnce(undefined, alongside,
+          (now, condition) => this.#oneStatement.created(input, now, condition), parent)
+        return row === undefined ? undefined : { result: [this.sql.versioned(row)] }
+      }
+      case 'replace': case 'update': {
+        const values = write.op === 'replace' ? this.sql.replaced(write.values) : this.sql.changed(write.values)
+        const row = await this.#writtenOnce(write, alongside, (now, condition, current) =>
+          this.#oneStatement.updated(write.id, values, now, { ...current, ...(condition === undefined ? {} : { condition }) }), parent)
+        return row === undefined ? undefined : { result: this.sql.versioned(row) }
+      }
+      case 'delete': {
+        const row = await this.#writtenOnce(write, alongside, (now, condition, current) =>
+          this.#oneStatement.deleted(write.id, now, { ...(current === undefined ? {} : { version: current.version }), condition }),
+        parent)
+        return row === undefined ? undefined : { result: undefined }
+      }
+      default: return undefined
     }
-    return super.create(inputs, batch, records, alongside, guard)
-  }
-
-  /** A create in one statement, asking the standing in it when an answer was accepted before: its row, REFUSED or undefined. */
-  async #createdOnce (input: ResourceRecord, alongside: Alongside | undefined): Promise<Scalar[] | typeof REFUSED | undefined> {
-    const standing = standingOf(alongside)
-    if (standing !== undefined && standing !== ASK_FIRST) {
-      const row = await this.#asked(this.#oneStatement.createdWhile(input, new Date().toISOString(), standing), standing)
-      if (row !== undefined) return row
-    }
-    await this.settle(alongside)
-    return this.#once(this.#oneStatement.created(input, new Date().toISOString()))
-  }
-
-  protected override async write (
-    id: number, values: ResourceRecord, precondition?: Precondition, alongside?: Alongside, guard?: RecordGuard
-  ): Promise<Versioned> {
-    if (guard !== undefined) return super.write(id, values, precondition, alongside, guard)
-    const written = await this.#writtenOnce(id, precondition, alongside,
-      (now, standing) => this.#oneStatement.updatedUnread(id, values, now, standing),
-      (now, current) => this.#oneStatement.updated(current.record, current.version, values, now))
-    if (written !== undefined) return this.sql.versioned(written)
-    return super.write(id, values, precondition, alongside)
-  }
-
-  override async delete (id: number, precondition?: Precondition, alongside?: Alongside, guard?: RecordGuard): Promise<void> {
-    if (guard !== undefined) return super.delete(id, precondition, alongside, guard)
-    const deleted = await this.#writtenOnce(id, precondition, alongside,
-      (now, standing) => this.#oneStatement.deletedUnread(id, now, standing),
-      (now, current) => this.#oneStatement.deleted(id, current.version, now))
-    if (deleted !== undefined) return
-    return super.delete(id, precondition, alongside)
   }
 
   /**
-   * A write of record `id` in one statement: `unread` where no precondition needs the record first,
-   * else `read` once it is read and accepted. Its row, or undefined when it wrote nothing.
+   * A write in one statement, `statement` made with the conditions it must hold (`parent`, and the
+   * token's standing when an answer was accepted before) and, where `read` names a record whose
+   * precondition needs it, that record as read and accepted. Its row, or undefined when it wrote nothing.
    */
   async #writtenOnce (
-    id: number, precondition: Precondition | undefined, alongside: Alongside | undefined,
-    unread: (now: string, standing: Standing | undefined) => Statement, read: (now: string, current: Versioned) => Statement
+    read: { id: number, precondition?: Precondition | undefined } | undefined, alongside: Alongside | undefined,
+    statement: (now: string, condition: Sql | undefined, current?: { current: ResourceRecord, version: number }) => Statement,
+    parent: Sql | undefined
   ): Promise<Scalar[] | undefined> {
     const standing = standingOf(alongside)
     let row: Scalar[] | typeof REFUSED | undefined
-    if (precondition === undefined && standing !== ASK_FIRST) {
-      row = await this.#asked(unread(new Date().toISOString(), standing), standing)
+    if (read?.precondition === undefined && standing !== ASK_FIRST) {
+      const conditions = [...(standing === undefined ? [] : [stillAccepted(standing)]), ...(parent === undefined ? [] : [parent])]
+      row = await this.#once(statement(new Date().toISOString(), conditions.length === 0 ? undefined : join(conditions, ' AND ')))
+      if (row !== undefined && row !== REFUSED) standing?.question.answer([...standing.accepted])
+    } else if (read === undefined) {
+      await this.settle(alongside)
+      row = await this.#once(statement(new Date().toISOString(), parent))
     } else {
-      const current = await this.get(id, alongside)
+      const current = await this.get(read.id, alongside)
       if (current === undefined) return undefined
-      precondition?.(current)
-      row = await this.#once(read(new Date().toISOString(), current))
+      read.precondition?.(current)
+      row = await this.#once(statement(new Date().toISOString(), parent, { current: current.record, version: current.version }))
     }
     return row === REFUSED ? undefined : row
-  }
-
-  /** `#once`, for a statement that asks `standing` (if any) in itself: the standing is answered as accepted once it wrote. */
-  async #asked (statement: Statement, standing: Standing | undefined): Promise<Scalar[] | typeof REFUSED | undefined> {
-    const row = await this.#once(statement)
-    if (row !== undefined && row !== REFUSED) standing?.question.answer([...standing.accepted])
-    return row
   }
 
   /** Runs a write of one statement: its row once committed; REFUSED by a constraint; undefined when it found nothing to write. */

@@ -1,7 +1,7 @@
 import type { ResourceRecord } from '../../model/resource.ts'
 import type { Alongside, FeedEvent } from '../contract.ts'
 import type { CollectionSql } from '../collection-sql.ts'
-import { list, numbered, raw, sql, type Sql, type Statement } from '../sql.ts'
+import { join, list, numbered, raw, sql, type Sql, type Statement } from '../sql.ts'
 import { quote } from '../text.ts'
 import { alongsideColumns } from '../table-collection.ts'
 import { POSTGRES } from './dialect.ts'
@@ -11,7 +11,7 @@ import type { PostgresChangeLog } from './feed.ts'
 export interface Standing { question: Alongside, accepted: readonly unknown[] }
 
 /** The condition that `standing` is answered as accepted, else the statement fails (STANDING_CHANGED), firing no trigger. */
-function stillAccepted ({ question, accepted }: Standing): Sql {
+export function stillAccepted ({ question, accepted }: Standing): Sql {
   const same = sql`ROW(${alongsideColumns(question)}) IS NOT DISTINCT FROM ROW(${list(accepted)})`
   return sql`CASE WHEN ${same} THEN true ELSE standing_changed() END`
 }
@@ -41,35 +41,27 @@ export class OneStatementWrites {
     this.#json = `(SELECT row_to_json(record) FROM (SELECT ${columns}) AS record)::text`
   }
 
-  /** Inserts `input`; answers the record's columns and version. */
-  created (input: ResourceRecord, now: string): Statement {
-    return this.#recorded(this.#table.inserted(input, now).statement, 'created', now)
+  /** Inserts `input` where `condition` holds (when given); answers the record's columns and version, else fails (NOTHING_WRITTEN). */
+  created (input: ResourceRecord, now: string, condition?: Sql): Statement {
+    return this.#recorded(this.#table.inserted(input, now, condition).statement, 'created', now)
   }
 
-  /** Inserts `input` while the token's `standing` answers as last accepted, else fails (STANDING_CHANGED). */
-  createdWhile (input: ResourceRecord, now: string, standing: Standing): Statement {
-    return this.#recorded(this.#table.inserted(input, now, stillAccepted(standing)).statement, 'created', now)
+  /**
+   * Sets `values` of record `id` where `condition` holds: of the record as it was read (`current`)
+   * while it is at `version`, or, neither given, of the record as it is, unread. Answers it as
+   * written, else fails (NOTHING_WRITTEN).
+   */
+  updated (id: number, values: ResourceRecord, now: string, read: { current?: ResourceRecord, version?: number, condition?: Sql }):
+  Statement {
+    return this.#recorded(this.#table.updated(id, values, now, read).statement, 'updated', now)
   }
 
-  /** Sets `values` of the record that is `current`, while it is at `version`; answers it as written, else fails (NOTHING_WRITTEN). */
-  updated (current: ResourceRecord, version: number, values: ResourceRecord, now: string): Statement {
-    return this.#recorded(this.#table.updated(current.id as number, values, now, { current, version }).statement, 'updated', now)
-  }
-
-  /** Sets `values` of record `id` as it is, unread, with the token's `standing` as `createdWhile`; else fails (NOTHING_WRITTEN). */
-  updatedUnread (id: number, values: ResourceRecord, now: string, standing: Standing | undefined): Statement {
-    const condition = standing === undefined ? undefined : stillAccepted(standing)
-    return this.#recorded(this.#table.updated(id, values, now, { condition }).statement, 'updated', now)
-  }
-
-  /** Deletes record `id` while it is at `version`, leaving its tombstone; answers its id, else fails (NOTHING_WRITTEN). */
-  deleted (id: number, version: number, now: string): Statement {
-    return this.#deleting(sql`id = ${id} AND version = ${version}`, now)
-  }
-
-  /** Deletes record `id` as it is, unread, with the token's `standing` as `updatedUnread`; answers its id, else fails. */
-  deletedUnread (id: number, now: string, standing: Standing | undefined): Statement {
-    return this.#deleting(standing === undefined ? sql`id = ${id}` : sql`id = ${id} AND ${stillAccepted(standing)}`, now)
+  /** Deletes record `id` where `condition` holds, at `version` when given, leaving its tombstone; answers its id, else fails. */
+  deleted (id: number, now: string, { version, condition }: { version?: number, condition?: Sql }): Statement {
+    const where = [sql`id = ${id}`]
+    if (version !== undefined) where.push(sql`version = ${version}`)
+    if (condition !== undefined) where.push(condition)
+    return this.#deleting(join(where, ' AND '), now)
   }
 
   /** `write`, which returns the record it writes, its change recorded in the same statement. */

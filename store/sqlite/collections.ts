@@ -175,7 +175,7 @@ class SqliteCollection extends TableCollection {
   readonly store: SqliteCollectionStores
 
   constructor (store: SqliteCollectionStores, resource: Resource) {
-    super(store, resource, store.resources, SQLITE)
+    super(resource, store.resources, SQLITE)
     this.store = store
     const { indexes, collations } = readIndexes(store.db, resource.name)
     this.#queries = new ListQueries(this.sql, indexes)

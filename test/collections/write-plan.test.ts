@@ -1,7 +1,7 @@
-import type { FastifyRequest } from 'fastify'
 import t from 'tap'
+import type { Asker, Mount } from '../../collections/request.ts'
 import {
-  belongingTo, inputsOf, planWrite, refuseNullBytes, writesServed, type Mount, type WriteRequest
+  belongingTo, inputsOf, planWrite, refuseNullBytes, writesServed, type WriteRequest
 } from '../../collections/write-plan.ts'
 import { HttpError } from '../../http/errors.ts'
 import { NoQuerySchema } from '../../schemas/common.ts'
@@ -16,21 +16,11 @@ import { RESOURCES } from '../../schemas/index.ts'
 const zoos: Mount = { segments: ['v1', 'zoos'], resource: Zoos, nesting: undefined }
 const zooAnimals: Mount = { segments: ['v1', 'zoos', ':zoo_id', 'animals'], resource: Animals, nesting: { parent: Zoos, field: 'zoo_id' } }
 
-/**
- * What planWrite reads of a request: where the API is, for the Location of a record written, and
- * whether a client sent it (http/internal.ts); the collections served, whose access rules a write
- * meets (none here); its token's principal.
- */
-const request = {
-  host: 'api.example',
-  protocol: 'https',
-  socket: { remoteAddress: '192.0.2.1' },
-  principal: null,
-  server: { config: { apiPrefix: '', publicUrl: 'https://api.example' }, collections: { resources: RESOURCES } }
-} as unknown as FastifyRequest
+/** Who asks: a token bound by no access rules, addressing the API at api.example; the collections served. */
+const asker: Asker = { principal: null, root: 'https://api.example/v1', served: RESOURCES }
 
 const asked = (mount: Mount, method: WriteRequest['method'], rest: Partial<WriteRequest> = {}): WriteRequest =>
-  ({ mount, method, parentId: undefined, id: undefined, query: {}, body: undefined, ifMatch: undefined, prefer: undefined, ...rest })
+  ({ mount, asker, method, parentId: undefined, id: undefined, query: {}, body: undefined, ifMatch: undefined, prefer: undefined, ...rest })
 
 const thrown = (fn: () => unknown): HttpError => {
   try {
@@ -68,7 +58,7 @@ t.test('text holding a null byte is refused with the field named, in one record 
 })
 
 t.test('a nested create names its parent, which must be live when it runs', async t => {
-  const planned = planWrite(request, asked(zooAnimals, 'POST', { parentId: 7, body: { name: 'Kit', species: 'cat', animal_type_id: 1 } }))
+  const planned = planWrite(asked(zooAnimals, 'POST', { parentId: 7, body: { name: 'Kit', species: 'cat', animal_type_id: 1 } }))
   t.match(planned.write, { op: 'create', collection: 'animals', parent: { collection: 'zoos', id: 7 }, many: false })
   t.match(planned.write, { inputs: [{ zoo_id: 7, name: 'Kit' }] })
   const answer = planned.answer([{ record: { id: 3, name: 'Kit' }, version: 2 }])
@@ -80,7 +70,7 @@ t.test('a nested create names its parent, which must be live when it runs', asyn
 })
 
 t.test('Prefer: return=minimal answers the same status and headers without a body, and says so', async t => {
-  const planned = planWrite(request, asked(zoos, 'PATCH', { id: 4, body: { city: 'Bern' }, prefer: 'return=minimal' }))
+  const planned = planWrite(asked(zoos, 'PATCH', { id: 4, body: { city: 'Bern' }, prefer: 'return=minimal' }))
   t.match(planned.write, { op: 'update', id: 4, values: { city: 'Bern' } })
   t.same(planned.answer({ record: { id: 4 }, version: 9 }), {
     status: 201,
@@ -89,7 +79,7 @@ t.test('Prefer: return=minimal answers the same status and headers without a bod
 })
 
 t.test('a record write checks If-Match, and a nested record that it is in the parent the path names', async t => {
-  const planned = planWrite(request, asked(zooAnimals, 'DELETE', { parentId: 2, id: 5, ifMatch: '"3"' }))
+  const planned = planWrite(asked(zooAnimals, 'DELETE', { parentId: 2, id: 5, ifMatch: '"3"' }))
   t.equal(planned.write.op, 'delete')
   const precondition = 'precondition' in planned.write ? planned.write.precondition : undefined
   if (precondition === undefined) throw new Error('no precondition')
@@ -102,8 +92,8 @@ t.test('a record write checks If-Match, and a nested record that it is in the pa
 })
 
 t.test('a change of many needs a filter, takes its parent\'s as one more, and is bounded as Prefer says', async t => {
-  t.match(thrown(() => planWrite(request, asked(zoos, 'DELETE'))), { statusCode: 400, message: /needs at least one filter/ })
-  const planned = planWrite(request, asked(zooAnimals, 'PATCH', {
+  t.match(thrown(() => planWrite(asked(zoos, 'DELETE'))), { statusCode: 400, message: /needs at least one filter/ })
+  const planned = planWrite(asked(zooAnimals, 'PATCH', {
     parentId: 3,
     query: { species: 'cat' },
     body: { born_on: null },
@@ -113,11 +103,13 @@ t.test('a change of many needs a filter, takes its parent\'s as one more, and is
     op: 'updateWhere',
     filters: [{ field: 'species', op: 'eq', value: 'cat' }, { field: 'zoo_id', op: 'eq', value: 3 }]
   })
-  t.same(planned.limits, { max: 10, dryRun: true })
+  t.match(planned.write, { max: 10 })
+  t.equal(planned.dryRun, true)
   const answer = planned.answer({ records: [{ id: 1 }, { id: 2 }] })
   t.same(answer.body, { affected: 2, records: [{ id: 1 }, { id: 2 }] })
   t.match(answer.headers['preference-applied'], /max-affected=10/)
-  const quiet = planWrite(request, asked(zoos, 'DELETE', { query: { city: 'Bern' } }))
-  t.same(quiet.limits, { dryRun: false }, 'no Prefer: no bound but WRITE_MAX_RECORDS')
+  const quiet = planWrite(asked(zoos, 'DELETE', { query: { city: 'Bern' } }))
+  t.notOk('max' in quiet.write, 'no Prefer: no bound but WRITE_MAX_RECORDS')
+  t.equal(quiet.dryRun, false)
   t.same(quiet.answer({ records: [{ id: 1 }] }), { status: 200, headers: {}, body: { affected: 1 } })
 })

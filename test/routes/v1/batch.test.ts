@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import t from 'tap'
+import t, { type Test } from 'tap'
+import { groupCommits, statements, type StatementEvent } from '../../../store/observed.ts'
 import { bearerWith, build, buildBeside, call, create, snapshot } from '../../helper.ts'
 import { accepted, finished } from '../../jobs/helper.ts'
 
@@ -14,6 +15,25 @@ const batch = (app: FastifyInstance, operations: Operation[], headers: Record<st
   call(app, 'POST', '/v1/batch', { operations }, headers)
 
 const ZOO = { name: 'Tierpark', city: 'Berlin' }
+
+/**
+ * The transactions the store begins while `t` runs: on SQLite each group commit (a write joins
+ * one to run), on PostgreSQL each BEGIN sent.
+ */
+function transactionsBegun (t: Test): { begun: number } {
+  const counted = { begun: 0 }
+  const onGroup = (): void => { counted.begun++ }
+  const onStatement = (message: unknown): void => {
+    if (/^\s*BEGIN/i.test((message as StatementEvent).text)) counted.begun++
+  }
+  groupCommits.subscribe(onGroup)
+  statements.start.subscribe(onStatement)
+  t.teardown(() => {
+    groupCommits.unsubscribe(onGroup)
+    statements.start.unsubscribe(onStatement)
+  })
+  return counted
+}
 const animal = (name: string) => ({ name, species: 'bear', animal_type_id: 1 })
 
 t.test('a batch runs its operations in order, each answered as it would be alone, later ones using earlier answers', async t => {
@@ -241,4 +261,34 @@ t.test('a queued batch is refused at once for any operation\'s path, method or s
   const allowed = await batch(app, [{ method: 'POST', path: '/v1/animals', body: animal('Knut') }],
     { authorization: reader, prefer: 'respond-async' })
   t.equal(allowed.statusCode, 202)
+})
+
+t.test('an operation that uses no earlier answer is checked before the transaction begins: a bad body begins none', async t => {
+  const app = await build(t)
+  const zoo = await create(app, 'zoos', ZOO)
+  const counted = transactionsBegun(t)
+  const operations: Operation[] = [
+    { method: 'POST', path: '/v1/zoos', body: { name: 'Hellabrunn', city: 'Munich' } },
+    { method: 'PATCH', path: `/v1/zoos/${zoo.id}`, body: { country: 'DE' } },
+    { method: 'POST', path: `/v1/zoos/${zoo.id}/animals`, body: animal('Knut') }
+  ]
+  const before = await snapshot(app)
+  for (const [last, status, message] of [
+    [{ method: 'POST', path: '/v1/zoos', body: { name: 'No city' } }, 422, /^Operation 3: .*city/],
+    [{ method: 'PATCH', path: `/v1/zoos/${zoo.id}`, body: { country: 42 } }, 422, /^Operation 3: .*country/],
+    [{ method: 'DELETE', path: '/v1/zoos?colour=red' }, 400, /^Operation 3: .*colour/],
+    [{ method: 'PATCH', path: '/v1/zoos?name=Tierpark', body: { name: '' } }, 422, /^Operation 3: .*name/]
+  ] as const) {
+    const res = await batch(app, [...operations, last])
+    t.equal(res.statusCode, status, JSON.stringify(last.body ?? last.path))
+    t.match(res.json(), { error: message, operation: 3 })
+  }
+  t.equal(counted.begun, 0, 'no transaction begun for any of them')
+  t.same(await snapshot(app), before, 'nothing written')
+
+  const ran = await batch(app, operations)
+  t.equal(ran.statusCode, 200)
+  t.ok(counted.begun >= 1, 'the count sees a batch that runs')
+  const referencing = await batch(app, [...operations, { method: 'POST', path: '/v1/zoos/{0.id}/animals', body: { name: 'No species' } }])
+  t.match(referencing.json(), { error: /^Operation 3: /, operation: 3 }, 'one that uses an answer is planned in the transaction')
 })

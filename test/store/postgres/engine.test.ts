@@ -7,7 +7,7 @@ import { CollectionSql } from '../../../store/collection-sql.ts'
 import type { SearchIndex } from '../../../store/dialect.ts'
 import { openStorage } from '../../../store/open.ts'
 import type { Storage } from '../../../store/storage.ts'
-import type { Filter } from '../../../store/contract.ts'
+import type { Filter, Versioned } from '../../../store/contract.ts'
 import { RESOURCES } from '../../../schemas/index.ts'
 import { Zoos } from '../../../schemas/zoo.ts'
 import { build, call, freshSchema, POSTGRES_PASS } from '../../helper.ts'
@@ -129,19 +129,25 @@ t.test('each job is taken by one worker; a job whose worker died is taken again 
 t.test('a kept total follows writes of another instance and of a statement run by hand', POSTGRES_PASS, async t => {
   const url = freshSchema(t, 'engine')
   const [one, other] = [await open(t, url), await open(t, url)] as [Storage, Storage]
-  const [zoosHere, zoosThere] = [one.collections.collection(Zoos), other.collections.collection(Zoos)]
+  const zoosHere = one.collections.collection(Zoos)
   const list = async (filters: Filter[]) =>
     (await zoosHere.list({ filters, sort: [{ field: 'id', direction: 'asc' }], limit: 5, offset: 0 }, { counting: 'exact' })).total
   const inGermany: Filter[] = [{ field: 'country', op: 'eq', value: 'DE' }]
-  const created = await zoosThere.create([
-    { name: 'A', city: 'Berlin', country: 'DE' }, { name: 'B', city: 'Paris', country: 'FR' }, { name: 'C', city: 'Bonn', country: 'DE' }
-  ], true, 1000)
+  const created = await other.collections.write({
+    collection: 'zoos',
+    op: 'create',
+    inputs: [
+      { name: 'A', city: 'Berlin', country: 'DE' }, { name: 'B', city: 'Paris', country: 'FR' }, { name: 'C', city: 'Bonn', country: 'DE' }
+    ],
+    many: true
+  }, { records: 1000 }) as Versioned[]
   t.equal(await list(inGermany), 2)
   t.equal(await list([]), 3)
 
-  await zoosThere.update(created[1]?.record.id as number, { country: 'DE' })
+  await other.collections.write({ collection: 'zoos', op: 'update', id: created[1]?.record.id as number, values: { country: 'DE' } },
+    { records: 1000 })
   t.equal(await list(inGermany), 3, 'an update on the other instance moves a record into the filter')
-  await zoosThere.delete(created[0]?.record.id as number)
+  await other.collections.write({ collection: 'zoos', op: 'delete', id: created[0]?.record.id as number }, { records: 1000 })
   t.equal(await list(inGermany), 2, 'a delete there')
   t.equal(await list([]), 2)
 
@@ -164,7 +170,8 @@ t.test('start-up indexing leaves the search words another instance wrote since i
   const url = freshSchema(t, 'engine')
   const storage = await open(t, url)
   const zoos = storage.collections.collection(Zoos)
-  const [created] = await zoos.create([{ name: 'Tierpark', city: 'Berlin' }], false, 1000)
+  const [created] = await storage.collections.write(
+    { collection: 'zoos', op: 'create', inputs: [{ name: 'Tierpark', city: 'Berlin' }], many: false }, { records: 1000 }) as Versioned[]
   const id = created?.record.id as number
   const pool = new pg.Pool({ connectionString: url })
   t.teardown(() => pool.end())
@@ -181,7 +188,7 @@ t.test('start-up indexing leaves the search words another instance wrote since i
   const made = (await pool.query({ text: read.sql, values: read.params, rowMode: 'array' })).rows.map(batch.words)
   t.same(made.map(([record]) => record), [id])
   // ... another, serving, renames one of them ...
-  await zoos.update(id, { name: 'Wildpark' })
+  await storage.collections.write({ collection: 'zoos', op: 'update', id, values: { name: 'Wildpark' } }, { records: 1000 })
   // ... and the first writes the words of what it read.
   const indexing = table.indexing(search, made.map(([record]) => record), made.map(([, words]) => words))
   const write = indexing?.render(POSTGRES.placeholder)

@@ -2,8 +2,9 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import t, { type Test } from 'tap'
 import { RESOURCES } from '../../../schemas/index.ts'
+import type { ResourceRecord } from '../../../model/resource.ts'
+import type { Versioned, Write } from '../../../store/contract.ts'
 import { Employees } from '../../../schemas/employee.ts'
-import { Zoos } from '../../../schemas/zoo.ts'
 import { GroupCommit, MAX_GROUP_MS } from '../../../store/sqlite/group-commit.ts'
 import { SqliteCollectionStores } from '../../../store/sqlite/collections.ts'
 import { openDatabase } from '../../../store/sqlite/database.ts'
@@ -115,18 +116,19 @@ t.test('the store: writes of one turn share a commit, and a refused one does not
   const db = openDatabase(t.testdir())
   t.teardown(() => db.close())
   const store = new SqliteCollectionStores(db, RESOURCES)
-  const zoos = store.collection(Zoos)
   const employees = store.collection(Employees)
-  const [zoo] = await zoos.create([{ name: 'Berlin Zoo', city: 'Berlin' }], false, 1000)
+  const write = (asked: Write) => store.write(asked, { records: 1000 })
+  const create = (collection: string, inputs: ResourceRecord[]) => write({ collection, op: 'create', inputs, many: inputs.length > 1 })
+  const [zoo] = await create('zoos', [{ name: 'Berlin Zoo', city: 'Berlin' }]) as Versioned[]
   const zooId = zoo?.record.id as number
-  await employees.create([{ name: 'Ann', role: 'keeper', email: 'taken@example.com', zoo_id: zooId }], false, 1000)
+  await create('employees', [{ name: 'Ann', role: 'keeper', email: 'taken@example.com', zoo_id: zooId }])
   const before = store.groupCommit.commits
   const outcomes = await Promise.allSettled([
-    employees.create([{ name: 'Bea', role: 'vet', email: 'bea@example.com' }], false, 1000),
-    employees.create([{ name: 'Cy', role: 'vet', email: 'TAKEN@example.com' }], false, 1000),
-    zoos.update(zooId, { city: 'Berlin-Mitte' }),
-    zoos.delete(zooId),
-    zoos.create([{ name: 'Tierpark', city: 'Berlin' }, { name: 'Hellabrunn', city: 'Munich' }], true, 1000)
+    create('employees', [{ name: 'Bea', role: 'vet', email: 'bea@example.com' }]),
+    create('employees', [{ name: 'Cy', role: 'vet', email: 'TAKEN@example.com' }]),
+    write({ collection: 'zoos', op: 'update', id: zooId, values: { city: 'Berlin-Mitte' } }),
+    write({ collection: 'zoos', op: 'delete', id: zooId }),
+    create('zoos', [{ name: 'Tierpark', city: 'Berlin' }, { name: 'Hellabrunn', city: 'Munich' }])
   ])
   t.same(outcomes.map(o => o.status), ['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled'])
   t.match((outcomes[1] as PromiseRejectedResult).reason, { kind: 'invalid', errors: [{ field: 'email', code: 'unique' }] })

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3'
 import t from 'tap'
 import { RESOURCES } from '../../../schemas/index.ts'
 import { Zoos } from '../../../schemas/zoo.ts'
-import type { ListQuery } from '../../../store/contract.ts'
+import type { ListQuery, Versioned } from '../../../store/contract.ts'
 import { CollectionSql } from '../../../store/collection-sql.ts'
 import { migrationsOf } from '../../../store/migrations.ts'
 import { openDatabase } from '../../../store/sqlite/database.ts'
@@ -52,7 +52,8 @@ t.test('records of a file made before 080 are found by q after the upgrade, past
 t.test('a process that writes while another makes the words at start-up waits for its batch, and its words stay', async t => {
   const dir = t.testdir()
   const first = openSqliteStorage(dir, { resources: RESOURCES })
-  const [created] = await first.collections.collection(Zoos).create([{ name: 'Tierpark', city: 'Berlin' }], false, 1000)
+  const [created] = await first.collections.write(
+    { collection: 'zoos', op: 'create', inputs: [{ name: 'Tierpark', city: 'Berlin' }], many: false }, { records: 1000 }) as Versioned[]
   await first.close()
   const id = created?.record.id as number
   const other = new Database(`${dir}/zoo.db`)
