@@ -1,13 +1,14 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import { scopesFor } from '../auth/scopes.ts'
 import { HttpError, nothingAt, refusalOf, validationRefusal } from '../http/errors.ts'
+import { versionRoot } from '../http/links.ts'
 import { validatorCompiler } from '../http/validation.ts'
 import { SafeInteger } from '../model/values.ts'
 import { accepted, BEARER, errors, GUARDED, requestHeaders, withHeaders } from '../schemas/responses.ts'
 import { NoQuerySchema } from '../schemas/common.ts'
 import { BatchRefusal } from '../store/contract.ts'
 import type { Instance } from './collection.ts'
-import { askerOf, type Asker, type Mount } from './request.ts'
+import type { Mount } from './request.ts'
 import { inputsOf, planWrite, refuseNullBytes, WRITE_METHODS, writesServed, type PlannedWrite, type WriteMethod } from './write-plan.ts'
 
 const OperationSchema = Type.Object({
@@ -56,7 +57,6 @@ const REFERENCES = /\{([^}]*)\}/g
  */
 export function batchRoute (fastify: Instance): void {
   const { mounts } = fastify
-  const storage = fastify.storage.collections
   const apiPrefix = fastify.config.apiPrefix
   const max = fastify.config.batchMaxOperations
   const maxRecords = fastify.config.writeMaxRecords
@@ -110,13 +110,13 @@ export function batchRoute (fastify: Instance): void {
     }
   }, async (request, reply) => {
     const { operations } = request.body
-    const asker = askerOf(request)
+    const root = versionRoot(request)
     // Every operation that names no earlier answer is planned before the transaction begins, in
     // order, the first refusal answered; inside it, only the writes run, and the operations that
     // name an answer are planned once it is known.
     const planned = operations.map((operation, index) => {
       try {
-        return referencing(operation) ? undefined : plan(mounts, apiPrefix, asker, operation)
+        return referencing(operation) ? undefined : plan(mounts, apiPrefix, root, operation)
       } catch (err) {
         throw answered(new BatchRefusal(index, err))
       }
@@ -124,12 +124,12 @@ export function batchRoute (fastify: Instance): void {
     /** What each operation answered a `$ref` of a later one, once it has run. */
     const bodies: unknown[] = []
     try {
-      const results = await storage.batch(done => {
+      const results = await request.records.batch(done => {
         const index = done.length
         if (index > 0) bodies[index - 1] = (planned[index - 1] as PlannedWrite).body(done[index - 1])
         const operation = operations[index]
         if (operation === undefined) return undefined
-        const write = planned[index] ??= plan(mounts, apiPrefix, asker, resolved(operation, bodies, index))
+        const write = planned[index] ??= plan(mounts, apiPrefix, root, resolved(operation, bodies, index))
         return write.write
       }, { records: maxRecords, alongside: request.standing ?? undefined })
       return reply.send({ results: results.map((result, index) => (planned[index] as PlannedWrite).answer(result)) })
@@ -267,7 +267,7 @@ function addressed (mounts: readonly Mount[], apiPrefix: string, method: WriteMe
 }
 
 /** One operation checked as its route would check it alone, and planned as its route plans it (collections/write-plan.ts). */
-function plan (mounts: readonly Mount[], apiPrefix: string, asker: Asker, operation: Operation): PlannedWrite {
+function plan (mounts: readonly Mount[], apiPrefix: string, root: string, operation: Operation): PlannedWrite {
   const [path = '', search] = operation.path.split(/\?(.*)/s)
   const { method } = operation
   const { mount, parentId, id } = addressed(mounts, apiPrefix, method, path)
@@ -278,7 +278,7 @@ function plan (mounts: readonly Mount[], apiPrefix: string, asker: Asker, operat
   }
   if (inputs.body !== undefined) refuseNullBytes(operation.body)
   const body = inputs.body === undefined ? undefined : checked('body', inputs.body, operation.body)
-  return planWrite({ mount, asker, method, parentId, id, query, body, ifMatch: ifMatchOf(operation), prefer: undefined })
+  return planWrite({ mount, root, method, parentId, id, query, body, ifMatch: ifMatchOf(operation), prefer: undefined })
 }
 
 /** The If-Match of an operation, whatever the case of its name. */

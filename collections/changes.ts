@@ -10,9 +10,8 @@ import { IdSchema, SafeInteger, TimestampSchema } from '../model/values.ts'
 import { componentsOf, errors, GUARDED, recordRef, withHeaders } from '../schemas/responses.ts'
 import { capitalize, type Resource } from '../model/resource.ts'
 import { comparePositions, type ChangeEntry, type ChangeLog } from '../store/contract.ts'
-import { accessNote, bindingOf, changesSeen } from './access.ts'
+import { accessNote } from './access-notes.ts'
 import type { FeedPositions } from './feed-positions.ts'
-import type { Binding } from '../model/access.ts'
 
 type Instance = Parameters<FastifyPluginAsyncTypebox>[0]
 
@@ -105,10 +104,10 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
     const start = asked === undefined
       ? await (streaming ? log.head() : log.pruned(resource.name))
       : await kept(log, resource, asked)
-    const binding = bindingOf(request.principal, resource)
+    const records = request.records.collection(resource)
     if (!streaming) {
       const limit = request.query.limit ?? 100
-      const { seen, next } = await pageSeen(log, resource, binding, start, limit)
+      const { seen, next } = await records.changesAfter(start, limit)
       const url = `${originOf(request)}${request.url.split('?')[0] ?? ''}?after=${positions.told(next)}&limit=${limit}`
       const told = seen.map(change => ({ ...change, position: positions.told(change.position) }))
       return reply.header('Link', `<${url}>; rel="next"`).send(told)
@@ -154,18 +153,18 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
       // Catching up waits for the reader (drained); following, the changes of every stream come at once.
       if (!catchingUp && stream.writableLength > MAX_UNSENT) end('too far behind: resume with Last-Event-ID')
     }
-    // A token bound by access rules is told of the changes they let it see (collections/access.ts),
+    // A token bound by access rules is told of the changes they let it see (store/bound.ts),
     // which may ask the feed of a record's change before: in order, one read of the hub after another.
     let seeing: Promise<void> = Promise.resolve()
     const subscription = hub.subscribe(resource.name, start, {
-      deliver: binding === undefined
+      deliver: !records.bound
         ? send
         : (changes, catchingUp) => {
             seeing = seeing
-              .then(() => changesSeen(changes, resource, binding, log))
+              .then(() => records.seen(changes))
               .then(seen => send(seen, catchingUp), () => end('the feed could not be read: resume with Last-Event-ID'))
           },
-      drained: () => binding === undefined
+      drained: () => !records.bound
         ? (stream.writableNeedDrain ? drainedOrClosed(stream) : undefined)
         : seeing.then(() => stream.writableNeedDrain ? drainedOrClosed(stream) : undefined),
       ended: () => end('the feed could not be read: resume with Last-Event-ID')
@@ -183,34 +182,6 @@ export function changesRoute (fastify: Instance, resource: Resource): void {
     // A stream is sent as it is, not serialized: the schema of this answer is the JSON page's.
     return reply.type(`${STREAM}; charset=utf-8`).header('Cache-Control', 'no-cache').send(stream as unknown as string)
   })
-}
-
-/**
- * A JSON page of the changes the token is told of after `start` (collections/access.ts), at most
- * `limit`, and the position the next page starts after. A token bound by access rules gets as
- * many as the feed holds up to `limit`, read on past the changes it is not told of; at the end of
- * the feed its next page starts after the head of the whole feed, which every collection's changes
- * move, so that the changes it is not told of show in neither the page nor its link.
- */
-async function pageSeen (
-  log: ChangeLog, resource: Resource, binding: Binding | undefined, start: string, limit: number
-): Promise<{ seen: ChangeEntry[], next: string }> {
-  if (binding === undefined) {
-    const page = await log.after(start, resource.name, limit)
-    return { seen: page, next: page.at(-1)?.position ?? start }
-  }
-  // Read first: every change at or before it is final, so the reads after it miss none of them.
-  const head = await log.head()
-  const seen: ChangeEntry[] = []
-  let next = start
-  for (;;) {
-    const wanted = limit - seen.length
-    const read = await log.after(next, resource.name, wanted)
-    seen.push(...await changesSeen(read, resource, binding, log))
-    next = read.at(-1)?.position ?? next
-    if (seen.length === limit) return { seen, next }
-    if (read.length < wanted) return { seen, next: comparePositions(head, next) > 0 ? head : next }
-  }
 }
 
 /** The position a client handed back as `what`: a 400 for a text the feed did not tell. */

@@ -1,14 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type TInteger, type TObject, type TSchema, type TUnsafe } from '@sinclair/typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { versionRoot } from '../http/links.ts'
 import { serializerFor } from '../http/serialization.ts'
 import { capitalize, type Resource, type ResourceRecord } from '../model/resource.ts'
 import { IdSchema } from '../model/values.ts'
 import { componentsOf, recordRef } from '../schemas/responses.ts'
-import type { Alongside, CollectionStore, Filter, Versioned } from '../store/contract.ts'
-import { ensureSeen, mustBeLive } from '../store/refusals.ts'
+import type { BoundStores } from '../store/bound.ts'
+import type { Alongside, Versioned } from '../store/contract.ts'
 import { embeddedProperties, type Answered, type Embed } from './embedding.ts'
-import { askerOf, type Mount } from './request.ts'
+import type { Mount } from './request.ts'
 import { belongingTo, planWrite, type WriteMethod } from './write-plan.ts'
 
 /** The instance a route plugin gets, typed by the TypeBox schemas of its routes. */
@@ -20,16 +21,14 @@ export type Params = Record<string, number>
 /** A collection served under a record of another: `/zoos/:zoo_id/animals` holds `zoo_id`. */
 interface Nesting {
   parent: Resource
-  parents: CollectionStore
   /** The child's field naming the parent (from its `references`), also the path parameter's name. */
   field: string
 }
 
-/** What every route of one collection shares: where it is mounted, its store, schemas and names. */
+/** What every route of one collection shares: where it is mounted, its schemas and names. */
 export interface Collection {
   mount: Mount
   resource: Resource
-  store: CollectionStore
   nesting: Nesting | undefined
   /** The path parameters of the collection (`/`) and of one record (`/:id`). */
   CollectionParams: TObject<Record<string, TInteger>>
@@ -60,20 +59,16 @@ export function collectionOf (fastify: Instance, resource: Resource, within: Res
   if (field !== undefined && !fastify.prefix.endsWith(`/:${field}/${resource.name}`)) {
     throw new Error(`${resource.name} nested in ${fastify.prefix}: the path parameter must be :${field}`)
   }
-  const { collections } = fastify.storage
-  const nesting = within === undefined || field === undefined
-    ? undefined
-    : { parent: within, parents: collections.collection(within), field }
+  const nesting = within === undefined || field === undefined ? undefined : { parent: within, field }
   const scopeParams = nesting === undefined ? {} : { [nesting.field]: IdSchema }
   const mount: Mount = {
     segments: fastify.prefix.slice(fastify.config.apiPrefix.length).split('/').slice(1),
     resource,
-    nesting: nesting === undefined ? undefined : { parent: nesting.parent, field: nesting.field }
+    nesting
   }
   return {
     mount,
     resource,
-    store: collections.collection(resource),
     nesting,
     CollectionParams: Type.Object(scopeParams),
     ItemParams: Type.Unsafe<Params & { id: number }>(Type.Object({ ...scopeParams, id: IdSchema })),
@@ -92,34 +87,25 @@ function parentField (resource: Resource, parent: Resource): string {
 }
 
 /**
- * In a nested collection, the parent must be live, and within `within` (the token's access rules
- * of the parent's collection): 404 if it never was (or is outside them), 410 if deleted.
+ * In a nested collection, the parent must be live, and one the token sees: 404 if it never was
+ * (or the token does not see it), 410 if deleted.
  */
-export async function parentOf ({ nesting }: Collection, params: Params, within: Filter[] = []): Promise<number | undefined> {
+export async function parentOf ({ nesting }: Collection, params: Params, records: BoundStores): Promise<number | undefined> {
   if (nesting === undefined) return undefined
   const parentId = params[nesting.field] as number
-  await ensureSeen(nesting.parents, parentId, within)
+  await records.collection(nesting.parent).ensureSeen(parentId)
   return parentId
 }
 
 /**
- * The live record a path names: 404 if it never existed (or is not in the parent, or outside
- * `within`, the filters of the token's access rules), 410 if deleted. `alongside` is asked in the
- * statement that reads the record.
+ * The live record a path names, as the token sees it: 404 if it never existed (or is not in the
+ * parent, or the token does not see it), 410 if deleted. `alongside` is asked in the statement
+ * that reads the record.
  */
-export async function read (
-  collection: Collection, params: Params, alongside?: Alongside, within: Filter[] = [], parentWithin: Filter[] = []
-): Promise<Versioned> {
+export async function read (collection: Collection, params: Params, records: BoundStores, alongside?: Alongside): Promise<Versioned> {
   const { nesting, resource } = collection
-  const parentId = await parentOf(collection, params, parentWithin)
-  const id = params.id as number
-  const found = await collection.store.get(id, alongside, within)
-  if (found === undefined) {
-    // A live record the read did not find is one the token's access rules keep from it: for it, there is none.
-    const presence = await collection.store.presence(id)
-    mustBeLive(resource, id, presence === 'live' ? 'absent' : presence)
-    throw new Error(`${resource.singular} ${id} is neither live nor gone`)
-  }
+  const parentId = await parentOf(collection, params, records)
+  const found = await records.collection(resource).live(params.id as number, alongside)
   if (nesting !== undefined) belongingTo(resource, nesting, parentId as number, undefined)(found)
   return found
 }
@@ -146,7 +132,7 @@ export function writeHandler (collection: Collection, method: WriteMethod) {
     const params = idsIn(request.params)
     const planned = planWrite({
       mount,
-      asker: askerOf(request),
+      root: versionRoot(request),
       method,
       parentId: nesting === undefined ? undefined : params[nesting.field],
       id: params.id,
@@ -155,7 +141,7 @@ export function writeHandler (collection: Collection, method: WriteMethod) {
       ifMatch: headers['if-match'],
       prefer: headers.prefer
     })
-    const result = await server.storage.collections.write(planned.write,
+    const result = await request.records.write(planned.write,
       { records: server.config.writeMaxRecords, dryRun: planned.dryRun, alongside: request.standing ?? undefined })
     const { status, headers: answered, body } = planned.answer(result)
     reply.code(status).headers(answered)

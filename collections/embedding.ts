@@ -1,10 +1,8 @@
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox'
 import { HttpError } from '../http/errors.ts'
 import type { Resource, ResourceRecord } from '../model/resource.ts'
-import type { Binding } from '../model/access.ts'
 import { SafeInteger } from '../model/values.ts'
-import type { CollectionStore } from '../store/contract.ts'
-import { seen, shown } from './access.ts'
+import type { BoundCollection } from '../store/bound.ts'
 
 /*
  * `embed=`: the records of other collections a list answers with its own, one level deep, read
@@ -105,12 +103,10 @@ export function parseEmbeds (embeds: readonly Embed[], raw: string | undefined):
  * Refuses an embed that would tell a field the token may not see: a parent named by a field hidden
  * from it, or children whose field naming the record is hidden from it in their collection.
  */
-export function refuseHiddenEmbeds (
-  embeds: readonly Embed[], listed: Binding | undefined, bindingFor: (resource: Resource) => Binding | undefined
-): void {
+export function refuseHiddenEmbeds (embeds: readonly Embed[], listed: BoundCollection, recordsOf: (resource: Resource) => BoundCollection):
+void {
   for (const embed of embeds) {
-    const binding = embed.kind === 'parent' ? listed : bindingFor(embed.resource)
-    if (binding?.hidden.has(embed.field) === true) {
+    if ((embed.kind === 'parent' ? listed : recordsOf(embed.resource)).hides(embed.field)) {
       throw new HttpError(400, `Invalid query: embed names ${embed.name}, which cannot be embedded`, {
         errors: [{ field: 'embed', code: 'pattern', message: `embed names ${embed.name}, which cannot be embedded` }]
       })
@@ -120,26 +116,24 @@ export function refuseHiddenEmbeds (
 
 /**
  * The members `embeds` add to each of `records`, by the record's position: one read per embed,
- * from the store of its collection, of the records the token's access rules there let it see
- * (`bindingFor`), as they let it see them. A parent outside them embeds as null.
+ * of the records of its collection the token sees, as it sees them (`recordsOf`, its records
+ * view). A parent it does not see embeds as null.
  */
 export async function embedded (
-  embeds: readonly Embed[], records: readonly ResourceRecord[], storeOf: (resource: Resource) => CollectionStore,
-  bindingFor: (resource: Resource) => Binding | undefined
+  embeds: readonly Embed[], records: readonly ResourceRecord[], recordsOf: (resource: Resource) => BoundCollection
 ): Promise<Answered[]> {
   const members: Answered[] = records.map(() => ({}))
   for (const embed of embeds) {
-    const store = storeOf(embed.resource)
-    const binding = bindingFor(embed.resource)
+    const store = recordsOf(embed.resource)
     if (embed.kind === 'parent') {
       const ids = [...new Set(records.map(r => r[embed.field]).filter(id => typeof id === 'number'))] as number[]
-      const found = new Map((await store.getMany(ids, seen(binding))).map(parent => [parent.id, shown(parent, binding)]))
+      const found = new Map((await store.getMany(ids)).map(parent => [parent.id, parent]))
       records.forEach((record, i) => { (members[i] as Answered)[embed.name] = found.get(record[embed.field] as number) ?? null })
     } else {
-      const children = await store.children(embed.field, records.map(r => r.id as number), CHILDREN_LIMIT, seen(binding))
+      const children = await store.children(embed.field, records.map(r => r.id as number), CHILDREN_LIMIT)
       records.forEach((record, i) => {
         const member = members[i] as Answered
-        member[embed.name] = (children.items.get(record.id as number) ?? []).map(child => shown(child, binding))
+        member[embed.name] = children.items.get(record.id as number) ?? []
         member[`${embed.name}_total`] = children.totals.get(record.id as number) ?? 0
       })
     }

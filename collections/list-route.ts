@@ -7,7 +7,7 @@ import { PAGE_SIZE } from '../model/values.ts'
 import { empty, errors, GUARDED, requestHeaders, withHeaders } from '../schemas/responses.ts'
 import { JSON_TYPE, parentOf, project, readShapes, type Collection, type Instance } from './collection.ts'
 import { noneMatch } from './conditional.ts'
-import { accessNote, bindingOf, parentSeen, refuseHiddenParameters, seen, visibleFields } from './access.ts'
+import { accessNote } from './access-notes.ts'
 import { embedded, embedParameter, embedsOf, parseEmbeds, refuseHiddenEmbeds, type Embed } from './embedding.ts'
 import { listLinks, parseListQuery } from './list-query.ts'
 import { listEtag, seenEtag } from './revalidation.ts'
@@ -41,7 +41,6 @@ export function listRoute (fastify: Instance, collection: Collection): void {
   }
   const page = Type.Array(shapes.either, { description: 'A page of records, [] past the end' })
   const query = listQuerystring(resource, embeds)
-  const { collections } = fastify.storage
   fastify.get('/', {
     // The list reads the collections' stamps first, and writes nothing.
     config: { standingAlongside: true },
@@ -71,33 +70,32 @@ export function listRoute (fastify: Instance, collection: Collection): void {
       }
     }
   }, async (request, reply) => {
-    const parentId = await parentOf(collection, request.params, parentSeen(request.principal, nesting))
-    const binding = bindingOf(request.principal, resource)
-    const bindingFor = (embedded: Resource) => bindingOf(request.principal, embedded)
-    refuseHiddenParameters(resource, binding, request.query)
+    const { records } = request
+    const listed = records.collection(resource)
+    const recordsOf = (embedded: Resource) => records.collection(embedded)
+    const parentId = await parentOf(collection, request.params, records)
     const listing = parseListQuery(resource, request.query)
-    const fields = visibleFields(resource, binding, listing.fields)
+    const fields = listed.fields(listing.fields)
     const { embed } = request.query
     const embedding = parseEmbeds(embeds, typeof embed === 'string' ? embed : undefined)
     for (const embed of embedding) fastify.requireScopes(request, [`${embed.resource.name}:read`])
-    refuseHiddenEmbeds(embedding, binding, bindingFor)
-    if (nesting !== undefined) listing.query.filters.push({ field: nesting.field, op: 'eq', value: parentId as number })
-    listing.query.filters.push(...seen(binding))
+    refuseHiddenEmbeds(embedding, listed, recordsOf)
+    const ofParent = nesting === undefined ? [] : [{ field: nesting.field, op: 'eq' as const, value: parentId as number }]
     const asked = countPreference(request.headers.prefer)
     const counting = asked ?? 'exact'
     vary(reply, 'Prefer')
     if (asked !== undefined) reply.header('Preference-Applied', `count=${counting}`)
     // Read before the page: a write committed meanwhile makes the next request's tag differ (collections/revalidation.ts).
-    const stamps = await collections.changes([resource.name, ...embedding.map(embed => embed.resource.name)], request.standing ?? undefined)
+    const stamps = await records.changes([resource.name, ...embedding.map(embed => embed.resource.name)], request.standing ?? undefined)
     // A token bound by access rules: the stamps change with writes it cannot see, so its tag is made of what it is answered.
-    const bound = binding !== undefined || embedding.some(e => bindingFor(e.resource) !== undefined)
+    const bound = listed.bound || embedding.some(e => recordsOf(e.resource).bound)
     if (!bound) {
       const etag = listEtag(stamps, originOf(request), request.url, counting)
       reply.header('ETag', etag)
       if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send()
     }
     // One record more than the page tells whether a next page exists.
-    const found = await collection.store.list({ ...listing.query, limit: listing.size + 1 }, { counting, changes: stamps[0] })
+    const found = await listed.list({ ...listing.query, limit: listing.size + 1 }, { counting, changes: stamps[0] }, ofParent)
     const items = found.items.slice(0, listing.size)
     // Parsed apart from the origin: one made of a Host header that no URL can hold must not fail the answer.
     const url = new URL(request.url, 'http://localhost')
@@ -107,7 +105,7 @@ export function listRoute (fastify: Instance, collection: Collection): void {
     const serialize = fields === undefined ? serializers.full : serializers.sparse
     const members = fields === undefined && embedding.length === 0
       ? undefined
-      : await embedded(embedding, items, embeddedResource => collections.collection(embeddedResource), bindingFor)
+      : await embedded(embedding, items, recordsOf)
     const page = members === undefined ? items : items.map((record, i) => Object.assign(project(record, fields), members[i]))
     reply.type(JSON_TYPE)
     if (!bound) return reply.serializer(serialize).send(page)

@@ -4,7 +4,7 @@ import { BODY_READ, empty, errors, GUARDED, requestHeaders, withHeaders } from '
 import { JSON_TYPE, parentOf, project, read, readShapes, type Collection, type Instance, type Params } from './collection.ts'
 import { etagOf, noneMatch } from './conditional.ts'
 import { parseFields } from './list-query.ts'
-import { accessNote, bindingOf, parentSeen, refuseHiddenParameters, seen, visibleFields, writableBy } from './access.ts'
+import { accessNote } from './access-notes.ts'
 
 export function readRoute (fastify: Instance, collection: Collection): void {
   const { resource, of } = collection
@@ -29,18 +29,15 @@ export function readRoute (fastify: Instance, collection: Collection): void {
       }
     }
   }, async (request, reply) => {
-    const binding = bindingOf(request.principal, resource)
-    refuseHiddenParameters(resource, binding, request.query)
     const { fields: named } = request.query
     const fields = parseFields(resource, typeof named === 'string' ? named : undefined)
-    const { record, version } = await read(collection, request.params, request.standing ?? undefined, seen(binding),
-      parentSeen(request.principal, collection.nesting))
+    const answered = request.records.collection(resource).fields(fields)
+    const { record, version } = await read(collection, request.params, request.records, request.standing ?? undefined)
     // What fields= named, not what the access rules leave out: the tag If-Match takes is the record's version, for either.
     const etag = etagOf(version, fields)
     reply.header('ETag', etag)
     // The client's copy is current: it may keep using it (RFC 9110 §15.4.5).
     if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send()
-    const answered = visibleFields(resource, binding, fields)
     return reply.type(JSON_TYPE).serializer(answered === undefined ? serializers.full : serializers.sparse).send(project(record, answered))
   })
 }
@@ -69,11 +66,10 @@ export function optionsRoute (fastify: Instance, collection: Collection, url: '/
     }
   }, async (request, reply) => {
     const params: Params = request.params
-    const binding = bindingOf(request.principal, resource)
-    const parent = parentSeen(request.principal, collection.nesting)
-    if (params.id !== undefined) await read(collection, params, undefined, seen(binding), parent)
-    else await parentOf(collection, params, parent)
-    const { writable, schema } = writableBy(resource, binding)
+    const { records } = request
+    if (params.id !== undefined) await read(collection, params, records)
+    else await parentOf(collection, params, records)
+    const { writable, schema } = records.collection(resource).writable()
     return reply.header('Allow', allow).send({ methods: allow.split(', '), writable, schema })
   })
 }

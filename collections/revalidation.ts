@@ -23,7 +23,7 @@ export function listEtag (stamps: readonly string[], origin: string, url: string
 }
 
 /**
- * The weak ETag of a list answered to a token bound by access rules (collections/access.ts): a
+ * The weak ETag of a list answered to a token bound by access rules (store/bound.ts): a
  * digest of the answer itself, its body as sent, total and links. The collections' stamps change
  * with every write, those it may not see too, so a tag of them would tell it of those; this one is
  * the same while what it sees is, at the cost of reading the page before a 304.

@@ -4,7 +4,6 @@ import { bulkPreferences, returnPreference } from '../http/prefer.ts'
 import type { Resource, ResourceRecord } from '../model/resource.ts'
 import { NoQuerySchema } from '../schemas/common.ts'
 import type { Precondition, Versioned, Write, WriteResult } from '../store/contract.ts'
-import { bindingOf, bodyOf, guardOf, parentSeen, refuseHiddenParameters, replacedBy, shown } from './access.ts'
 import { etagOf, ifMatch } from './conditional.ts'
 import { parseFilters } from './list-query.ts'
 import { recordHref, type CollectionRequest, type Mount } from './request.ts'
@@ -129,30 +128,26 @@ export interface PlannedWrite {
  * A write request made into the write the store runs: its parent (a nested path's, which must be
  * live when it runs), the parent's field of a nested create, If-Match and a nested record's
  * parent as its precondition, the filters of a change of many records and what Prefer bounds
- * it by, the access rules of the request's token (collections/access.ts: what its body may give,
- * and the guard the store checks the records against), and the answer.
+ * it by, and the answer. The access rules of the request's token are the records view's, which
+ * runs it (store/bound.ts): what its body may give, what it sees, the guard of the records.
  */
 export function planWrite (asked: WriteRequest): PlannedWrite {
-  const { mount: { resource, nesting }, method, parentId, id, asker } = asked
-  const { principal } = asker
-  const binding = bindingOf(principal, resource)
-  const guard = guardOf(principal, asker.served, resource, binding)
+  const { mount: { resource, nesting }, method, parentId, id } = asked
   const base = {
     collection: resource.name,
+    // Within what the token sees there: the records view of the request fills that in (store/bound.ts).
     ...(nesting === undefined
       ? {}
-      : { parent: { collection: nesting.parent.name, id: parentId as number, within: parentSeen(principal, nesting) } }),
-    ...(guard === undefined ? {} : { guard })
+      : { parent: { collection: nesting.parent.name, id: parentId as number, field: nesting.field, within: [] } })
   }
   const returned = returnPreference(asked.prefer)
   const applied = returned === undefined ? {} : { 'preference-applied': `return=${returned}` }
   const withBody = (body: unknown): { body?: unknown } => returned === 'minimal' ? {} : { body }
   const answered = (versioned: Versioned): WriteAnswer => ({
     status: 201,
-    headers: { location: recordHref(asker, resource, versioned.record.id as number), etag: etagOf(versioned.version), ...applied },
-    ...withBody(shown(versioned.record, binding))
+    headers: { location: recordHref(asked.root, resource, versioned.record.id as number), etag: etagOf(versioned.version), ...applied },
+    ...withBody(versioned.record)
   })
-  const one = (result: WriteResult): unknown => shown((result as Versioned).record, binding)
 
   if (id !== undefined) {
     const matches = ifMatch(asked.ifMatch, `${resource.singular} ${id}`)
@@ -161,26 +156,20 @@ export function planWrite (asked: WriteRequest): PlannedWrite {
       const write: Write = { ...base, op: 'delete', id, precondition }
       return { write, dryRun: false, body: () => undefined, answer: () => ({ status: 204, headers: {} }) }
     }
-    const body = asked.body as ResourceRecord
-    // A bound token's replace leaves what it may not see or give as it is: a change of every other field.
-    const replacing = method === 'PUT' && binding === undefined
-    const values = binding === undefined
-      ? body
-      : method === 'PUT' ? replacedBy(resource, binding, body) : bodyOf(resource, binding, body, false)
     return {
-      write: { ...base, op: replacing ? 'replace' : 'update', id, values, precondition },
+      write: { ...base, op: method === 'PUT' ? 'replace' : 'update', id, values: asked.body as ResourceRecord, precondition },
       dryRun: false,
-      body: one,
+      body: result => (result as Versioned).record,
       answer: result => answered(result as Versioned)
     }
   }
   if (method === 'POST') {
     const many = Array.isArray(asked.body)
     const inputs = (many ? asked.body as ResourceRecord[] : [asked.body as ResourceRecord])
-      .map(input => bodyOf(resource, binding, nesting === undefined ? input : { ...input, [nesting.field]: parentId as number }, true))
+      .map(input => nesting === undefined ? input : { ...input, [nesting.field]: parentId as number })
     const body = (result: WriteResult): unknown => many
-      ? (result as Versioned[]).map(created => shown(created.record, binding))
-      : one((result as Versioned[])[0])
+      ? (result as Versioned[]).map(created => created.record)
+      : (result as Versioned[])[0]?.record
     return {
       write: { ...base, op: 'create', inputs, many },
       dryRun: false,
@@ -190,25 +179,20 @@ export function planWrite (asked: WriteRequest): PlannedWrite {
         : answered((result as Versioned[])[0] as Versioned)
     }
   }
-  refuseHiddenParameters(resource, binding, asked.query)
   const filters = parseFilters(resource, asked.query)
   if (filters.length === 0) {
     throw new HttpError(400, `Invalid query: a change of many ${resource.name} needs at least one filter; ` +
       `to change every one, say so with a filter every ${resource.singular} matches, such as id_gte=1`)
   }
-  if (nesting !== undefined) filters.push({ field: nesting.field, op: 'eq', value: parentId as number })
   const bulk = bulkPreferences(asked.prefer)
   const max = bulk.max === undefined ? {} : { max: bulk.max }
   const affected = (result: WriteResult): unknown => {
     const { records } = result as { records: ResourceRecord[] }
-    return {
-      affected: records.length,
-      ...(bulk.representation ? { records: records.slice(0, MAX_REPRESENTED).map(record => shown(record, binding)) } : {})
-    }
+    return { affected: records.length, ...(bulk.representation ? { records: records.slice(0, MAX_REPRESENTED) } : {}) }
   }
   const headers = bulk.applied.length === 0 ? {} : { 'preference-applied': bulk.applied.join(', ') }
   const write: Write = method === 'PATCH'
-    ? { ...base, op: 'updateWhere', filters, values: bodyOf(resource, binding, asked.body as ResourceRecord, false), ...max }
+    ? { ...base, op: 'updateWhere', filters, values: asked.body as ResourceRecord, ...max }
     : { ...base, op: 'deleteWhere', filters, ...max }
   return { write, dryRun: bulk.dryRun, body: affected, answer: result => ({ status: 200, headers, body: affected(result) }) }
 }

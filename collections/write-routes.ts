@@ -5,7 +5,7 @@ import { capitalize, type ResourceRecord } from '../model/resource.ts'
 import { SafeInteger } from '../model/values.ts'
 import { accepted, BODY_READ, empty, errors, GUARDED, requestHeaders, withHeaders } from '../schemas/responses.ts'
 import { inMergePatchScope, MERGE_PATCH, writeHandler, type Collection, type Instance } from './collection.ts'
-import { accessNote } from './access.ts'
+import { accessNote } from './access-notes.ts'
 import { createdAtMost, inputsOf, MAX_REPRESENTED, refuseNullBytes } from './write-plan.ts'
 
 /*

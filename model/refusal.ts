@@ -1,8 +1,11 @@
 import type { FieldError } from './values.ts'
 
-export type RefusalKind = 'not_found' | 'gone' | 'conflict' | 'invalid' | 'forbidden'
+export type RefusalKind = 'not_found' | 'gone' | 'conflict' | 'invalid' | 'forbidden' | 'bad_query'
 
-/** Why the data refused an operation: no such record, one deleted, a conflict with others, invalid values, or an access rule. */
+/**
+ * Why the data refused an operation: no such record, one deleted, a conflict with others, invalid
+ * values, an access rule, or a query naming what the token may not see.
+ */
 export class StoreError extends Error {
   override name = 'StoreError'
   readonly kind: RefusalKind

@@ -25,8 +25,14 @@ export const batchFailure = (position: BatchPosition, err: unknown): unknown =>
  */
 export function * running (writes: (collection: string) => CollectionWrites, write: Write, now: string, budget: RecordBudget):
 Sequence<WriteResult> {
-  if (write.parent !== undefined) yield * writes(write.parent.collection).ensuringLive(write.parent.id, write.parent.within)
-  return yield * writes(write.collection).running(write, now, budget)
+  const { parent } = write
+  if (parent === undefined) return yield * writes(write.collection).running(write, now, budget)
+  yield * writes(parent.collection).ensuringLive(parent.id, parent.within)
+  // A change of many records of a nested path changes only those of its parent.
+  const narrowed = write.op === 'updateWhere' || write.op === 'deleteWhere'
+    ? { ...write, filters: [...write.filters, { field: parent.field, op: 'eq' as const, value: parent.id }] }
+    : write
+  return yield * writes(write.collection).running(narrowed, now, budget)
 }
 
 /**

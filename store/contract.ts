@@ -34,12 +34,19 @@ export interface CollectionStores {
 }
 
 /**
+ * The record a nested path names as the parent of its records: of `collection`, `id`, which must be
+ * live when a write runs, and within `within` (what the token's access rules there let it see);
+ * `field`, the written collection's field that names it, which a change of many is narrowed by.
+ */
+export interface Parent { collection: string, id: number, field: string, within: Filter[] }
+
+/**
  * A write as the store runs it, alone or in a batch, with the checks its plan holds: `parent`, a
  * record that must be live when it runs (a nested path's), within what the token's access rules of
  * its collection let it see; `precondition`, checked against the live record; `guard`, the access
  * rules of the token that asks for it; `max`, the most records a change of many may match.
  */
-export type Write = { collection: string, parent?: { collection: string, id: number, within: Filter[] }, guard?: RecordGuard } & (
+export type Write = { collection: string, parent?: Parent, guard?: RecordGuard } & (
   | { op: 'create', inputs: ResourceRecord[], many: boolean }
   | { op: 'replace' | 'update', id: number, values: ResourceRecord, precondition?: Precondition }
   | { op: 'delete', id: number, precondition?: Precondition }

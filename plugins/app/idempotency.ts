@@ -4,7 +4,6 @@ import { HttpError } from '../../http/errors.ts'
 import { canonicalPreferences } from '../../http/prefer.ts'
 import { digest } from '../../auth/secrets.ts'
 import type { Claim } from '../../store/storage.ts'
-import { accessKey, bindingOf } from '../../collections/access.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -53,7 +52,7 @@ export default fp(async function idempotency (fastify) {
     const prefer = canonicalPreferences(request.headers.prefer)
     // What the token's access rules let it see and write (their claims, its scopes) too: a key used
     // under other rules, its claims changed or by an unrestricted token of the same user, replays nothing.
-    const access = accessKey(fastify.collections.resources.map(resource => bindingOf(request.principal, resource)))
+    const access = request.records.accessKey
     const fingerprint = digest(canonical([request.method, request.url, request.body, ...prefer === undefined ? [] : [prefer],
       ...access === '' ? [] : [access]]))
     // The claim writes: a token that no longer stands claims nothing.

@@ -16,7 +16,7 @@ t.test('a write\'s parent and precondition hold alone and in a batch, and nothin
   const zoo = await create(app, 'zoos', { name: 'Tierpark', city: 'Berlin', country: 'DE' })
   const knut = await create(app, 'animals', { name: 'Knut', species: 'bear', animal_type_id: 1, zoo_id: zoo.id })
   const { collections } = storageOf(app)
-  const unseen = { collection: 'zoos', id: zoo.id, within: IN_FRANCE }
+  const unseen = { collection: 'zoos', id: zoo.id, field: 'zoo_id', within: IN_FRANCE }
   const refusing = () => { throw new Error('the precondition refuses') }
   const kit = { name: 'Kit', species: 'cat', animal_type_id: 1, zoo_id: zoo.id }
   const writes: [string, Write, RegExp][] = [

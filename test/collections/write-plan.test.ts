@@ -1,5 +1,5 @@
 import t from 'tap'
-import type { Asker, Mount } from '../../collections/request.ts'
+import type { Mount } from '../../collections/request.ts'
 import {
   belongingTo, inputsOf, planWrite, refuseNullBytes, writesServed, type WriteRequest
 } from '../../collections/write-plan.ts'
@@ -7,7 +7,6 @@ import { HttpError } from '../../http/errors.ts'
 import { NoQuerySchema } from '../../schemas/common.ts'
 import { Animals } from '../../schemas/animal.ts'
 import { Zoos } from '../../schemas/zoo.ts'
-import { RESOURCES } from '../../schemas/index.ts'
 
 // The planner is what every surface that writes calls (the routes, the batch, the jobs that replay
 // either): these tests hold it to what each surface answers, which the route and batch suites
@@ -16,11 +15,11 @@ import { RESOURCES } from '../../schemas/index.ts'
 const zoos: Mount = { segments: ['v1', 'zoos'], resource: Zoos, nesting: undefined }
 const zooAnimals: Mount = { segments: ['v1', 'zoos', ':zoo_id', 'animals'], resource: Animals, nesting: { parent: Zoos, field: 'zoo_id' } }
 
-/** Who asks: a token bound by no access rules, addressing the API at api.example; the collections served. */
-const asker: Asker = { principal: null, root: 'https://api.example/v1', served: RESOURCES }
+/** Where the API is as the client addressed it. */
+const root = 'https://api.example/v1'
 
 const asked = (mount: Mount, method: WriteRequest['method'], rest: Partial<WriteRequest> = {}): WriteRequest =>
-  ({ mount, asker, method, parentId: undefined, id: undefined, query: {}, body: undefined, ifMatch: undefined, prefer: undefined, ...rest })
+  ({ mount, root, method, parentId: undefined, id: undefined, query: {}, body: undefined, ifMatch: undefined, prefer: undefined, ...rest })
 
 const thrown = (fn: () => unknown): HttpError => {
   try {
@@ -91,7 +90,7 @@ t.test('a record write checks If-Match, and a nested record that it is in the pa
     .message, 'animal 1 is not in zoo 1')
 })
 
-t.test('a change of many needs a filter, takes its parent\'s as one more, and is bounded as Prefer says', async t => {
+t.test('a change of many needs a filter, is narrowed to its parent\'s records, and is bounded as Prefer says', async t => {
   t.match(thrown(() => planWrite(asked(zoos, 'DELETE'))), { statusCode: 400, message: /needs at least one filter/ })
   const planned = planWrite(asked(zooAnimals, 'PATCH', {
     parentId: 3,
@@ -101,8 +100,9 @@ t.test('a change of many needs a filter, takes its parent\'s as one more, and is
   }))
   t.match(planned.write, {
     op: 'updateWhere',
-    filters: [{ field: 'species', op: 'eq', value: 'cat' }, { field: 'zoo_id', op: 'eq', value: 3 }]
-  })
+    filters: [{ field: 'species', op: 'eq', value: 'cat' }],
+    parent: { collection: 'zoos', id: 3, field: 'zoo_id' }
+  }, 'the store narrows it to the records whose zoo_id names the parent (store/batching.ts)')
   t.match(planned.write, { max: 10 })
   t.equal(planned.dryRun, true)
   const answer = planned.answer({ records: [{ id: 1 }, { id: 2 }] })
