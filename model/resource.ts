@@ -3,7 +3,7 @@ import {
   type TObject, type TProperties, type TSchema
 } from '@sinclair/typebox'
 import { IdSchema, PAGE_SIZE, SafeInteger, TimestampSchema } from './values.ts'
-import { FILTER_OPERATORS, KINDS, literals, type KindName } from './kinds.ts'
+import { compareAsciiCaseInsensitive, FILTER_OPERATORS, KINDS, literals, type Comparator, type KindName } from './kinds.ts'
 import { MAX_QUERY_WORDS } from './search.ts'
 import { accessOf, type Access, type AccessSpec } from './access.ts'
 import type { Column } from './column.ts'
@@ -239,6 +239,21 @@ export function referencedFirst (resources: readonly Resource[]): Resource[] {
   }
   for (const resource of resources) visit(resource, [])
   return ordered
+}
+
+/**
+ * Whether a field's values compare without regard to ASCII case (a unique one's), in every store:
+ * the one source of how the SQL compares it (store/collection-sql.ts folds its column) and of how
+ * a filter is evaluated in memory on it (`fieldComparator`: the change feed's access rules).
+ */
+export const foldsCase = (resource: Resource, field: string): boolean => resource.unique.includes(field)
+
+/** How a field's values compare, as the stores' SQL compares them (`foldsCase`). */
+export function fieldComparator (resource: Resource, field: string): Comparator {
+  if (foldsCase(resource, field)) return compareAsciiCaseInsensitive
+  const column = resource.columns.find(c => c.name === field)
+  if (column === undefined) throw new Error(`no field ${field} in ${resource.name}`)
+  return KINDS[column.kind].compare
 }
 
 /** What defineResource made: how a folder of schema files is told its resources from its other schemas. */

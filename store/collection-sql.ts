@@ -1,5 +1,5 @@
 import type { Scalar, Value } from '../model/kinds.ts'
-import type { Column, Resource, ResourceRecord } from '../model/resource.ts'
+import { foldsCase, type Column, type Resource, type ResourceRecord } from '../model/resource.ts'
 import { recordWords } from '../model/search.ts'
 import type { Filter, RecordGuard, SortKey, Versioned } from './contract.ts'
 import type { Dialect, SearchIndex } from './dialect.ts'
@@ -186,13 +186,13 @@ export class CollectionSql {
 
   /** A column as it compares and sorts: folded for a unique one, which compares without regard to ASCII case. */
   compared (field: string): Sql {
-    return this.resource.unique.includes(field) ? this.dialect.folded(identifier(field)) : identifier(field)
+    return foldsCase(this.resource, field) ? this.dialect.folded(identifier(field)) : identifier(field)
   }
 
   /** A value as `compared(column)` compares with it. */
   #comparable (column: Column, value: Value): Value {
     const stored = this.dialect.bind(column.kind, storable(value) as Value)
-    return this.resource.unique.includes(column.name) ? this.dialect.fold(stored) : stored
+    return foldsCase(this.resource, column.name) ? this.dialect.fold(stored) : stored
   }
 
   /**
