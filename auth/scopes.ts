@@ -28,7 +28,7 @@ export const scopesFor = (collection: string, method: string, selects: boolean):
   return selects && !READS.has(method) ? [`${collection}:read`, scope] : [scope]
 }
 
-/** The requested scopes, each checked to be known; undefined when none were requested. */
+/** The scopes a space-separated list names, as given (none checked); undefined when no list was given. */
 export function parseScope (scope: string | undefined): string[] | undefined {
   if (scope === undefined) return undefined
   return scope.split(' ').filter(s => s !== '')

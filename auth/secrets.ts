@@ -1,6 +1,6 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto'
 
-/** scrypt's cost for new hashes: N=2^15 keeps a check near 50 ms, costly to guess offline, cheap enough per token request. */
+/** scrypt's cost for new hashes: costly to guess offline, cheap enough per token request (docs/benchmarks.md, measurements). */
 export const HASH_COST = { N: 32768, r: 8, p: 1 } as const
 const MAXMEM = 64 * 1024 * 1024
 let cost: { N: number, r: number, p: number } = HASH_COST

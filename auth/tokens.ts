@@ -1,33 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyGetKey } from 'jose'
-import type { Alongside } from '../store/contract.ts'
-import type { AccountStore, StandingColumns, TokenKey, TokenStanding } from '../store/storage.ts'
+import type { AccountStore } from '../store/storage.ts'
 import type { Claims } from './claims.ts'
 import type { SigningKeys } from './keys.ts'
-
-/** Who a verified access token speaks for, and what it may do. */
-export interface Principal {
-  /**
-   * Who it speaks for: the token's `sub` as it is for our own tokens (`user:<id>`, or a client
-   * id), which never hold `#`; an external issuer's as `<issuer>#<sub>` (subjectOf), so that no
-   * subject of one issuer is ever equal to one of another, in access rules (`@sub`) or anywhere.
-   */
-  subject: string
-  clientId: string
-  scopes: ReadonlySet<string>
-  issuer: string
-  jti: string | undefined
-  /** Milliseconds since the epoch. */
-  expiresAt: number
-  /** Seconds since the epoch, as `iat` has it. */
-  issuedAt: number
-  /** The client's generation the token was issued in; '' when the token names none. */
-  clientGeneration: string
-  /** The generation of the user it speaks for that it was issued in; '' when it names none. */
-  userGeneration: string
-  /** Every claim of the token, as its payload holds them: what access rules read (`@sub`, `@zoo_id`, model/access.ts). */
-  claims: Readonly<Record<string, unknown>>
-}
+import { IssuerUnavailable, TokenError, type Principal } from './principal.ts'
+import { judged, keyOf, PendingStanding, StandingQuestion } from './standing.ts'
 
 export interface ExternalIssuer {
   issuer: string
@@ -41,31 +18,6 @@ export interface TokenSettings {
   /** Access-token lifetime in seconds. */
   ttl: number
   external: ExternalIssuer | undefined
-}
-
-/** Why a token was refused; the message becomes `error_description`. */
-export class TokenError extends Error {
-  override name = 'TokenError'
-  /** Why, in a word the metrics count by: the message says it to the client. */
-  readonly reason: TokenRefusal
-
-  constructor (reason: TokenRefusal, message: string) {
-    super(message)
-    this.reason = reason
-  }
-}
-
-/**
- * The kinds of refusal: a token that ran out (`expired`) or is not yet valid, one not made for
- * this API (`wrong_claim`), one whose signature does not hold (`bad_signature`), one that is not a
- * token at all (`malformed`), and one taken back since (`revoked`: revoked, or its client or user
- * deleted or changed).
- */
-export type TokenRefusal = 'expired' | 'not_yet_valid' | 'wrong_claim' | 'bad_signature' | 'malformed' | 'revoked'
-
-/** The external issuer's keys could not be fetched: its tokens can be neither accepted nor refused. */
-export class IssuerUnavailable extends Error {
-  override name = 'IssuerUnavailable'
 }
 
 const CACHE_SIZE = 10_000
@@ -291,134 +243,5 @@ function principalOf (payload: JWTPayload): Principal {
     clientGeneration: typeof payload.client_generation === 'string' ? payload.client_generation : '',
     userGeneration: typeof payload.user_generation === 'string' ? payload.user_generation : '',
     claims: payload
-  }
-}
-
-/**
- * The principal when its token stands. A client made again under a deleted one's id has the same
- * (empty) generation until its secret or scope changes: its creation time tells the old
- * tokens apart (a token of the same second passes). It depends on the principal and the standing
- * alone, never on the time or anything else: a standing equal to one accepted is accepted
- * (PendingStanding.accepted, on which a create may go ahead in one statement).
- */
-function judged (principal: Principal, standing: TokenStanding): Principal {
-  if (standing.revoked) throw new TokenError('revoked', 'the access token was revoked')
-  const { client } = standing
-  if (client === undefined || principal.issuedAt < Math.floor(Date.parse(client.created_at) / 1000)) {
-    throw new TokenError('revoked', 'the client of the access token no longer exists')
-  }
-  if (client.generation !== principal.clientGeneration) {
-    throw new TokenError('revoked', 'the client\'s credentials or scope changed after the access token was issued')
-  }
-  if (!standing.userExists) throw new TokenError('revoked', 'the user of the access token no longer exists')
-  if (standing.userGeneration !== principal.userGeneration) {
-    throw new TokenError('revoked', 'the user\'s claims changed after the access token was issued')
-  }
-  return principal
-}
-
-/** What names the standing of one of our tokens. */
-function keyOf (principal: Principal): TokenKey {
-  const user = /^user:(\d+)$/.exec(principal.subject)
-  return { jti: principal.jti as string, clientId: principal.clientId, userId: user === null ? null : Number(user[1]) }
-}
-
-/**
- * How one token's standing is asked, made once for each token verified: what names it, its select
- * list, and the answer last accepted. A write may go ahead on condition that the answer is still
- * that one (PendingStanding.accepted), and an answer equal to it is accepted without judging it
- * again (`judged` depends on the principal and the standing alone).
- */
-class StandingQuestion {
-  readonly #principal: Principal
-  readonly #key: TokenKey
-  readonly #accounts: AccountStore
-  readonly #columnsOf: NonNullable<AccountStore['standingColumns']>
-  /** The select list last made, and the number of its first parameter. */
-  #columns: StandingColumns | undefined
-  #first = 0
-  #accepted: readonly unknown[] | undefined
-
-  constructor (principal: Principal, accounts: AccountStore, columnsOf: NonNullable<AccountStore['standingColumns']>) {
-    this.#principal = principal
-    this.#key = keyOf(principal)
-    this.#accounts = accounts
-    this.#columnsOf = columnsOf
-  }
-
-  columns (first: number): StandingColumns {
-    if (this.#columns === undefined || this.#first !== first) {
-      this.#columns = this.#columnsOf.call(this.#accounts, this.#key, first)
-      this.#first = first
-    }
-    return this.#columns
-  }
-
-  /** The values of the select list last accepted, if any; forgotten once refused or asked alone. */
-  get accepted (): readonly unknown[] | undefined {
-    return this.#accepted
-  }
-
-  /** Throws the TokenError of a standing that no longer holds, as the values of the select list say it. */
-  judge (values: readonly unknown[]): void {
-    const last = this.#accepted
-    if (last !== undefined && last.length === values.length && last.every((value, i) => value === values[i])) return
-    this.#accepted = undefined
-    judged(this.#principal, this.columns(1).standing([...values]))
-    this.#accepted = values
-  }
-
-  /** Asks alone (its answer is not a select list's, to keep), and throws the TokenError of a standing that no longer holds. */
-  async ask (): Promise<void> {
-    this.#accepted = undefined
-    judged(this.#principal, await this.#accounts.tokenStanding(this.#key))
-  }
-}
-
-/**
- * A token's standing not asked yet: asked along with the request's first read of the collections
- * (`alongside`), or alone (`settle`) before the answer leaves, whichever comes first; once.
- * `refusal` makes the answer to send for a token that no longer stands.
- */
-export class PendingStanding implements Alongside {
-  #settled = false
-  readonly #question: StandingQuestion
-  readonly #refusal: (err: TokenError) => unknown
-
-  constructor (question: StandingQuestion, refusal: (err: TokenError) => unknown) {
-    this.#question = question
-    this.#refusal = refusal
-  }
-
-  get settled (): boolean {
-    return this.#settled
-  }
-
-  get accepted (): readonly unknown[] | undefined {
-    return this.#question.accepted
-  }
-
-  columns (first: number): { sql: string, params: unknown[], count: number } {
-    return this.#question.columns(first)
-  }
-
-  answer (values: unknown[]): void {
-    this.#settled = true
-    try {
-      this.#question.judge(values)
-    } catch (err) {
-      throw err instanceof TokenError ? this.#refusal(err) : err
-    }
-  }
-
-  /** Asks alone, unless the answer came along with a read. */
-  async settle (): Promise<void> {
-    if (this.#settled) return
-    this.#settled = true
-    try {
-      await this.#question.ask()
-    } catch (err) {
-      throw err instanceof TokenError ? this.#refusal(err) : err
-    }
   }
 }

@@ -12,8 +12,9 @@ import { bulkRoutes, createRoute, deleteRoute, updateRoutes } from './write-rout
  * Every route of one collection, generated from its Resource: list, create, read, replace,
  * update, delete, changes of many records and OPTIONS, with 405 for the rest. Given `within`,
  * the collection is nested under one record of that parent (`/zoos/:zoo_id/animals`) and serves
- * list, create, read and delete of the records that belong to it; the parent's field is the one
- * of `references` that names the parent collection.
+ * list, create, read and delete of the records that belong to it, and changes of many of them
+ * (PATCH and DELETE of the nested collection's path); the parent's field is the one of
+ * `references` that names the parent collection.
  */
 export function collectionRoutes (resource: Resource, options: { within?: Resource } = {}): FastifyPluginAsyncTypebox {
   return async function routes (fastify) {

@@ -1,7 +1,7 @@
 import { trace } from '@opentelemetry/api'
 import type { FastifyBaseLogger, FastifyError } from 'fastify'
 import { accountClaims, keptClaims } from '../auth/claims.ts'
-import type { Principal } from '../auth/tokens.ts'
+import type { Principal } from '../auth/principal.ts'
 import { HttpError } from '../http/errors.ts'
 import type { ClaimedJob, JobOwner, JobResult, JobStore, JobView, StoredRequest } from '../store/storage.ts'
 

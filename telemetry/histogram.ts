@@ -1,7 +1,7 @@
 /**
  * A Prometheus histogram by label values, for what is observed on every request. prom-client's own
- * checks and hashes its labels at each observation, even through a child bound to them: 2.6 µs a
- * request for the three or four observations of a GET (a CPU profile, docs/benchmarks.md). Here
+ * checks and hashes its labels at each observation, even through a child bound to them, which a
+ * CPU profile of a GET found among its costs (docs/benchmarks.md, "Metrics and traces"). Here
  * each set of label values has its own counts, found once and kept, and an observation is a walk
  * of the bounds and two additions. prom-client's registry renders it, as it renders its own: this
  * object has the shape its registry reads (`get`, `getForPromString`, `reset`).

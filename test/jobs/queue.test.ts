@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import t, { type Test } from 'tap'
-import type { Principal } from '../../auth/tokens.ts'
+import type { Principal } from '../../auth/principal.ts'
 import { JobQueue } from '../../jobs/queue.ts'
 import { RESOURCES } from '../../schemas/index.ts'
 import { openSqliteStorage } from '../../store/sqlite/storage.ts'
