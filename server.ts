@@ -2,8 +2,7 @@ import type { AddressInfo } from 'node:net'
 import closeWithGrace from 'close-with-grace'
 import type { FastifyInstance } from 'fastify'
 import { buildApi } from './app.ts'
-import { CLI_NOUNS, readAll, runCli } from './auth/cli.ts'
-import { BACKUP_COMMANDS, runBackupCommand } from './backups/cli.ts'
+import { isCommand, readAll, runCli } from './cli/index.ts'
 import { ConfigError, loadConfig, privateDirectory, usage, type Config } from './config/index.ts'
 import { buildMetricsListener } from './listeners/metrics.ts'
 import { buildRedirectListener } from './listeners/redirect.ts'
@@ -28,10 +27,8 @@ async function main (argv: string[]): Promise<void> {
     stdout: (text: string) => process.stdout.write(text),
     stderr: (text: string) => process.stderr.write(text)
   }
-  if (CLI_NOUNS.includes(argv[0] ?? '')) {
+  if (isCommand(argv)) {
     process.exitCode = await runCli(argv, io)
-  } else if (BACKUP_COMMANDS.includes(argv[0] ?? '')) {
-    process.exitCode = await runBackupCommand(argv, io)
   } else if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(usage())
   } else if (argv.includes('--version')) {

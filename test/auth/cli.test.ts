@@ -1,5 +1,5 @@
 import t from 'tap'
-import { runCli } from '../../auth/cli.ts'
+import { runCli } from '../../cli/index.ts'
 import { basic, build, call, cli, tokenRequest } from '../helper.ts'
 
 t.test('client create prints JSON credentials that work at the token endpoint', async t => {

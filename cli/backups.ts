@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { cliDataDir, type CliIo } from '../auth/cli.ts'
-import { ConfigError } from '../config/index.ts'
+import { restoreBackup } from '../backups/restore.ts'
 import { migrationsOf } from '../store/migrations.ts'
 import { takeBackup, UnusableCopy } from '../store/sqlite/backup.ts'
 import { connect } from '../store/sqlite/database.ts'
-import { restoreBackup } from './restore.ts'
+import { cliDataDir, failed, UsageError, type CliIo } from './io.ts'
 
 /** The first words of a command line that backs the database up or restores it. */
 export const BACKUP_COMMANDS = ['backup', 'restore']
@@ -18,8 +17,6 @@ prints JSON; on DATABASE_URL use PostgreSQL's pg_dump and pg_restore instead`
 
 const POSTGRES = 'DATABASE_URL is set: back PostgreSQL up with its own tools, ' +
   '`pg_dump --format=custom --file=FILE "$DATABASE_URL"` and `pg_restore --clean --dbname="$DATABASE_URL" FILE`'
-
-class UsageError extends Error {}
 
 /**
  * `backup --to FILE` and `restore --from FILE` (docs/operations.md#backups). JSON on stdout; a
@@ -49,9 +46,7 @@ export async function runBackupCommand (argv: string[], io: Omit<CliIo, 'stdin'>
     io.stdout(`${JSON.stringify(result)}\n`)
     return 0
   } catch (err) {
-    const misused = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true
-    io.stderr(`${JSON.stringify({ error: (err as Error).message })}\n${misused ? `${USAGE}\n` : ''}`)
-    return misused || err instanceof ConfigError ? 2 : 1
+    return failed(err, USAGE, io)
   }
 }
 

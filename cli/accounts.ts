@@ -1,16 +1,16 @@
 import { parseArgs } from 'node:util'
-import { ConfigError, SETTINGS, unpackDirOf } from '../config/index.ts'
-import { unpack } from '../packaging/shipped.ts'
-import { openStorage } from '../store/open.ts'
-import type { StoredCollections, Storage } from '../store/storage.ts'
-import { changeClientClaims, changeClientScope, changeUserClaims, createClient, createUser, rotateClientSecret } from './accounts.ts'
-import { claimsOf, parseClaims, type Claims } from './claims.ts'
-import { SigningKeys } from './keys.ts'
+import { changeClientClaims, changeClientScope, changeUserClaims, createClient, createUser, rotateClientSecret } from '../auth/accounts.ts'
+import { claimsOf, parseClaims, type Claims } from '../auth/claims.ts'
+import { SigningKeys } from '../auth/keys.ts'
+import { scopesOf } from '../auth/scopes.ts'
+import { SETTINGS } from '../config/index.ts'
 import { RESOURCES } from '../schemas/index.ts'
-import { scopesOf } from './scopes.ts'
+import { openStorage } from '../store/open.ts'
+import type { Storage } from '../store/storage.ts'
+import { cliDataDir, failed, UsageError, type CliIo } from './io.ts'
 
-/** The first words of a command line that runs the CLI rather than the service. */
-export const CLI_NOUNS = ['client', 'user', 'key']
+/** The first words of the commands that manage clients, users and signing keys. */
+export const ACCOUNT_COMMANDS = ['client', 'user', 'key']
 
 const usage = (scopes: string[]): string => `usage: zoo-api <command> [options]   (npm run cli -- <command> in a clone; prints JSON;
                                       DATABASE_URL, else DATA_DIR or --data-dir, picks the database)
@@ -29,37 +29,10 @@ const usage = (scopes: string[]): string => `usage: zoo-api <command> [options] 
 scopes: ${scopes.join(' ')}
 claims: each VALUE is JSON (--claim zoo_id=1, --claim zoos=[1,2]), or else text; access rules read them (docs/access-rules.md)`
 
-class UsageError extends Error {}
-
 /** An account's kept claims as a list shows them: only when it has some. */
 function claimsListed (kept: string): { claims?: Claims } {
   const claims = claimsOf(kept)
   return Object.keys(claims).length === 0 ? {} : { claims }
-}
-
-export interface CliIo {
-  env: NodeJS.ProcessEnv
-  stdin: () => Promise<string>
-  stdout: (text: string) => void
-  stderr: (text: string) => void
-  /** The collections whose tables and scopes the CLI knows: by default those of schemas/, as the service's. */
-  collections?: StoredCollections
-}
-
-/**
- * The data directory a command runs on, `--data-dir` or else DATA_DIR, as the service reads it;
- * what the binary unpacks (the SQLite addon) is unpacked under it first.
- */
-export function cliDataDir (flag: string | undefined, env: NodeJS.ProcessEnv): string {
-  const dataDir = SETTINGS.dataDir.parse(flag ?? env.DATA_DIR ?? SETTINGS.dataDir.default, flag === undefined ? 'DATA_DIR' : '--data-dir')
-  unpack(unpackDirOf(dataDir, env.UNPACK_DIR), 'UNPACK_DIR')
-  return dataDir
-}
-
-export async function readAll (stream: NodeJS.ReadableStream): Promise<string> {
-  let text = ''
-  for await (const chunk of stream) text += String(chunk)
-  return text
 }
 
 /**
@@ -67,7 +40,7 @@ export async function readAll (stream: NodeJS.ReadableStream): Promise<string> {
  * scripts can use it; a failure is `{"error": ...}` on stderr, exit 1 (2 for a usage error).
  * Secrets are printed once, when made, and stored only as hashes (auth/secrets.ts).
  */
-export async function runCli (argv: string[], io: CliIo): Promise<number> {
+export async function runAccountCommand (argv: string[], io: CliIo): Promise<number> {
   const collections = io.collections ?? { resources: RESOURCES }
   const scopes = scopesOf(collections.resources)
   let storage: Storage | undefined
@@ -172,9 +145,7 @@ export async function runCli (argv: string[], io: CliIo): Promise<number> {
     io.stdout(`${JSON.stringify(result)}\n`)
     return 0
   } catch (err) {
-    const misused = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true
-    io.stderr(`${JSON.stringify({ error: (err as Error).message })}\n${misused ? `${usage(scopes)}\n` : ''}`)
-    return misused ? 2 : err instanceof ConfigError ? 2 : 1
+    return failed(err, usage(scopes), io)
   } finally {
     await storage?.close()
   }
