@@ -1,4 +1,5 @@
 import type { Alongside } from '../store/contract.ts'
+import type { Sql } from '../store/sql.ts'
 import type { AccountStore, StandingColumns, TokenKey, TokenStanding } from '../store/storage.ts'
 import { TokenError, type Principal } from './principal.ts'
 
@@ -47,25 +48,19 @@ export class StandingQuestion {
   readonly #principal: Principal
   readonly #key: TokenKey
   readonly #accounts: AccountStore
-  readonly #columnsOf: NonNullable<AccountStore['standingColumns']>
-  /** The select list last made, and the number of its first parameter. */
-  #columns: StandingColumns | undefined
-  #first = 0
+  /** The select list, made once. */
+  readonly #columns: StandingColumns
   #accepted: readonly unknown[] | undefined
 
-  constructor (principal: Principal, accounts: AccountStore, columnsOf: NonNullable<AccountStore['standingColumns']>) {
+  constructor (principal: Principal, accounts: AccountStore) {
     this.#principal = principal
     this.#key = keyOf(principal)
     this.#accounts = accounts
-    this.#columnsOf = columnsOf
+    this.#columns = accounts.standingColumns(this.#key)
   }
 
-  columns (first: number): StandingColumns {
-    if (this.#columns === undefined || this.#first !== first) {
-      this.#columns = this.#columnsOf.call(this.#accounts, this.#key, first)
-      this.#first = first
-    }
-    return this.#columns
+  columns (): Sql {
+    return this.#columns.columns
   }
 
   /** The values of the select list last accepted, if any; forgotten once refused or asked alone. */
@@ -78,7 +73,7 @@ export class StandingQuestion {
     const last = this.#accepted
     if (last !== undefined && last.length === values.length && last.every((value, i) => value === values[i])) return
     this.#accepted = undefined
-    judged(this.#principal, this.columns(1).standing([...values]))
+    judged(this.#principal, this.#columns.standing([...values]))
     this.#accepted = values
   }
 
@@ -112,8 +107,8 @@ export class PendingStanding implements Alongside {
     return this.#question.accepted
   }
 
-  columns (first: number): { sql: string, params: unknown[], count: number } {
-    return this.#question.columns(first)
+  columns (): Sql {
+    return this.#question.columns()
   }
 
   answer (values: unknown[]): void {

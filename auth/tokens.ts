@@ -125,14 +125,12 @@ export class TokenService {
   /**
    * Whether one of our tokens still stands, as a question to ask in the request's first
    * statement (store/contract.ts's Alongside); undefined when there is nothing to ask (an
-   * external issuer's token) or no way to ask it so. `refusal` makes the answer to send for a
-   * token that no longer stands.
+   * external issuer's token). `refusal` makes the answer to send for a token that no longer stands.
    */
   pending (principal: Principal, refusal: (err: TokenError) => unknown): PendingStanding | undefined {
-    const columns = this.accounts.standingColumns
-    if (principal.issuer !== this.settings.issuer || columns === undefined) return undefined
+    if (principal.issuer !== this.settings.issuer) return undefined
     let question = this.#questions.get(principal)
-    if (question === undefined) this.#questions.set(principal, question = new StandingQuestion(principal, this.accounts, columns))
+    if (question === undefined) this.#questions.set(principal, question = new StandingQuestion(principal, this.accounts))
     return new PendingStanding(question, refusal)
   }
 

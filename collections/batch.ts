@@ -131,7 +131,7 @@ export function batchRoute (fastify: Instance): void {
         if (operation === undefined) return undefined
         const write = planned[index] ??= plan(mounts, apiPrefix, root, resolved(operation, bodies, index))
         return write.write
-      }, { records: maxRecords, alongside: request.standing ?? undefined })
+      }, { records: maxRecords })
       return reply.send({ results: results.map((result, index) => (planned[index] as PlannedWrite).answer(result)) })
     } catch (err) {
       throw err instanceof BatchRefusal ? answered(err) : err

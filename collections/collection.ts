@@ -7,7 +7,7 @@ import { capitalize, type Resource, type ResourceRecord } from '../model/resourc
 import { IdSchema } from '../model/values.ts'
 import { componentsOf, recordRef } from '../schemas/responses.ts'
 import type { BoundStores } from '../store/bound.ts'
-import type { Alongside, Versioned } from '../store/contract.ts'
+import type { Versioned } from '../store/contract.ts'
 import { embeddedProperties, type Answered, type Embed } from './embedding.ts'
 import type { Mount } from './request.ts'
 import { belongingTo, planWrite, type WriteMethod } from './write-plan.ts'
@@ -99,13 +99,12 @@ export async function parentOf ({ nesting }: Collection, params: Params, records
 
 /**
  * The live record a path names, as the token sees it: 404 if it never existed (or is not in the
- * parent, or the token does not see it), 410 if deleted. `alongside` is asked in the statement
- * that reads the record.
+ * parent, or the token does not see it), 410 if deleted.
  */
-export async function read (collection: Collection, params: Params, records: BoundStores, alongside?: Alongside): Promise<Versioned> {
+export async function read (collection: Collection, params: Params, records: BoundStores): Promise<Versioned> {
   const { nesting, resource } = collection
   const parentId = await parentOf(collection, params, records)
-  const found = await records.collection(resource).live(params.id as number, alongside)
+  const found = await records.collection(resource).live(params.id as number)
   if (nesting !== undefined) belongingTo(resource, nesting, parentId as number, undefined)(found)
   return found
 }
@@ -141,8 +140,7 @@ export function writeHandler (collection: Collection, method: WriteMethod) {
       ifMatch: headers['if-match'],
       prefer: headers.prefer
     })
-    const result = await request.records.write(planned.write,
-      { records: server.config.writeMaxRecords, dryRun: planned.dryRun, alongside: request.standing ?? undefined })
+    const result = await request.records.write(planned.write, { records: server.config.writeMaxRecords, dryRun: planned.dryRun })
     const { status, headers: answered, body } = planned.answer(result)
     reply.code(status).headers(answered)
     return body === undefined ? reply.send() : reply.send(body)

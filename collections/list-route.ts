@@ -86,7 +86,7 @@ export function listRoute (fastify: Instance, collection: Collection): void {
     vary(reply, 'Prefer')
     if (asked !== undefined) reply.header('Preference-Applied', `count=${counting}`)
     // Read before the page: a write committed meanwhile makes the next request's tag differ (collections/revalidation.ts).
-    const stamps = await records.changes([resource.name, ...embedding.map(embed => embed.resource.name)], request.standing ?? undefined)
+    const stamps = await records.changes([resource.name, ...embedding.map(embed => embed.resource.name)])
     // A token bound by access rules: the stamps change with writes it cannot see, so its tag is made of what it is answered.
     const bound = listed.bound || embedding.some(e => recordsOf(e.resource).bound)
     if (!bound) {

@@ -1,18 +1,40 @@
 import { randomBytes } from 'node:crypto'
 import { changesOf, rowsOf, type DatabasePort, type Work } from './database.ts'
-import { raw, sql, type Sql } from './sql.ts'
-import type { AccountStore, Client, NewRefreshToken, RefreshToken, User } from './storage.ts'
+import { join, raw, sql, type Sql } from './sql.ts'
+import type { AccountStore, Client, NewRefreshToken, RefreshToken, StandingColumns, TokenKey, TokenStanding, User } from './storage.ts'
 
 const CLIENT = raw('client_id, secret_hash, name, scope, created_at, generation, claims')
 const USER = raw('id, username, password_hash, scope, external_issuer, external_subject, claims, generation, created_at')
 const REFRESH_TOKEN = raw('token_hash, family_id, client_id, user_id, scope, expires_at, rotated_at, revoked_at')
 
 /**
- * How an engine asks whether a token still stands, asked on every request, alone or with a
- * statement the request makes anyway: SQLite answers at once, without a promise
- * (store/sqlite/standing.ts); PostgreSQL in a round trip (store/postgres/standing.ts).
+ * Whether a token still stands, as a select list over one row, the same on both engines: the
+ * client's generation and creation, whether the token was revoked, its user's generation (null
+ * when none). No client: nothing else matters.
  */
-export type StandingCheck = Pick<AccountStore, 'tokenStanding' | 'standingColumns'>
+export function standingColumns (token: TokenKey): StandingColumns {
+  const client = sql`FROM oauth_clients WHERE client_id = ${token.clientId}`
+  return {
+    columns: join([
+      sql`(SELECT generation ${client})`,
+      sql`(SELECT created_at ${client})`,
+      sql`EXISTS (SELECT 1 FROM revoked_access_tokens WHERE jti = ${token.jti})`,
+      sql`(SELECT generation FROM users WHERE id = CAST(${token.userId} AS BIGINT))`
+    ], ', '),
+    standing: ([generation, createdAt, revoked, userGeneration]): TokenStanding => ({
+      revoked: revoked === true || revoked === 1,
+      client: generation === null ? undefined : { generation: generation as string, created_at: createdAt as string },
+      userExists: token.userId === null || userGeneration !== null,
+      userGeneration: (userGeneration as string | null) ?? ''
+    })
+  }
+}
+
+/**
+ * How an engine asks the standing alone, on every request that reads nothing it could ride with:
+ * SQLite answers at once, without a promise; PostgreSQL in a round trip.
+ */
+export type StandingAlone = (statement: Sql) => unknown[] | Promise<unknown[]>
 
 /**
  * The authorization server's clients, users and tokens (migrations/{sqlite,postgres}/002_oauth.sql).
@@ -20,13 +42,21 @@ export type StandingCheck = Pick<AccountStore, 'tokenStanding' | 'standingColumn
  */
 export class SqlAccountStore implements AccountStore {
   readonly db: DatabasePort
-  readonly tokenStanding: AccountStore['tokenStanding']
-  readonly standingColumns: AccountStore['standingColumns']
+  readonly #alone: StandingAlone
 
-  constructor (db: DatabasePort, standing: StandingCheck) {
+  constructor (db: DatabasePort, alone: StandingAlone) {
     this.db = db
-    this.tokenStanding = standing.tokenStanding
-    this.standingColumns = standing.standingColumns
+    this.#alone = alone
+  }
+
+  standingColumns (token: TokenKey): StandingColumns {
+    return standingColumns(token)
+  }
+
+  tokenStanding (token: TokenKey): TokenStanding | Promise<TokenStanding> {
+    const { columns, standing } = standingColumns(token)
+    const values = this.#alone(sql`SELECT ${columns}`)
+    return values instanceof Promise ? values.then(standing) : standing(values)
   }
 
   async createClient (client: Omit<Client, 'created_at' | 'generation'>): Promise<Client> {

@@ -74,27 +74,33 @@ export class BoundStores {
   readonly #stores: CollectionStores
   readonly #served: readonly Resource[]
   readonly #bearer: Bearer | null
+  readonly #standing: Alongside | undefined
   readonly #collections = new Map<string, BoundCollection>()
 
-  /** `served`: every collection of the stores, whose rules a write meets where it names their records. */
-  constructor (stores: CollectionStores, served: readonly Resource[], bearer: Bearer | null) {
+  /**
+   * `served`: every collection of the stores, whose rules a write meets where it names their
+   * records; `standing`, whether the token still stands, asked alongside the first statement of
+   * the view that can carry it (store/contract.ts's Alongside), and before anything is written.
+   */
+  constructor (stores: CollectionStores, served: readonly Resource[], bearer: Bearer | null, standing?: Alongside) {
     this.#stores = stores
     this.#served = served
     this.#bearer = bearer
+    this.#standing = standing
   }
 
   collection (resource: Resource): BoundCollection {
     let bound = this.#collections.get(resource.name)
     if (bound === undefined) {
-      bound = new BoundCollection(this.#stores.collection(resource), bindingOf(this.#bearer, resource), this.#stores.feed)
+      bound = new BoundCollection(this.#stores.collection(resource), bindingOf(this.#bearer, resource), this.#stores.feed, this.#standing)
       this.#collections.set(resource.name, bound)
     }
     return bound
   }
 
   /** The change stamps of `collections` (CollectionStores.changes): what they vouch for is read through this view. */
-  changes (collections: readonly string[], alongside?: Alongside): Promise<string[]> {
-    return this.#stores.changes(collections, alongside)
+  changes (collections: readonly string[]): Promise<string[]> {
+    return this.#stores.changes(collections, { alongside: this.#standing })
   }
 
   /**
@@ -110,13 +116,14 @@ export class BoundStores {
   }
 
   /** Runs a write as the token may make it (CollectionStores.write): its records answered as it sees them. */
-  async write (write: Write, options: WriteOptions): Promise<WriteResult> {
+  async write (write: Write, options: Omit<WriteOptions, 'alongside'>): Promise<WriteResult> {
     const [bound, binding] = this.#bound(write)
-    return shownResult(await this.#stores.write(bound, options), binding)
+    return shownResult(await this.#stores.write(bound, { ...options, alongside: this.#standing }), binding)
   }
 
   /** Runs writes in one transaction as the token may make each (CollectionStores.batch): `next` is given what it sees. */
-  async batch (next: (done: readonly WriteResult[]) => Write | undefined, options: WriteOptions): Promise<WriteResult[]> {
+  async batch (next: (done: readonly WriteResult[]) => Write | undefined, options: Omit<WriteOptions, 'alongside'>):
+  Promise<WriteResult[]> {
     const bindingsOf: (Binding | undefined)[] = []
     const answered: WriteResult[] = []
     const results = await this.#stores.batch(done => {
@@ -126,7 +133,7 @@ export class BoundStores {
       const [bound, binding] = this.#bound(write)
       bindingsOf.push(binding)
       return bound
-    }, options)
+    }, { ...options, alongside: this.#standing })
     return results.map((result, i) => answered[i] ?? shownResult(result, bindingsOf[i]))
   }
 
@@ -188,12 +195,14 @@ export class BoundCollection {
   readonly #store: CollectionStore
   readonly #binding: Binding | undefined
   readonly #feed: ChangeLog
+  readonly #standing: Alongside | undefined
 
-  constructor (store: CollectionStore, binding: Binding | undefined, feed: ChangeLog) {
+  constructor (store: CollectionStore, binding: Binding | undefined, feed: ChangeLog, standing: Alongside | undefined) {
     this.resource = store.resource
     this.#store = store
     this.#binding = binding
     this.#feed = feed
+    this.#standing = standing
   }
 
   /** Whether the collection's access rules bind the token: what it is answered then depends on them. */
@@ -234,10 +243,10 @@ export class BoundCollection {
 
   /**
    * The live record `id` names, as the token sees it: 404 if it never existed or the token does
-   * not see it, 410 if deleted. `alongside` is asked in the statement that reads it.
+   * not see it, 410 if deleted. The token's standing is asked in the statement that reads it.
    */
-  async live (id: number, alongside?: Alongside): Promise<Versioned> {
-    const found = await this.#store.get(id, alongside, seen(this.#binding))
+  async live (id: number): Promise<Versioned> {
+    const found = await this.#store.get(id, { alongside: this.#standing, within: seen(this.#binding) })
     if (found === undefined) {
       // A live record the read did not find is one the token's access rules keep from it: for it, there is none.
       const presence = await this.#store.presence(id)

@@ -1,5 +1,6 @@
 import type { Filter } from '../model/filters.ts'
 import type { Resource, ResourceRecord, Scalar } from '../model/resource.ts'
+import type { Sql } from './sql.ts'
 
 export type { AnyOf, FieldFilter, Filter } from '../model/filters.ts'
 
@@ -16,7 +17,7 @@ export interface CollectionStores {
    * collection is as it was. Read before what it vouches for (a list's ETag, collections/revalidation.ts).
    * `alongside` is answered first: with the stamps where the engine can (PostgreSQL), else alone.
    */
-  changes (collections: readonly string[], alongside?: Alongside): Promise<string[]>
+  changes (collections: readonly string[], options?: { alongside?: Alongside | undefined }): Promise<string[]>
   /** Every committed change of a record, in order: what the change feed reads. */
   readonly feed: ChangeLog
   /**
@@ -91,8 +92,8 @@ export class BatchRefusal extends Error {
 export interface Alongside {
   /** Answered already: nothing to ask. */
   readonly settled: boolean
-  /** Its select list over one row, its parameters numbered from `first` where the engine numbers them. */
-  columns (first: number): { sql: string, params: unknown[], count: number }
+  /** Its select list over one row, a fragment of the `sql` template. */
+  columns (): Sql
   /** Takes its answer, the values of that select list; throws to refuse the request. */
   answer (values: unknown[]): void
   /**
@@ -222,11 +223,17 @@ export interface Versioned {
 
 export type Presence = 'live' | 'deleted' | 'absent'
 
+/** What a read of records may also carry: filters they must meet, and a question asked in the same statement. */
+export interface ReadOptions {
+  within?: Filter[]
+  alongside?: Alongside | undefined
+}
+
 export interface CollectionStore {
   readonly resource: Resource
   list (query: ListQuery, options: ListOptions): Promise<Page>
   /** The live record, if `within` (filters) all hold for it; `alongside` is answered in the statement that reads it. */
-  get (id: number, alongside?: Alongside, within?: Filter[]): Promise<Versioned | undefined>
+  get (id: number, options?: ReadOptions): Promise<Versioned | undefined>
   /** The live records among `ids` for which `within` holds, in one read, in no particular order. */
   getMany (ids: readonly number[], within?: Filter[]): Promise<ResourceRecord[]>
   /**

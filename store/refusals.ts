@@ -1,7 +1,7 @@
 import { StoreError } from '../model/refusal.ts'
 import type { Resource } from '../model/resource.ts'
 import type { FieldError } from '../model/values.ts'
-import type { CollectionStore, Filter, Presence } from './contract.ts'
+import type { Presence } from './contract.ts'
 
 /**
  * Refuses an id that names no live record: 404 if it never did, 410 if it was deleted (ids are
@@ -30,22 +30,6 @@ export class DryRun<T> extends Error {
     super('a dry run, undone')
     this.result = result
   }
-}
-
-/** `mustBeLive`, asking the collection's store where the id stands. */
-export async function ensureLive (collection: CollectionStore, id: number): Promise<void> {
-  mustBeLive(collection.resource, id, await collection.presence(id))
-}
-
-/**
- * `ensureLive`, of a record within `within` (a token's access rules there): a live record outside
- * them is, for the token, one that does not exist (404).
- */
-export async function ensureSeen (collection: CollectionStore, id: number, within: Filter[]): Promise<void> {
-  if (within.length === 0) return ensureLive(collection, id)
-  if (await collection.get(id, undefined, within) !== undefined) return
-  const presence = await collection.presence(id)
-  mustBeLive(collection.resource, id, presence === 'live' ? 'absent' : presence)
 }
 
 export function invalid (errors: FieldError[]): StoreError {

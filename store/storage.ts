@@ -1,5 +1,6 @@
 import type { Resource } from '../model/resource.ts'
 import type { CollectionStores } from './contract.ts'
+import type { Sql } from './sql.ts'
 
 /**
  * The collections a storage keeps: their resources, and where the migrations that make their
@@ -153,16 +154,16 @@ export interface AccountStore {
   tokenStanding (token: TokenKey): TokenStanding | Promise<TokenStanding>
   /**
    * The question of tokenStanding as a select list over one row, to ask it in a statement the
-   * request makes anyway (on PostgreSQL, its round trip; on SQLite, its locks): its parameters
-   * numbered from `first` where the engine numbers them, and the standing its values say.
+   * request makes anyway (on PostgreSQL, its round trip; on SQLite, its locks), and the standing
+   * its values say.
    */
-  standingColumns?: (token: TokenKey, first: number) => StandingColumns
+  standingColumns (token: TokenKey): StandingColumns
   /** Forgets revoked access tokens and refresh tokens that have expired. */
   forgetExpired (): Promise<void>
 }
 
-/** A token's standing as a select list over one row: its text, parameters and number of columns, and what its values say. */
-export interface StandingColumns { sql: string, params: unknown[], count: number, standing: (values: unknown[]) => TokenStanding }
+/** A token's standing as a select list over one row (a fragment of the `sql` template), and what its values say. */
+export interface StandingColumns { columns: Sql, standing: (values: unknown[]) => TokenStanding }
 
 export interface StoredAnswer {
   status: number

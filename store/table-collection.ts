@@ -1,14 +1,13 @@
 import type { Scalar } from '../model/kinds.ts'
 import type { Resource, ResourceRecord } from '../model/resource.ts'
-import type { Alongside, Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Presence, Versioned } from './contract.ts'
+import type {
+  Alongside, Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Presence, ReadOptions, Versioned
+} from './contract.ts'
 import { childCounts, childrenOf, grouped } from './children-sql.ts'
 import { CollectionSql } from './collection-sql.ts'
 import { CollectionWrites } from './collections.ts'
 import type { Dialect } from './dialect.ts'
-import { numbered, sql, type Sql } from './sql.ts'
-
-/** `alongside`'s select list, to ask it in a statement of the collections (store/contract.ts). */
-export const alongsideColumns = (alongside: Alongside): Sql => numbered(first => alongside.columns(first))
+import { sql, type Sql } from './sql.ts'
 
 /** What a delete removes: a record by its id, or the records of a change of many (what refuses it names them so). */
 export type Deleting = number | 'many'
@@ -40,13 +39,13 @@ export abstract class TableCollection implements CollectionStore {
    * per resource whatever the token: a rule's claims are values, an `_in` claim one array value, so
    * it varies only with which of its rules' claims a token lacks. It is prepared like any other.
    */
-  async get (id: number, alongside?: Alongside, within: Filter[] = []): Promise<Versioned | undefined> {
+  async get (id: number, { alongside, within = [] }: ReadOptions = {}): Promise<Versioned | undefined> {
     if (alongside === undefined || alongside.settled) {
       const [row] = await this.rows(this.sql.read(id, within))
       return row === undefined ? undefined : this.sql.versioned(row)
     }
     // One row whatever the record, so that `alongside` is answered in the same statement even for a record that is not there.
-    const [row] = await this.rows(sql`SELECT ${alongsideColumns(alongside)}, record.* FROM (SELECT 1) AS one
+    const [row] = await this.rows(sql`SELECT ${alongside.columns()}, record.* FROM (SELECT 1) AS one
       LEFT JOIN (${this.sql.read(id, within)}) AS record ON true`)
     if (row === undefined) throw new Error('a select of one row answered none')
     return this.answered(alongside, row)
@@ -66,7 +65,7 @@ export abstract class TableCollection implements CollectionStore {
   /** Asks `alongside` in a statement of its own, unless it is answered. */
   protected async settle (alongside: Alongside | undefined): Promise<void> {
     if (alongside === undefined || alongside.settled) return
-    const [row] = await this.rows(sql`SELECT ${alongsideColumns(alongside)}`)
+    const [row] = await this.rows(sql`SELECT ${alongside.columns()}`)
     alongside.answer(row as Scalar[])
   }
 

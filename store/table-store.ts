@@ -19,7 +19,7 @@ export abstract class TableStore<Collection extends TableCollection> implements 
   readonly #byName = new Map<string, Collection>()
 
   abstract readonly feed: ChangeLog
-  abstract changes (collections: readonly string[], alongside?: Alongside): Promise<string[]>
+  abstract changes (collections: readonly string[], options?: { alongside?: Alongside | undefined }): Promise<string[]>
 
   /** Runs a write's sequence in one transaction, its changes recorded in the feed in the same transaction: its result, once committed. */
   abstract commit<T> (sequence: (now: string) => Sequence<T>, alongside?: Alongside): Promise<T>

@@ -27,12 +27,13 @@ const bound = new WeakMap<FastifyRequest, BoundStores>()
 export default fp(async function storage (fastify) {
   const storage = await openStorage(fastify.config, fastify.collections)
   fastify.decorate('storage', storage)
-  // Made when first asked, once the token is known: its bindings are made as its rules are met.
+  // Made when first asked, once the token and its standing are known: its bindings are made as its rules are met.
   fastify.decorateRequest('records', {
     getter (this: FastifyRequest): BoundStores {
       let records = bound.get(this)
       if (records === undefined) {
-        bound.set(this, records = new BoundStores(storage.collections, fastify.collections.resources, this.principal))
+        const standing = this.standing ?? undefined
+        bound.set(this, records = new BoundStores(storage.collections, fastify.collections.resources, this.principal, standing))
       }
       return records
     }

@@ -83,8 +83,13 @@ export class PostgresCollectionStores extends TableStore<PostgresCollection> {
     return err
   }
 
+  /** The one row of a statement of a fixed text (prepared once per connection), its values in the order of the select list. */
+  async row (statement: Sql): Promise<unknown[]> {
+    return (await this.pool.query<unknown[]>(asArrays(statement))).rows[0] as unknown[]
+  }
+
   /** The sums of the change counters (store/postgres/totals.ts): raised by every instance's writes, never lowered. */
-  changes (collections: readonly string[], alongside?: Alongside): Promise<string[]> {
+  changes (collections: readonly string[], { alongside }: { alongside?: Alongside | undefined } = {}): Promise<string[]> {
     return changesOf(this.pool, collections, alongside)
   }
 
@@ -196,7 +201,7 @@ class PostgresCollection extends TableCollection {
       await this.settle(alongside)
       row = await this.#once(statement(new Date().toISOString(), parent))
     } else {
-      const current = await this.get(read.id, alongside)
+      const current = await this.get(read.id, { alongside })
       if (current === undefined) return undefined
       read.precondition?.(current)
       row = await this.#once(statement(new Date().toISOString(), parent, { current: current.record, version: current.version }))

@@ -3,7 +3,6 @@ import type { Alongside, FeedEvent } from '../contract.ts'
 import type { CollectionSql } from '../collection-sql.ts'
 import { join, list, numbered, raw, sql, type Sql, type Statement } from '../sql.ts'
 import { quote } from '../text.ts'
-import { alongsideColumns } from '../table-collection.ts'
 import { POSTGRES } from './dialect.ts'
 import type { PostgresChangeLog } from './feed.ts'
 
@@ -12,7 +11,7 @@ export interface Standing { question: Alongside, accepted: readonly unknown[] }
 
 /** The condition that `standing` is answered as accepted, else the statement fails (STANDING_CHANGED), firing no trigger. */
 export function stillAccepted ({ question, accepted }: Standing): Sql {
-  const same = sql`ROW(${alongsideColumns(question)}) IS NOT DISTINCT FROM ROW(${list(accepted)})`
+  const same = sql`ROW(${question.columns()}) IS NOT DISTINCT FROM ROW(${list(accepted)})`
   return sql`CASE WHEN ${same} THEN true ELSE standing_changed() END`
 }
 

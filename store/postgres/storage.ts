@@ -8,7 +8,6 @@ import { PostgresCollectionStores } from './collections.ts'
 import { LOCKS, migrate, openPool, PostgresPort, withLock, type PostgresSettings } from './database.ts'
 import { POSTGRES_LEASE } from './jobs.ts'
 import { checkTables } from './schema.ts'
-import { postgresStanding } from './standing.ts'
 
 /**
  * PostgreSQL, shared by every instance of the service: whatever must hold across instances
@@ -32,7 +31,7 @@ export async function openPostgresStorage (settings: PostgresSettings, collectio
     engine: 'postgres',
     shared: true,
     collections: store,
-    accounts: new SqlAccountStore(port, postgresStanding(pool)),
+    accounts: new SqlAccountStore(port, statement => store.row(statement)),
     idempotency: new SqlIdempotencyStore(port),
     jobs: new SqlJobStore(port, POSTGRES_LEASE),
     signingKeys: new SqlSigningKeyStore(port),

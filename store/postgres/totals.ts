@@ -1,7 +1,6 @@
 import type { Alongside, Filter } from '../contract.ts'
 import { KeptTotals } from '../kept-totals.ts'
 import { raw, sql, type Sql } from '../sql.ts'
-import { alongsideColumns } from '../table-collection.ts'
 import { prepared, type Queryable } from './database.ts'
 import { POSTGRES } from './dialect.ts'
 
@@ -16,7 +15,7 @@ export async function changesOf (db: Queryable, collections: readonly string[], 
   const asked = alongside?.settled === false ? alongside : undefined
   const names = sql`unnest(${[...collections]}::text[]) WITH ORDINALITY AS asked (name, position)`
   const stamps = sql`ARRAY(SELECT (SELECT ${CHANGES} FROM collection_changes WHERE collection = name) FROM ${names} ORDER BY position)`
-  const also = asked === undefined ? raw('') : sql`, ${alongsideColumns(asked)}`
+  const also = asked === undefined ? raw('') : sql`, ${asked.columns()}`
   const { sql: text, params } = sql`SELECT ${stamps}${also}`.render(POSTGRES.placeholder)
   const { rows } = await db.query<unknown[]>({ ...prepared(text, params), rowMode: 'array' })
   const [changes, ...answer] = rows[0] as [string[], ...unknown[]]

@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto'
 import type Database from 'better-sqlite3'
 import { compareAsciiCaseInsensitive, KINDS, type Comparator, type Scalar } from '../../model/kinds.ts'
 import type { Resource, ResourceRecord } from '../../model/resource.ts'
-import type { Alongside, Filter, ListOptions, ListQuery, Page, Versioned } from '../contract.ts'
+import type { Alongside, Filter, ListOptions, ListQuery, Page, ReadOptions, Versioned } from '../contract.ts'
 import { feedRows } from '../feed.ts'
 import { sqliteStatement } from '../observed.ts'
 import { runNow, type Ask, type Change, type Sequence } from '../sequence.ts'
 import { sql, type Sql } from '../sql.ts'
-import { alongsideColumns, TableCollection } from '../table-collection.ts'
+import { TableCollection } from '../table-collection.ts'
 import { TableStore } from '../table-store.ts'
 import { SqlitePort, type SqliteDatabase } from './database.ts'
 import { searchTable, SQLITE } from './dialect.ts'
@@ -55,7 +55,7 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
     this.indexSearchWords()
   }
 
-  async changes (collections: readonly string[], alongside?: Alongside): Promise<string[]> {
+  async changes (collections: readonly string[], { alongside }: { alongside?: Alongside | undefined } = {}): Promise<string[]> {
     this.answerAlone(alongside)
     this.checkForeignWrites()
     return collections.map(name => `${this.#epoch}.${this.named(name).changes}`)
@@ -119,7 +119,7 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
   /** Asks `alongside` in a statement of its own (at once, as every SQLite statement), unless it is answered. */
   answerAlone (alongside: Alongside | undefined): void {
     if (alongside === undefined || alongside.settled) return
-    alongside.answer(this.row(sql`SELECT ${alongsideColumns(alongside)}`) as Scalar[])
+    alongside.answer(this.row(sql`SELECT ${alongside.columns()}`) as Scalar[])
   }
 
   /** The first row of a statement, its values in the order of the select list, or undefined. */
@@ -199,18 +199,18 @@ class SqliteCollection extends TableCollection {
   }
 
   /** A record and the token's standing in one statement; none for a record not there (TableCollection's form took six times as long). */
-  override async get (id: number, alongside?: Alongside, within: Filter[] = []): Promise<Versioned | undefined> {
+  override async get (id: number, { alongside, within = [] }: ReadOptions = {}): Promise<Versioned | undefined> {
     const asked = alongside?.settled === false ? alongside : undefined
     let row: Scalar[] | undefined
     if (within.length > 0) {
       // A token bound by access rules reads with their conditions: a statement that varies with them.
       const read = this.sql.read(id, within)
-      row = this.store.row(asked === undefined ? read : sql`SELECT ${alongsideColumns(asked)}, record.* FROM (${read}) AS record`)
+      row = this.store.row(asked === undefined ? read : sql`SELECT ${asked.columns()}, record.* FROM (${read}) AS record`)
     } else if (asked === undefined) {
       const read = this.#read
       row = sqliteStatement(read.source, () => read.get(id) as Scalar[] | undefined)
     } else {
-      const { sql: columns, params } = asked.columns(1)
+      const { sql: columns, params } = asked.columns().render(SQLITE.placeholder)
       let read = this.#readAlongside.get(columns)
       if (read === undefined) {
         const record = this.sql.read(0).render(SQLITE.placeholder).sql

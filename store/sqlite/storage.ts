@@ -7,7 +7,6 @@ import type { StoredCollections, Storage } from '../storage.ts'
 import { SqliteCollectionStores } from './collections.ts'
 import { takeBackup } from './backup.ts'
 import { openDatabase } from './database.ts'
-import { sqliteStanding } from './standing.ts'
 
 /**
  * Pages a scheduled backup copies before the event loop runs again: 4 MiB of 4 KiB pages, a few
@@ -29,7 +28,8 @@ export function openSqliteStorage (dataDir: string, collections: StoredCollectio
     // Another process on the same file (the CLI) only manages clients and users.
     shared: false,
     collections: stores,
-    accounts: new SqlAccountStore(port, sqliteStanding(db)),
+    // The standing is answered at once, in the process, without a promise.
+    accounts: new SqlAccountStore(port, statement => stores.row(statement) as unknown[]),
     idempotency: new SqlIdempotencyStore(port),
     // One process serves a SQLite file: its jobs need no lease.
     jobs: new SqlJobStore(port),
