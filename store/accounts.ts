@@ -19,7 +19,7 @@ export function standingColumns (token: TokenKey): StandingColumns {
       sql`(SELECT generation ${client})`,
       sql`(SELECT created_at ${client})`,
       sql`EXISTS (SELECT 1 FROM revoked_access_tokens WHERE jti = ${token.jti})`,
-      sql`(SELECT generation FROM users WHERE id = CAST(${token.userId} AS BIGINT))`
+      sql`(SELECT generation FROM users WHERE id = ${token.userId})`
     ], ', '),
     standing: ([generation, createdAt, revoked, userGeneration]): TokenStanding => ({
       revoked: revoked === true || revoked === 1,

@@ -39,8 +39,11 @@ function bindingOf (bearer: Bearer | null, resource: Resource): Binding | undefi
   return binding ?? undefined
 }
 
+/** No filter: what an unbound token's reads hold. */
+const EVERY: Filter[] = []
+
 /** The records a binding sees, as filters a read must hold; none when nothing binds. */
-const seen = (binding: Binding | undefined): Filter[] => binding?.read ?? []
+const seen = (binding: Binding | undefined): Filter[] => binding?.read ?? EVERY
 
 /** What a write did, its records as the binding is answered them. */
 function shownResult (result: WriteResult, binding: Binding | undefined): WriteResult {
@@ -234,11 +237,14 @@ export class BoundCollection {
    */
   async list (query: ListQuery, options: ListOptions, within: Filter[] = []): Promise<Page> {
     const binding = this.#binding
+    if (binding === undefined) {
+      return this.#store.list(within.length === 0 ? query : { ...query, filters: [...query.filters, ...within] }, options)
+    }
     refuseHiddenFilters(binding, query.filters)
-    const sorted = query.sort.find(key => this.hides(key.field))
+    const sorted = query.sort.find(key => binding.hidden.has(key.field))
     if (sorted !== undefined) throw noSuchField(this.resource, 'sortby', sorted.field)
-    const page = await this.#store.list({ ...query, filters: [...query.filters, ...within, ...seen(binding)] }, options)
-    return binding === undefined ? page : { ...page, items: page.items.map(record => shown(record, binding)) }
+    const page = await this.#store.list({ ...query, filters: [...query.filters, ...within, ...binding.read] }, options)
+    return { ...page, items: page.items.map(record => shown(record, binding)) }
   }
 
   /**

@@ -14,6 +14,9 @@ export interface Statement {
   params: unknown[]
 }
 
+/** What `Sql.rendered` made of a fragment, and for which placeholders: a fragment is rendered for one engine. */
+const renderings = new WeakMap<object, { placeholder: (n: number) => string, statement: Statement }>()
+
 /** SQL made elsewhere that numbers its own placeholders from the number it is given (`numbered`). */
 class Numbered {
   readonly make: (first: number) => Statement
@@ -33,6 +36,17 @@ export class Sql {
     if (texts.length !== values.length + 1) throw new Error('a fragment has one text more than it has values')
     this.texts = texts
     this.values = values
+  }
+
+  /**
+   * `render`, made once for this fragment and `placeholder` and kept: a fragment never changes, so
+   * one rendered for every request that carries it (the token's standing, a select list per token)
+   * is rendered once, its text the same string each time, whose hash a lookup by it finds kept.
+   */
+  rendered (placeholder: (n: number) => string): Statement {
+    let kept = renderings.get(this)
+    if (kept?.placeholder !== placeholder) renderings.set(this, kept = { placeholder, statement: this.render(placeholder) })
+    return kept.statement
   }
 
   /** The statement, each value's placeholder written by `placeholder(n)`, n counting from 1 in the order of the text. */

@@ -14,10 +14,10 @@ declare module 'fastify' {
      * way a route, a batch, the feed or an embed reaches them, so that each meets the access rules.
      */
     readonly records: BoundStores
+    /** `records` once made. */
+    recordsView: BoundStores | null
   }
 }
-
-const bound = new WeakMap<FastifyRequest, BoundStores>()
 
 /**
  * Where everything is kept: SQLite in DATA_DIR, or PostgreSQL when DATABASE_URL names it
@@ -27,15 +27,15 @@ const bound = new WeakMap<FastifyRequest, BoundStores>()
 export default fp(async function storage (fastify) {
   const storage = await openStorage(fastify.config, fastify.collections)
   fastify.decorate('storage', storage)
-  // Made when first asked, once the token and its standing are known: its bindings are made as its rules are met.
+  // Made when first asked, once the token and its standing are known: its bindings are made as its
+  // rules are met. Kept on the request itself: in a WeakMap keyed by the request, the view (whose
+  // standing refers back to the request) kept every request alive through the young generation's
+  // collections, each promoted and the heap grown until a full collection (docs/benchmarks.md).
+  fastify.decorateRequest('recordsView', null)
   fastify.decorateRequest('records', {
     getter (this: FastifyRequest): BoundStores {
-      let records = bound.get(this)
-      if (records === undefined) {
-        const standing = this.standing ?? undefined
-        bound.set(this, records = new BoundStores(storage.collections, fastify.collections.resources, this.principal, standing))
-      }
-      return records
+      this.recordsView ??= new BoundStores(storage.collections, fastify.collections.resources, this.principal, this.standing ?? undefined)
+      return this.recordsView
     }
   })
   fastify.addHook('onClose', async () => { await storage.close() })

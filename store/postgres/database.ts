@@ -137,7 +137,7 @@ async function transactionOn<T> (
     if (first === undefined || first.settled) await client.query('BEGIN')
     else {
       // The question asked with the BEGIN, in one round trip; its answer may refuse the write before it starts.
-      const asked = first.columns().render(POSTGRES.placeholder)
+      const asked = first.columns().rendered(POSTGRES.placeholder)
       const [, answer] = await client.query({ text: `BEGIN; SELECT ${inline(asked.sql, asked.params)}`, rowMode: 'array' }) as unknown as
         pg.QueryArrayResult[]
       first.answer(answer?.rows[0] as unknown[])

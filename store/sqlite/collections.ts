@@ -210,7 +210,7 @@ class SqliteCollection extends TableCollection {
       const read = this.#read
       row = sqliteStatement(read.source, () => read.get(id) as Scalar[] | undefined)
     } else {
-      const { sql: columns, params } = asked.columns().render(SQLITE.placeholder)
+      const { sql: columns, params } = asked.columns().rendered(SQLITE.placeholder)
       let read = this.#readAlongside.get(columns)
       if (read === undefined) {
         const record = this.sql.read(0).render(SQLITE.placeholder).sql
