@@ -31,6 +31,3 @@ export interface CollectionRequest {
   /** Prefer: what a route's request may ask of its answer (a batch's operations ask nothing). */
   prefer: string | string[] | undefined
 }
-
-/** The href of a record under the version root `root`. */
-export const recordHref = (root: string, resource: Resource, id: number): string => `${root}/${resource.name}/${id}`

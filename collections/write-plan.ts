@@ -1,12 +1,13 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import { HttpError } from '../http/errors.ts'
+import { recordHref } from '../http/links.ts'
 import { bulkPreferences, returnPreference } from '../http/prefer.ts'
 import type { Resource, ResourceRecord } from '../model/resource.ts'
 import { NoQuerySchema } from '../schemas/common.ts'
 import type { Precondition, Versioned, Write, WriteResult } from '../store/contract.ts'
 import { etagOf, ifMatch } from './conditional.ts'
 import { parseFilters } from './list-query.ts'
-import { recordHref, type CollectionRequest, type Mount } from './request.ts'
+import type { CollectionRequest, Mount } from './request.ts'
 
 /*
  * The one place a write is planned. A request to write, from a collection's route, an operation

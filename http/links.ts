@@ -26,8 +26,8 @@ export const originOf = (request: FastifyRequest): string => AUTHORITY.test(requ
 export const versionRoot = (request: FastifyRequest): string =>
   `${originOf(request)}${request.server.config.apiPrefix}/${API_VERSION}`
 
-export const recordUrl = (request: FastifyRequest, resource: Resource, id: number): string =>
-  `${versionRoot(request)}/${resource.name}/${id}`
+/** The href of a record under `root`, the version root as the client addressed it (`versionRoot`). */
+export const recordHref = (root: string, resource: Resource, id: number): string => `${root}/${resource.name}/${id}`
 
 export function collectionLink (request: FastifyRequest, resource: Resource): Link {
   const href = `${versionRoot(request)}/${resource.name}`

@@ -20,7 +20,7 @@ export function shown (record: ResourceRecord, binding: Binding | undefined): Re
 }
 
 /** A query parameter refused as one the collection does not know: said so, whatever the field, so that it tells nothing of it. */
-export const unknownParameter = (name: string): StoreError => new StoreError('bad_query', `Invalid query: unknown query parameter ${name}`,
+const unknownParameter = (name: string): StoreError => new StoreError('bad_query', `Invalid query: unknown query parameter ${name}`,
   [{ field: name, code: 'unknown', message: `unknown query parameter ${name}` }])
 
 /** A list parameter naming a field hidden from the token, refused as a field the collection does not have. */

@@ -69,13 +69,35 @@ function seenIn (resource: Resource, binding: Binding): Matcher {
   return matches
 }
 
+/**
+ * The collections served, by name, and for each the fields that reference a collection with
+ * access rules, with that collection: found once per set of collections served, not on every write.
+ */
+interface Served { byName: ReadonlyMap<string, Resource>, referencedWithRules: ReadonlyMap<string, [string, Resource][]> }
+
+const servedOnce = new WeakMap<readonly Resource[], Served>()
+
+function servedOf (resources: readonly Resource[]): Served {
+  let served = servedOnce.get(resources)
+  if (served === undefined) {
+    const byName = new Map(resources.map(resource => [resource.name, resource]))
+    const referencedWithRules = new Map(resources.map(resource => [resource.name, Object.entries(resource.references)
+      .flatMap(([field, name]): [string, Resource][] => {
+        const target = byName.get(name)
+        return target?.access === undefined ? [] : [[field, target]]
+      })]))
+    servedOnce.set(resources, served = { byName, referencedWithRules })
+  }
+  return served
+}
+
 /** The change before each change the feed has handed out, asked once per process however many streams need it. */
 const previousChanges = new WeakMap<ChangeEntry, Promise<ChangeEntry | undefined>>()
 
 /** The collection stores as one token may use them. */
 export class BoundStores {
   readonly #stores: CollectionStores
-  readonly #served: readonly Resource[]
+  readonly #served: Served
   readonly #bearer: Bearer | null
   readonly #standing: Alongside | undefined
   readonly #collections = new Map<string, BoundCollection>()
@@ -87,7 +109,7 @@ export class BoundStores {
    */
   constructor (stores: CollectionStores, served: readonly Resource[], bearer: Bearer | null, standing?: Alongside) {
     this.#stores = stores
-    this.#served = served
+    this.#served = servedOf(served)
     this.#bearer = bearer
     this.#standing = standing
   }
@@ -111,7 +133,7 @@ export class BoundStores {
    * bindings; empty when none binds it.
    */
   get accessKey (): string {
-    const bound = this.#served.map(resource => bindingOf(this.#bearer, resource))
+    const bound = [...this.#served.byName.values()].map(resource => bindingOf(this.#bearer, resource))
     if (bound.every(binding => binding === undefined)) return ''
     return JSON.stringify(bound.map(binding => binding === undefined
       ? null
@@ -141,8 +163,8 @@ export class BoundStores {
   }
 
   /** The served collection named `name`. */
-  resource (name: string): Resource {
-    const resource = this.#served.find(served => served.name === name)
+  #resource (name: string): Resource {
+    const resource = this.#served.byName.get(name)
     if (resource === undefined) throw new Error(`no collection ${name} is served`)
     return resource
   }
@@ -153,12 +175,12 @@ export class BoundStores {
    * of the fields it may write, and the guard the store checks its records against.
    */
   #bound (write: Write): [Write, Binding | undefined] {
-    const resource = this.resource(write.collection)
+    const resource = this.#resource(write.collection)
     const binding = bindingOf(this.#bearer, resource)
     const guard = this.#guard(resource, binding)
     const parent = write.parent === undefined
       ? {}
-      : { parent: { ...write.parent, within: seen(bindingOf(this.#bearer, this.resource(write.parent.collection))) } }
+      : { parent: { ...write.parent, within: seen(bindingOf(this.#bearer, this.#resource(write.parent.collection))) } }
     const bound = { ...write, ...parent, ...(guard === undefined ? {} : { guard }) } as Write
     if (binding === undefined) return [bound, binding]
     switch (bound.op) {
@@ -182,9 +204,8 @@ export class BoundStores {
    */
   #guard (resource: Resource, binding: Binding | undefined): RecordGuard | undefined {
     const references: Record<string, Filter[]> = {}
-    for (const [field, name] of Object.entries(resource.references)) {
-      const target = this.#served.find(served => served.name === name)
-      const within = target === undefined ? [] : seen(bindingOf(this.#bearer, target))
+    for (const [field, target] of this.#served.referencedWithRules.get(resource.name) ?? []) {
+      const within = seen(bindingOf(this.#bearer, target))
       if (within.length > 0) references[field] = within
     }
     if (binding === undefined && Object.keys(references).length === 0) return undefined

@@ -107,9 +107,8 @@ export const join = (fragments: readonly Sql[], separator: string): Sql =>
 export const list = (values: readonly unknown[]): Sql => join(values.map(value => sql`${value}`), ', ')
 
 /**
- * SQL that another module writes with its own placeholders, given the number of its first, as
- * the question of another store alongside a read (Alongside, store/contract.ts) or the feed's
- * part of a statement: rendered where it stands, numbered from there. PostgreSQL's are numbered
+ * SQL that another module writes with its own placeholders, given the number of its first (the
+ * feed's part of a statement): rendered where it stands, numbered from there. PostgreSQL's are numbered
  * (`$n`); SQLite's (`?`) are counted by their place, which is where they stand.
  */
 export const numbered = (make: (first: number) => Statement): Sql => new Sql(['', ''], [new Numbered(make)])
