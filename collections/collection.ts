@@ -1,16 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type TInteger, type TObject, type TSchema, type TUnsafe } from '@sinclair/typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { versionRoot } from '../http/links.ts'
+import { originOf, versionRoot } from '../http/links.ts'
 import { serializerFor } from '../http/serialization.ts'
-import { capitalize, type Resource, type ResourceRecord } from '../model/resource.ts'
+import { capitalize, type Resource } from '../model/resource.ts'
 import { IdSchema } from '../model/values.ts'
 import { componentsOf, recordRef } from '../schemas/responses.ts'
-import type { BoundStores } from '../store/bound.ts'
-import type { Versioned } from '../store/contract.ts'
-import { embeddedProperties, type Answered, type Embed } from './embedding.ts'
+import { embeddedProperties, type Embed } from './embedding.ts'
+import type { ReadRequest } from './read-plan.ts'
 import type { Mount } from './request.ts'
-import { belongingTo, planWrite, type WriteMethod } from './write-plan.ts'
+import { planWrite, type WriteMethod } from './write-plan.ts'
 
 /** The instance a route plugin gets, typed by the TypeBox schemas of its routes. */
 export type Instance = Parameters<FastifyPluginAsyncTypebox>[0]
@@ -86,29 +85,6 @@ function parentField (resource: Resource, parent: Resource): string {
   return fields[0] as string
 }
 
-/**
- * In a nested collection, the parent must be live, and one the token sees: 404 if it never was
- * (or the token does not see it), 410 if deleted.
- */
-export async function parentOf ({ nesting }: Collection, params: Params, records: BoundStores): Promise<number | undefined> {
-  if (nesting === undefined) return undefined
-  const parentId = params[nesting.field] as number
-  await records.collection(nesting.parent).ensureSeen(parentId)
-  return parentId
-}
-
-/**
- * The live record a path names, as the token sees it: 404 if it never existed (or is not in the
- * parent, or the token does not see it), 410 if deleted.
- */
-export async function read (collection: Collection, params: Params, records: BoundStores): Promise<Versioned> {
-  const { nesting, resource } = collection
-  const parentId = await parentOf(collection, params, records)
-  const found = await records.collection(resource).live(params.id as number)
-  if (nesting !== undefined) belongingTo(resource, nesting, parentId as number, undefined)(found)
-  return found
-}
-
 /** Validated path parameters, every one an id (IdSchema): the parent's and the record's. */
 function idsIn (params: unknown): Params {
   const ids: Params = {}
@@ -119,6 +95,54 @@ function idsIn (params: unknown): Params {
 
 /** Whether a validated query string is an object of parameters (it is, once its schema passed). */
 const isParameters = (query: unknown): query is Record<string, unknown> => typeof query === 'object' && query !== null
+
+/**
+ * The request value of a read route (collections/read-plan.ts). A class, its fields set once in
+ * its constructor: the origin and the root are made only when read (a list's links and tag),
+ * as behind a trusted proxy they cost more than all the rest of a read of one record, and an
+ * object literal with getters is made by the runtime, slowly, every time (docs/benchmarks.md).
+ */
+class RouteReadRequest implements ReadRequest {
+  readonly mount: Mount
+  readonly parentId: number | undefined
+  readonly id: number | undefined
+  readonly query: Record<string, unknown>
+  readonly body = undefined
+  readonly ifMatch = undefined
+  readonly prefer: string | string[] | undefined
+  readonly url: string
+  readonly ifNoneMatch: string | undefined
+  readonly #request: FastifyRequest
+
+  constructor ({ mount, nesting }: Collection, request: FastifyRequest) {
+    const { headers } = request
+    // Validated by the route's schema: every one an id.
+    const params = request.params as Params
+    this.mount = mount
+    this.parentId = nesting === undefined ? undefined : params[nesting.field]
+    this.id = params.id
+    this.query = isParameters(request.query) ? request.query : {}
+    this.prefer = headers.prefer
+    this.url = request.url
+    this.ifNoneMatch = headers['if-none-match']
+    this.#request = request
+  }
+
+  get root (): string {
+    return versionRoot(this.#request)
+  }
+
+  get origin (): string {
+    return originOf(this.#request)
+  }
+
+  authorize (scopes: readonly string[]): void {
+    this.#request.server.requireScopes(this.#request, scopes)
+  }
+}
+
+/** The request value of a read route of `collection`, with what only reads take (collections/read-plan.ts). */
+export const readRequestOf = (collection: Collection, request: FastifyRequest): ReadRequest => new RouteReadRequest(collection, request)
 
 /**
  * The handler of every write route: the request made a value (collections/request.ts), planned
@@ -145,14 +169,6 @@ export function writeHandler (collection: Collection, method: WriteMethod) {
     reply.code(status).headers(answered)
     return body === undefined ? reply.send() : reply.send(body)
   }
-}
-
-/** A record with only `fields` (in their order), or as it is when they are undefined. */
-export function project (record: ResourceRecord, fields: readonly string[] | undefined): Answered {
-  if (fields === undefined) return record
-  const sparse: Answered = {}
-  for (const field of fields) sparse[field] = record[field]
-  return sparse
 }
 
 /**

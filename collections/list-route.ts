@@ -1,16 +1,12 @@
 import { Type, type TObject } from '@sinclair/typebox'
 import { vary } from '../http/cache-control.ts'
-import { originOf } from '../http/links.ts'
-import { countPreference } from '../http/prefer.ts'
 import { capitalize, type Resource } from '../model/resource.ts'
 import { PAGE_SIZE } from '../model/values.ts'
 import { empty, errors, GUARDED, requestHeaders, withHeaders } from '../schemas/responses.ts'
-import { JSON_TYPE, parentOf, project, readShapes, type Collection, type Instance } from './collection.ts'
-import { noneMatch } from './conditional.ts'
+import { JSON_TYPE, readRequestOf, readShapes, type Collection, type Instance } from './collection.ts'
 import { accessNote } from './access-notes.ts'
-import { embedded, embedParameter, embedsOf, parseEmbeds, refuseHiddenEmbeds, type Embed } from './embedding.ts'
-import { listLinks, parseListQuery } from './list-query.ts'
-import { listEtag, seenEtag } from './revalidation.ts'
+import { embedParameter, embedsOf, type Embed } from './embedding.ts'
+import { planList, runList, tagged } from './read-plan.ts'
 
 const listQuerystrings = new WeakMap<Resource, Map<string, TObject>>()
 
@@ -32,7 +28,7 @@ function listQuerystring (resource: Resource, embeds: readonly Embed[]): TObject
 }
 
 export function listRoute (fastify: Instance, collection: Collection): void {
-  const { resource, nesting, of, within } = collection
+  const { resource, of, within } = collection
   const embeds = embedsOf(resource, fastify.collections.resources)
   const shapes = readShapes(fastify, resource, embeds)
   const serializers = {
@@ -71,49 +67,20 @@ export function listRoute (fastify: Instance, collection: Collection): void {
     }
   }, async (request, reply) => {
     const { records } = request
-    const listed = records.collection(resource)
-    const recordsOf = (embedded: Resource) => records.collection(embedded)
-    const parentId = await parentOf(collection, request.params, records)
-    const listing = parseListQuery(resource, request.query)
-    const fields = listed.fields(listing.fields)
-    const { embed } = request.query
-    const embedding = parseEmbeds(embeds, typeof embed === 'string' ? embed : undefined)
-    for (const embed of embedding) fastify.requireScopes(request, [`${embed.resource.name}:read`])
-    refuseHiddenEmbeds(embedding, listed, recordsOf)
-    const ofParent = nesting === undefined ? [] : [{ field: nesting.field, op: 'eq' as const, value: parentId as number }]
-    const asked = countPreference(request.headers.prefer)
-    const counting = asked ?? 'exact'
+    const plan = planList(readRequestOf(collection, request), embeds, records)
     vary(reply, 'Prefer')
-    if (asked !== undefined) reply.header('Preference-Applied', `count=${counting}`)
-    // Read before the page: a write committed meanwhile makes the next request's tag differ (collections/revalidation.ts).
-    const stamps = await records.changes([resource.name, ...embedding.map(embed => embed.resource.name)])
-    // A token bound by access rules: the stamps change with writes it cannot see, so its tag is made of what it is answered.
-    const bound = listed.bound || embedding.some(e => recordsOf(e.resource).bound)
-    if (!bound) {
-      const etag = listEtag(stamps, originOf(request), request.url, counting)
-      reply.header('ETag', etag)
-      if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send()
-    }
-    // One record more than the page tells whether a next page exists.
-    const found = await listed.list({ ...listing.query, limit: listing.size + 1 }, { counting, changes: stamps[0] }, ofParent)
-    const items = found.items.slice(0, listing.size)
-    // Parsed apart from the origin: one made of a Host header that no URL can hold must not fail the answer.
-    const url = new URL(request.url, 'http://localhost')
-    if (found.total !== undefined) reply.header('X-Total-Count', found.total)
-    const link = listLinks(originOf(request), url, listing, found.total, items.at(-1), found.items.length > listing.size)
-    reply.header('Link', link)
-    const serialize = fields === undefined ? serializers.full : serializers.sparse
-    const members = fields === undefined && embedding.length === 0
-      ? undefined
-      : await embedded(embedding, items, recordsOf)
-    const page = members === undefined ? items : items.map((record, i) => Object.assign(project(record, fields), members[i]))
-    reply.type(JSON_TYPE)
-    if (!bound) return reply.serializer(serialize).send(page)
+    if (plan.asked) reply.header('Preference-Applied', `count=${plan.counting}`)
+    const answer = await runList(plan, records)
+    if (answer.notModified) return reply.header('ETag', answer.etag).code(304).send()
+    if (answer.total !== undefined) reply.header('X-Total-Count', answer.total)
+    reply.header('Link', answer.link).type(JSON_TYPE)
+    const serialize = plan.fields === undefined ? serializers.full : serializers.sparse
+    if (answer.etag !== undefined) return reply.header('ETag', answer.etag).serializer(serialize).send(answer.items)
     // Serialized here, once: the tag is a digest of the very text sent, which the serializer gives back.
-    const body = serialize(page)
-    const etag = seenEtag(body, found.total, link, counting)
+    const body = serialize(answer.items)
+    const { etag, notModified } = tagged(plan, answer, body)
     reply.header('ETag', etag)
-    if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send()
-    return reply.serializer(() => body).send(page)
+    if (notModified) return reply.code(304).send()
+    return reply.serializer(() => body).send(answer.items)
   })
 }

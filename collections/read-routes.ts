@@ -1,9 +1,8 @@
 import { capitalize } from '../model/resource.ts'
 import { NoQuerySchema, OptionsSchema } from '../schemas/common.ts'
 import { BODY_READ, empty, errors, GUARDED, requestHeaders, withHeaders } from '../schemas/responses.ts'
-import { JSON_TYPE, parentOf, project, read, readShapes, type Collection, type Instance, type Params } from './collection.ts'
-import { etagOf, noneMatch } from './conditional.ts'
-import { parseFields } from './list-query.ts'
+import { JSON_TYPE, readRequestOf, readShapes, type Collection, type Instance } from './collection.ts'
+import { live, parentSeen, planRecord, runRecord } from './read-plan.ts'
 import { accessNote } from './access-notes.ts'
 
 export function readRoute (fastify: Instance, collection: Collection): void {
@@ -29,16 +28,12 @@ export function readRoute (fastify: Instance, collection: Collection): void {
       }
     }
   }, async (request, reply) => {
-    const { fields: named } = request.query
-    const fields = parseFields(resource, typeof named === 'string' ? named : undefined)
-    const answered = request.records.collection(resource).fields(fields)
-    const { record, version } = await read(collection, request.params, request.records)
-    // What fields= named, not what the access rules leave out: the tag If-Match takes is the record's version, for either.
-    const etag = etagOf(version, fields)
+    const { records } = request
+    const plan = planRecord(readRequestOf(collection, request), records)
+    const { etag, record } = await runRecord(plan, records)
     reply.header('ETag', etag)
-    // The client's copy is current: it may keep using it (RFC 9110 §15.4.5).
-    if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send()
-    return reply.type(JSON_TYPE).serializer(answered === undefined ? serializers.full : serializers.sparse).send(project(record, answered))
+    if (record === undefined) return reply.code(304).send()
+    return reply.type(JSON_TYPE).serializer(plan.fields === undefined ? serializers.full : serializers.sparse).send(record)
   })
 }
 
@@ -65,10 +60,10 @@ export function optionsRoute (fastify: Instance, collection: Collection, url: '/
       }
     }
   }, async (request, reply) => {
-    const params: Params = request.params
     const { records } = request
-    if (params.id !== undefined) await read(collection, params, records)
-    else await parentOf(collection, params, records)
+    const asked = readRequestOf(collection, request)
+    if (asked.id !== undefined) await live(asked, records)
+    else await parentSeen(asked, records)
     const { writable, schema } = records.collection(resource).writable()
     return reply.header('Allow', allow).send({ methods: allow.split(', '), writable, schema })
   })

@@ -3,7 +3,7 @@
 // operations-settings.ts, setting.ts what one setting is; parsers.ts reads one value; load.ts reads
 // them all and checks those that go together; usage.ts is `--help`; private-directory.ts checks the
 // directories that must be this user's alone at every start.
-export { ConfigError, type AllowedDirectory } from './parsers.ts'
+export { ConfigError, redacted, type AllowedDirectory } from './parsers.ts'
 export { SETTING_GROUPS, SETTINGS, unpackDirOf, type Config } from './settings.ts'
 export { flagOf, type AnySetting } from './setting.ts'
 export { loadConfig } from './load.ts'

@@ -11,6 +11,17 @@ export class ConfigError extends Error {
 }
 
 /** A directory the local tool server may list. */
+/** A URL setting as a message may name it: without its password. */
+export function redacted (url: string): string {
+  try {
+    const parsed = new URL(url)
+    if (parsed.password !== '') parsed.password = '***'
+    return parsed.toString()
+  } catch {
+    return '(not a URL)'
+  }
+}
+
 export interface AllowedDirectory {
   /** Absolute and normalized, letter case as configured: requested paths are compared with it. */
   readonly path: string

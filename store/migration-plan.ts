@@ -48,13 +48,14 @@ export function planMigration (resources: Resource[], folder?: string): PlannedM
       }
       const columns = new Set(held.filter(line => line.startsWith('column ')).map(line => line.split(' ')[1]))
       for (const column of resource.columns.filter(c => !columns.has(c.name))) {
-        try {
-          sql.sqlite.push(sqlite.addColumn(resource, column))
-          sql.postgres.push(postgres.addColumn(resource, column))
-          if (!changed.includes(resource.name)) changed.push(resource.name)
-        } catch (err) {
-          byHand.push((err as Error).message)
+        // A table that has rows takes only a column they can all hold: nullable, and not unique.
+        if (!column.nullable || resource.unique.includes(column.name)) {
+          byHand.push(`${resource.name}.${column.name}: only a nullable, not unique column is added to a table that has rows`)
+          continue
         }
+        sql.sqlite.push(sqlite.addColumn(resource, column))
+        sql.postgres.push(postgres.addColumn(resource, column))
+        if (!changed.includes(resource.name)) changed.push(resource.name)
       }
     }
     // What the new SQL makes, compared again: whatever still differs was none of the above.

@@ -2,13 +2,10 @@ import rateLimit from '@fastify/rate-limit'
 import type { FastifyBaseLogger } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Redis } from 'ioredis'
-import { ConfigError } from '../../config/index.ts'
+import { ConfigError, redacted } from '../../config/index.ts'
 import { HttpError } from '../../http/errors.ts'
 import { rateLimitRefusals } from '../../http/observed.ts'
 import { isInternal } from '../../http/internal.ts'
-
-/** The URL without its password, to be named in a message. */
-const redacted = (url: string): string => url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@')
 
 /**
  * The Redis of REDIS_URL, connected: one that cannot be reached stops start-up, naming the

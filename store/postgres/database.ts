@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { userInfo } from 'node:os'
 import pg from 'pg'
 import type { Alongside } from '../contract.ts'
-import { ConfigError } from '../../config/index.ts'
+import { ConfigError, redacted } from '../../config/index.ts'
 import { asciiLower } from '../../model/text.ts'
 import { DatabasePort, type PortQuery, type Work } from '../database.ts'
 import { runAwaiting } from '../sequence.ts'
@@ -28,17 +28,6 @@ export interface PostgresSettings {
   poolSize: number
   /** Milliseconds a statement may run before PostgreSQL cancels it. */
   statementTimeout: number
-}
-
-/** The URL without its password, to be named in a message. */
-export function redacted (url: string): string {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password !== '') parsed.password = '***'
-    return parsed.toString()
-  } catch {
-    return '(not a URL)'
-  }
 }
 
 /**

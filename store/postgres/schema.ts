@@ -70,11 +70,8 @@ export function createTable (resource: Resource): string {
   ].join('\n')
 }
 
-/** The SQL that adds a nullable, not unique field to a collection's table, with its indexes (as SQLite can: store/sqlite/schema.ts). */
+/** The SQL that adds a field to a collection's table, with its indexes (one store/migration-plan.ts can add). */
 export function addColumn (resource: Resource, column: Column): string {
-  if (!column.nullable || resource.unique.includes(column.name)) {
-    throw new Error(`${resource.name}.${column.name}: only a nullable, not unique column is added to a table that has rows`)
-  }
   const indexes = indexesOf(resource).filter(index => new RegExp(`\\(([^)]*, )?(lower\\()?${column.name}\\b`).test(index))
   return [`ALTER TABLE ${resource.name} ADD COLUMN ${columnDefinition(column)};`, ...indexes.map(createIndex)].join('\n')
 }

@@ -1,8 +1,5 @@
-import { SqlAccountStore } from '../accounts.ts'
-import { SqlIdempotencyStore } from '../idempotency.ts'
-import { SqlJobStore } from '../jobs.ts'
-import { SqlSigningKeyStore } from '../keys.ts'
-import { migrationsOf, pending } from '../migrations.ts'
+import { migrationsOf } from '../migrations.ts'
+import { serviceStores } from '../service-stores.ts'
 import type { StoredCollections, Storage } from '../storage.ts'
 import { PostgresCollectionStores } from './collections.ts'
 import { LOCKS, migrate, openPool, PostgresPort, withLock, type PostgresSettings } from './database.ts'
@@ -31,11 +28,7 @@ export async function openPostgresStorage (settings: PostgresSettings, collectio
     engine: 'postgres',
     shared: true,
     collections: store,
-    accounts: new SqlAccountStore(port, statement => store.row(statement)),
-    idempotency: new SqlIdempotencyStore(port),
-    jobs: new SqlJobStore(port, POSTGRES_LEASE),
-    signingKeys: new SqlSigningKeyStore(port),
-    pendingMigrations: async () => (await port.transaction(pending(migrations))).map(m => m.name),
+    ...serviceStores({ port, migrations, standingAlone: statement => store.row(statement), lease: POSTGRES_LEASE }),
     exclusively: async work => withLock(pool, LOCKS.startup, () => work()),
     connections: () => ({
       used: pool.totalCount - pool.idleCount, idle: pool.idleCount, pending: pool.waitingCount, max: settings.poolSize

@@ -134,12 +134,6 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
     return sqliteStatement(compiled.source, () => compiled.raw().all(...params) as Scalar[][])
   }
 
-  /** The first value of the first row of a statement. */
-  value (statement: Sql): unknown {
-    const { compiled, params } = this.port.compiled(statement)
-    return sqliteStatement(compiled.source, () => compiled.pluck().get(...params))
-  }
-
   run (statement: Sql): void {
     const { compiled, params } = this.port.compiled(statement)
     sqliteStatement(compiled.source, () => compiled.run(...params))
@@ -256,14 +250,14 @@ class SqliteCollection extends TableCollection {
   }
 
   #count (filters: Filter[]): number {
-    return this.totals.get(filters, () => this.store.value(this.sql.count(filters)) as number)
+    return this.totals.get(filters, () => this.store.row(this.sql.count(filters))?.[0] as number)
   }
 
   /** For a list not counted (`Prefer: count=none`): a kept total, or a count that stops where the planner's choice is sure. */
   #matchingAtLeast (query: ListQuery, size: number): number {
     const kept = this.totals.peek(query.filters)
     if (kept !== undefined) return kept
-    return this.store.value(this.#queries.countUpTo(query, size)) as number
+    return this.store.row(this.#queries.countUpTo(query, size))?.[0] as number
   }
 }
 

@@ -2,17 +2,13 @@ import type Database from 'better-sqlite3'
 import type { ListQuery, SortKey } from '../contract.ts'
 import type { CollectionSql } from '../collection-sql.ts'
 import { identifier, join, raw, sql, type Sql } from '../sql.ts'
+import type { TableIndex } from '../tables.ts'
 import { quote } from '../text.ts'
 
-/** An index as the planner uses it: its key columns, each entry implicitly followed by the rowid (`id`). */
-export interface TableIndex {
-  name: string
-  columns: string[]
-}
-
 /**
- * The plain-column indexes of a table, and each column's collation (that of the index it leads),
- * read from the database: the planner walks only indexes that exist, and counts compare text as the columns do.
+ * The plain-column indexes of a table (each key implicitly followed by the rowid, `id`), and each
+ * column's collation (that of the index it leads), read from the database: the planner walks only
+ * indexes that exist, and counts compare text as the columns do.
  */
 export function readIndexes (db: Database.Database, table: string): { indexes: TableIndex[], collations: Map<string, string> } {
   const indexes: TableIndex[] = []

@@ -46,11 +46,8 @@ export function createTable (resource: Resource): string {
   ].join('\n')
 }
 
-/** The SQL that adds a field to a collection's table, with its indexes: only one nullable and not unique, as rows there can take. */
+/** The SQL that adds a field to a collection's table, with its indexes (one store/migration-plan.ts can add). */
 export function addColumn (resource: Resource, column: Column): string {
-  if (!column.nullable || resource.unique.includes(column.name)) {
-    throw new Error(`${resource.name}.${column.name}: SQLite adds only a nullable, not unique column to a table that has rows`)
-  }
   const indexes = indexesOf(resource).filter(index => index.columns.includes(column.name))
   const add = `ALTER TABLE ${resource.name} ADD COLUMN ${columnDefinition(resource, column)};`
   return [add, ...indexes.map(i => createIndex(resource, i))].join('\n')

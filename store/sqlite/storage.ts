@@ -1,8 +1,5 @@
-import { SqlAccountStore } from '../accounts.ts'
-import { SqlIdempotencyStore } from '../idempotency.ts'
-import { SqlJobStore } from '../jobs.ts'
-import { SqlSigningKeyStore } from '../keys.ts'
-import { migrationsOf, pending } from '../migrations.ts'
+import { migrationsOf } from '../migrations.ts'
+import { serviceStores } from '../service-stores.ts'
 import type { StoredCollections, Storage } from '../storage.ts'
 import { SqliteCollectionStores } from './collections.ts'
 import { takeBackup } from './backup.ts'
@@ -22,19 +19,14 @@ export function openSqliteStorage (dataDir: string, collections: StoredCollectio
   const migrations = migrationsOf('sqlite', collections.migrations)
   const db = openDatabase(dataDir, migrations)
   const stores = new SqliteCollectionStores(db, collections.resources)
-  const port = stores.port
   return {
     engine: 'sqlite',
     // Another process on the same file (the CLI) only manages clients and users.
     shared: false,
     collections: stores,
-    // The standing is answered at once, in the process, without a promise.
-    accounts: new SqlAccountStore(port, statement => stores.row(statement) as unknown[]),
-    idempotency: new SqlIdempotencyStore(port),
-    // One process serves a SQLite file: its jobs need no lease.
-    jobs: new SqlJobStore(port),
-    signingKeys: new SqlSigningKeyStore(port),
-    pendingMigrations: async () => (await port.transaction(pending(migrations))).map(m => m.name),
+    // The standing is answered at once, in the process, without a promise; one process serves a
+    // SQLite file, so its jobs need no lease.
+    ...serviceStores({ port: stores.port, migrations, standingAlone: statement => stores.row(statement) as unknown[] }),
     // One process serves a SQLite file.
     exclusively: async work => work(),
     backUp: async file => takeBackup(db, file, PAGES_PER_STEP),

@@ -130,3 +130,9 @@ t.test('TRUST_PROXY names the proxies: with two in front, the address is the one
     [200, 200, 429])
   t.equal(await get('203.0.113.8, 10.0.0.2'), 200)
 })
+
+t.test('a Redis that cannot be reached stops start-up in one line naming REDIS_URL, without its password', async t => {
+  await t.rejects(build(t, { RATE_LIMIT: '5', REDIS_URL: 'redis://counter:s3cret@127.0.0.1:1' }), {
+    message: /^REDIS_URL: redis:\/\/counter:\*\*\*@127\.0\.0\.1:1 cannot be reached \(.+\)$/
+  })
+})

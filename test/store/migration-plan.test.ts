@@ -64,7 +64,7 @@ t.test('what only an operator can decide is refused, each change named, for a mi
   const cases: [string, Resource[], RegExp][] = [
     ['a required field added to a table that has rows',
       changed(Zoos, { fields: { ...fieldsOf(Zoos), motto: Type.String() } }),
-      /zoos\.motto: SQLite adds only a nullable, not unique column/],
+      /zoos\.motto: only a nullable, not unique column is added/],
     ['a field removed', changed(Animals, { fields: withoutBirth, references: { zoo_id: 'zoos' } }),
       /animals has column born_on TEXT, which its resource does not/],
     ['a type changed', changed(Zoos, { fields: { ...fieldsOf(Zoos), city: Type.Integer() } }), /zoos lacks column city INTEGER NOT NULL/],
