@@ -1,4 +1,4 @@
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api'
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api'
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
 import {
   CompositePropagator, getBooleanFromEnv, getNumberFromEnv, getStringFromEnv, W3CBaggagePropagator, W3CTraceContextPropagator
@@ -7,11 +7,11 @@ import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto'
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources'
 import {
-  AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider,
-  type ReadableSpan, type Sampler, type Span as SdkSpan, type SpanProcessor, type TimedEvent
+  AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, RandomIdGenerator, SamplingDecision,
+  TraceIdRatioBasedSampler, TracerProvider,
+  type IdGenerator, type ReadableSpan, type Sampler, type Span as SdkSpan, type SpanProcessor, type TimedEvent
 } from '@opentelemetry/sdk-trace'
-import { FastifyOtelInstrumentation } from '@fastify/otel'
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from '../config/index.ts'
 import { loggedPath } from '../http/links.ts'
@@ -22,8 +22,8 @@ import { operationOf, statements, writeContexts, type StatementEvent } from '../
 /** The traces of the service, when an OTLP endpoint is set (startTracing). */
 export interface Tracing {
   /**
-   * @fastify/otel's plugin, a span per request named by its route template, and the kind of error
-   * a request failed with. Registered before every other hook (app.ts).
+   * The hooks that make a span of each request whose trace is kept, named by its route template,
+   * with the kind of error it failed with. Registered before every other hook (app.ts).
    */
   plugin: FastifyPluginAsync
   /** pino's `mixin`: the trace and span ids on every line logged within a request. */
@@ -37,18 +37,20 @@ type Traced = StatementEvent & { span?: Span }
 
 /** The span a request's logger belongs to: where its lines find it once the span is no longer the active one. */
 const REQUEST_SPAN = Symbol('request span')
+/** What a request's sampling is asked with beside its name: the attributes and links of its span are made only if it is kept. */
+const NO_ATTRIBUTES = Object.freeze({})
+const NO_LINKS = Object.freeze([]) as unknown as []
 /** The name of a statement's span by its text (its operation and table): texts are few, but a list's vary with its filters. */
 const NAMES_KEPT = 1000
 
 /**
- * The service's traces, with the OpenTelemetry SDK and the Fastify team's instrumentation: off
- * (undefined, nothing installed) unless OTEL_EXPORTER_OTLP_ENDPOINT or
- * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set, and unless OTEL_SDK_DISABLED or OTEL_TRACES_EXPORTER=none
- * says otherwise. On:
+ * The service's traces, with the OpenTelemetry SDK: off (undefined, nothing installed) unless
+ * OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set, and unless
+ * OTEL_SDK_DISABLED or OTEL_TRACES_EXPORTER=none says otherwise. On:
  *
- * - a span per request (@fastify/otel, registered as a plugin: nothing is hooked into the module
- *   loader, so the single binary traces as `npm start` does), named `GET /v1/zoos/:id`, with the
- *   request's id among its attributes;
+ * - a span per request whose trace the sampler keeps, asked before anything is made (requestSpans:
+ *   hooks of the service, nothing hooked into the module loader, so the single binary traces as
+ *   `npm start` does), named `GET /v1/zoos/:id`, with the request's id among its attributes;
  * - a child span per database statement (store/observed.ts), named by its operation and table,
  *   its text (never its values) an attribute; statements outside a request (the feed's polls,
  *   pruning) make none;
@@ -69,53 +71,30 @@ export function startTracing (config: Pick<Config, 'otelExporterOtlpEndpoint' | 
   const protocol = getStringFromEnv('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? getStringFromEnv('OTEL_EXPORTER_OTLP_PROTOCOL') ??
     'http/protobuf'
   const exporter = protocol === 'http/json' ? new JsonExporter({ url }) : new ProtobufExporter({ url })
-  const provider = new TracerProvider({
+  const ids = new DecidedIds()
+  const sampler = samplerFromEnv()
+  // The provider takes its processors when made: the statements' spans are made by its tracer, once it is.
+  const statementSpans: WhileRecording = new WhileRecording(traceStatements(() => provider.getTracer('zoo-api')))
+  const provider: TracerProvider = new TracerProvider({
     resource: defaultResource()
       .merge(resourceFromAttributes({ 'service.name': 'zoo-api', 'service.version': programVersion() }))
       .merge(detectResources({ detectors: [envDetector] })),
-    sampler: samplerFromEnv(),
-    spanProcessors: [new WithoutValues(new BatchSpanProcessor({
+    spanProcessors: [statementSpans, new WithoutValues(new BatchSpanProcessor({
       exporter,
       maxQueueSize: getNumberFromEnv('OTEL_BSP_MAX_QUEUE_SIZE'),
       maxExportBatchSize: getNumberFromEnv('OTEL_BSP_MAX_EXPORT_BATCH_SIZE'),
       scheduledDelayMillis: getNumberFromEnv('OTEL_BSP_SCHEDULE_DELAY'),
       exportTimeoutMillis: getNumberFromEnv('OTEL_BSP_EXPORT_TIMEOUT')
-    }))]
+    }))],
+    sampler,
+    idGenerator: ids
   })
   // What the Node SDK's `register()` did: one context manager, propagator and provider for the process.
   context.setGlobalContextManager(new AsyncLocalStorageContextManager())
   propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }))
   trace.setGlobalTracerProvider(provider)
-
-  const requestSpans = new WeakMap<FastifyRequest, Span>()
-  const instrumentation = new FastifyOtelInstrumentation({
-    // The request's span alone, and the statements under it: a span per hook would cost more than it tells.
-    instrumentHooks: false,
-    instrumentHandler: false,
-    requestHook (span, request) {
-      // OpenTelemetry's HTTP server span name: the method and the route's template, the method alone without a route.
-      const route = request.routeOptions.url
-      span.updateName(route === undefined ? request.method : `${request.method} ${route}`)
-      span.setAttribute('zoo.request.id', String(request.id))
-      // The path as the log has it: a query holds values (filters, search words, a sign-in's
-      // authorization code), an absolute-form target a user's password.
-      span.setAttribute('url.path', loggedPath(request.url))
-      requestSpans.set(request, span)
-      // request.log is the request's own logger (reply.log too), the app's only before the request has one.
-      if (request.log !== request.server.log) (request.log as unknown as Record<symbol, Span>)[REQUEST_SPAN] = span
-    }
-  })
-  instrumentation.setTracerProvider(provider)
-  const unsubscribe = traceStatements(provider.getTracer('zoo-api'))
   return {
-    plugin: fp(async function tracing (fastify) {
-      await fastify.register(instrumentation.plugin())
-      // After the plugin's own, which marks the span as an error with the error's message (left
-      // out on export): the kind of error, which names no value.
-      fastify.addHook('onError', async (request, _reply, error) => {
-        requestSpans.get(request)?.setAttribute('error.type', errorTypeOf(error))
-      })
-    }, { name: 'tracing' }),
+    plugin: requestSpans(provider.getTracer('zoo-api'), sampler, ids),
     logMixin (_merged, _level, logger) {
       const span = trace.getActiveSpan() ?? (logger as Record<symbol, Span | undefined>)[REQUEST_SPAN]
       if (span === undefined) return {}
@@ -123,13 +102,107 @@ export function startTracing (config: Pick<Config, 'otelExporterOtlpEndpoint' | 
       return { trace_id: traceId, span_id: spanId }
     },
     async shutdown () {
-      unsubscribe()
-      instrumentation.disable()
       await provider.shutdown()
       trace.disable()
       context.disable()
       propagation.disable()
     }
+  }
+}
+
+/** A request's span and the context it is active in, once its trace is kept. */
+interface RequestTrace {
+  span: Span
+  context: Context
+}
+
+/**
+ * The span of each request whose trace is kept, made by hooks of the service with the SDK's tracer.
+ * The sampler is asked first, with the parent a job's replay runs in or a client's `traceparent`
+ * names, and the trace id the span would have: a request whose trace is not kept makes nothing
+ * more (no span, no context, no hook wrapped), which is what 1% sampling of a busy service asks
+ * (docs/benchmarks.md). A kept one's span is active while its hooks and handler run: entered
+ * when the request arrives (its token's checks, a body's parsing) and again before its handler
+ * (whose work a body read from the socket would otherwise have left outside it).
+ */
+function requestSpans (tracer: ReturnType<TracerProvider['getTracer']>, sampler: Sampler, ids: DecidedIds): FastifyPluginAsync {
+  const traced = new WeakMap<FastifyRequest, RequestTrace>()
+  const enter = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    const kept = traced.get(request)
+    if (kept === undefined) done()
+    else context.with(kept.context, done)
+  }
+  return fp(async function tracing (fastify) {
+    fastify.addHook('onRequest', (request, _reply, done) => {
+      const active = context.active()
+      const parent = trace.getSpan(active) !== undefined
+        ? active
+        : request.headers.traceparent === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, request.headers)
+      const parentSpan = trace.getSpanContext(parent)
+      const traceId = parentSpan?.traceId ?? ids.generateTraceId()
+      const route = request.routeOptions.url
+      // OpenTelemetry's HTTP server span name: the method and the route's template, the method alone without a route.
+      const name = route === undefined ? request.method : `${request.method} ${route}`
+      if (sampler.shouldSample(parent, traceId, name, SpanKind.SERVER, NO_ATTRIBUTES, NO_LINKS).decision === SamplingDecision.NOT_RECORD) {
+        return done()
+      }
+      // The tracer asks the same sampler again: for the same trace id, it decides the same.
+      if (parentSpan === undefined) ids.decided = traceId
+      const span = tracer.startSpan(name, {
+        kind: SpanKind.SERVER,
+        attributes: {
+          'http.request.method': request.method,
+          ...(route === undefined ? {} : { 'http.route': route }),
+          // The path as the log has it: a query holds values (filters, search words, a sign-in's
+          // authorization code), an absolute-form target a user's password.
+          'url.path': loggedPath(request.url),
+          'server.address': request.hostname,
+          'zoo.request.id': String(request.id)
+        }
+      }, parent)
+      const kept: RequestTrace = { span, context: trace.setSpan(parent, span) }
+      traced.set(request, kept)
+      // request.log is the request's own logger (reply.log too), the app's only before the request has one.
+      if (request.log !== request.server.log) (request.log as unknown as Record<symbol, Span>)[REQUEST_SPAN] = span
+      context.with(kept.context, done)
+    })
+    fastify.addHook('preHandler', enter)
+    // The kind of error, which names no value; the status says an error, without its message.
+    fastify.addHook('onError', (request, _reply, error, done) => {
+      const span = traced.get(request)?.span
+      span?.setAttribute('error.type', errorTypeOf(error))
+      span?.setStatus({ code: SpanStatusCode.ERROR })
+      done()
+    })
+    fastify.addHook('onResponse', (request, reply, done) => {
+      const span = traced.get(request)?.span
+      if (span !== undefined) {
+        span.setAttribute('http.response.status_code', reply.statusCode)
+        // A server's 5xx is an error (OpenTelemetry's HTTP conventions), thrown or not.
+        if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR })
+        span.end()
+      }
+      done()
+    })
+  }, { name: 'tracing' })
+}
+
+/**
+ * The SDK's random ids, but the trace id of a request span, which the request's sampling was asked
+ * with (requestSpans): set just before the tracer makes that span, in the same synchronous step.
+ */
+class DecidedIds implements IdGenerator {
+  readonly #random = new RandomIdGenerator()
+  decided: string | undefined
+
+  generateTraceId (): string {
+    const id = this.decided ?? this.#random.generateTraceId()
+    this.decided = undefined
+    return id
+  }
+
+  generateSpanId (): string {
+    return this.#random.generateSpanId()
   }
 }
 
@@ -149,11 +222,10 @@ function errorTypeOf (error: unknown): string {
  * Every span leaves the process without a value a request sent: its status keeps its code and
  * loses its message, an exception event keeps the error's type and loses its message and stack.
  * Messages hold values (`badge "SECRETBADGE" is already used`, an employee's email, a driver's
- * `invalid input syntax for type integer: "..."`), and @fastify/otel writes a request's error
- * into its span's status message, whatever its options say (`recordExceptions: false` leaves out
- * the exception event, not the status message). A processor in front of the export is the one
- * place every span passes, whoever made it (the plugin, the statements, the jobs), so the rule
- * holds for spans made elsewhere too; the spans made here record no message in the first place.
+ * `invalid input syntax for type integer: "..."`). A processor in front of the export is the one
+ * place every span passes, whoever made it (the requests, the statements, the jobs, or code that
+ * records an exception), so the rule holds for spans made elsewhere too; the spans made here
+ * record no message in the first place.
  */
 class WithoutValues implements SpanProcessor {
   readonly #next: SpanProcessor
@@ -221,8 +293,18 @@ function samplerFromEnv (): Sampler {
   }
 }
 
-/** A span for each statement run within a span (a request's, a job's); returns what stops it. */
-function traceStatements (tracer: ReturnType<TracerProvider['getTracer']>): () => void {
+/** What listens to the statements, from when `listen` is called until `stop` is. */
+interface Listening {
+  listen: () => void
+  stop: () => void
+}
+
+/**
+ * A span for each statement run within a span (a request's, a job's) that records, with each
+ * write of SQLite's group commit run in its request's context: listened to only while a span
+ * records (WhileRecording).
+ */
+function traceStatements (tracerOf: () => ReturnType<TracerProvider['getTracer']>): Listening {
   const names = new Map<string, { name: string, operation: string }>()
   const nameOf = (text: string): { name: string, operation: string } => {
     let known = names.get(text)
@@ -244,7 +326,7 @@ function traceStatements (tracer: ReturnType<TracerProvider['getTracer']>): () =
       // Within a request or a job whose trace is sampled: a statement of a trace not kept costs no span.
       if (trace.getActiveSpan()?.isRecording() !== true) return
       const { name, operation } = nameOf(event.text)
-      event.span = tracer.startSpan(name, {
+      event.span = tracerOf().startSpan(name, {
         kind: SpanKind.CLIENT,
         attributes: { 'db.system.name': event.system, 'db.operation.name': operation, 'db.query.text': event.text }
       })
@@ -259,11 +341,48 @@ function traceStatements (tracer: ReturnType<TracerProvider['getTracer']>): () =
       span?.setStatus({ code: SpanStatusCode.ERROR })
     }
   } as Parameters<typeof statements.subscribe>[0]
-  statements.subscribe(subscribers)
   const inContext = (): void => {}
-  writeContexts.subscribe(inContext)
-  return () => {
-    statements.unsubscribe(subscribers)
-    writeContexts.unsubscribe(inContext)
+  return {
+    listen () {
+      statements.subscribe(subscribers)
+      writeContexts.subscribe(inContext)
+    },
+    stop () {
+      statements.unsubscribe(subscribers)
+      writeContexts.unsubscribe(inContext)
+    }
+  }
+}
+
+/**
+ * Listens while at least one span records, that is while a trace that is kept is under way: a
+ * span's start and end pass through every processor, and only a recording span's do. Heard at
+ * every statement, and binding every write to its context, the statements' channels cost a
+ * request whose trace is not kept several per cent (docs/benchmarks.md); at 1% sampling they are
+ * heard for the requests that are kept and little else. A statement that starts unheard and ends
+ * heard makes no span; one can start heard and end unheard only outside a recording span, where it
+ * makes none either.
+ */
+class WhileRecording implements SpanProcessor {
+  readonly #listening: Listening
+  #recording = 0
+
+  constructor (listening: Listening) {
+    this.#listening = listening
+  }
+
+  onStart (): void {
+    if (this.#recording++ === 0) this.#listening.listen()
+  }
+
+  onEnd (): void {
+    if (--this.#recording === 0) this.#listening.stop()
+  }
+
+  async forceFlush (): Promise<void> {}
+
+  async shutdown (): Promise<void> {
+    if (this.#recording > 0) this.#listening.stop()
+    this.#recording = 0
   }
 }

@@ -233,3 +233,32 @@ t.test('a refused request\'s spans say its status and the error\'s kind, never a
     }
   }
 })
+
+t.test('the sampler decides before any span: a traceparent "not sampled" makes none, one "sampled" is kept at any ratio', async t => {
+  const { endpoint, received } = await receiver(t)
+  environment(t, {
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0'
+  })
+  const app = await build(t, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint })
+  const kept = '4bf92f3577b34da6a3ce929d0e0e4736'
+  const dropped = '0af7651916cd43dd8448eb211c80319c'
+  const zoo = await create(app, 'zoos', { name: 'Sampled', city: 'Lyon' })
+  for (let i = 0; i < 20; i++) t.equal((await call(app, 'GET', `/v1/zoos/${zoo.id}`)).statusCode, 200, 'a root request, ratio 0')
+  const sampled = await call(app, 'GET', `/v1/zoos/${zoo.id}`, undefined, { traceparent: `00-${kept}-00f067aa0ba902b7-01` })
+  t.equal(sampled.statusCode, 200)
+  const notSampled = await call(app, 'GET', `/v1/zoos/${zoo.id}`, undefined, { traceparent: `00-${dropped}-00f067aa0ba902b7-00` })
+  t.equal(notSampled.statusCode, 200)
+  await app.close()
+
+  const spans = spansOf(received)
+  const requests = spans.filter(s => s.kind === 2)
+  t.same(requests.map(s => [s.name, s.traceId, attribute(s, 'zoo.request.id')]),
+    [['GET /v1/zoos/:id', kept, sampled.headers['x-request-id']]], 'one request span: the one its parent sampled, whatever the ratio')
+  const request = requests[0] as ReceivedSpan
+  t.equal(request.parentSpanId, '00f067aa0ba902b7', 'a child of the client\'s span')
+  t.equal(attribute(request, 'http.request.method'), 'GET')
+  t.equal(attribute(request, 'server.address'), 'localhost')
+  t.ok(spans.filter(s => s.kind === 3).every(s => s.traceId === kept && s.parentSpanId === request.spanId),
+    'and the only statement spans are its own')
+  t.notOk(spans.some(s => s.traceId === dropped), 'nothing of the trace its parent did not sample')
+})
