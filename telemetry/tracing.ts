@@ -140,12 +140,13 @@ function requestSpans (tracer: ReturnType<TracerProvider['getTracer']>, sampler:
         : request.headers.traceparent === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, request.headers)
       const parentSpan = trace.getSpanContext(parent)
       const traceId = parentSpan?.traceId ?? ids.generateTraceId()
+      // Asked with the method for a name: the samplers OTEL_TRACES_SAMPLER names read no name, and
+      // the route's template is read only for a trace kept (Fastify makes its route options anew at each read).
+      if (sampler.shouldSample(parent, traceId, request.method, SpanKind.SERVER, NO_ATTRIBUTES, NO_LINKS).decision ===
+        SamplingDecision.NOT_RECORD) return done()
       const route = request.routeOptions.url
       // OpenTelemetry's HTTP server span name: the method and the route's template, the method alone without a route.
       const name = route === undefined ? request.method : `${request.method} ${route}`
-      if (sampler.shouldSample(parent, traceId, name, SpanKind.SERVER, NO_ATTRIBUTES, NO_LINKS).decision === SamplingDecision.NOT_RECORD) {
-        return done()
-      }
       // The tracer asks the same sampler again: for the same trace id, it decides the same.
       if (parentSpan === undefined) ids.decided = traceId
       const span = tracer.startSpan(name, {
