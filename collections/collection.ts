@@ -14,7 +14,7 @@ import { planWrite, type WriteMethod } from './write-plan.ts'
 /** The instance a route plugin gets, typed by the TypeBox schemas of its routes. */
 export type Instance = Parameters<FastifyPluginAsyncTypebox>[0]
 
-/** The path parameters of any route of a collection; the parent's field only when nested. */
+/** The path parameters of a collection's route, each an id its schema validated; the parent's field only when nested. */
 export type Params = Record<string, number>
 
 /** A collection served under a record of another: `/zoos/:zoo_id/animals` holds `zoo_id`. */
@@ -85,14 +85,6 @@ function parentField (resource: Resource, parent: Resource): string {
   return fields[0] as string
 }
 
-/** Validated path parameters, every one an id (IdSchema): the parent's and the record's. */
-function idsIn (params: unknown): Params {
-  const ids: Params = {}
-  if (typeof params !== 'object' || params === null) return ids
-  for (const [name, value] of Object.entries(params)) if (typeof value === 'number') ids[name] = value
-  return ids
-}
-
 /** Whether a validated query string is an object of parameters (it is, once its schema passed). */
 const isParameters = (query: unknown): query is Record<string, unknown> => typeof query === 'object' && query !== null
 
@@ -116,7 +108,6 @@ class RouteReadRequest implements ReadRequest {
 
   constructor ({ mount, nesting }: Collection, request: FastifyRequest) {
     const { headers } = request
-    // Validated by the route's schema: every one an id.
     const params = request.params as Params
     this.mount = mount
     this.parentId = nesting === undefined ? undefined : params[nesting.field]
@@ -152,7 +143,7 @@ export function writeHandler (collection: Collection, method: WriteMethod) {
   const { mount, nesting } = collection
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { headers, server } = request
-    const params = idsIn(request.params)
+    const params = request.params as Params
     const planned = planWrite({
       mount,
       root: versionRoot(request),

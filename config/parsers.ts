@@ -10,7 +10,6 @@ export class ConfigError extends Error {
   override name = 'ConfigError'
 }
 
-/** A directory the local tool server may list. */
 /** A URL setting as a message may name it: without its password. */
 export function redacted (url: string): string {
   try {
@@ -22,6 +21,7 @@ export function redacted (url: string): string {
   }
 }
 
+/** A directory the local tool server may list. */
 export interface AllowedDirectory {
   /** Absolute and normalized, letter case as configured: requested paths are compared with it. */
   readonly path: string

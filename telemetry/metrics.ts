@@ -9,9 +9,12 @@ import { groupCommits, operationOf, statements, type StatementEvent } from '../s
 import { FastHistogram } from './histogram.ts'
 import type { Storage } from '../store/storage.ts'
 
-/** On a request's raw response while it is counted in flight: its method. */
-const IN_FLIGHT = Symbol('in flight')
-type Counted = { [IN_FLIGHT]?: string | undefined }
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Counted among the requests in flight, until answered or abandoned. */
+    inFlight: boolean
+  }
+}
 
 /**
  * Counts the requests of `fastify`, from a hook that should run before any other: each one's
@@ -19,26 +22,22 @@ type Counted = { [IN_FLIGHT]?: string | undefined }
  * hooks: they cost no promise on every request.
  */
 export function countRequests (fastify: FastifyInstance, metrics: Metrics): void {
-  // A client that leaves before its answer ends the request without onResponse, and without
-  // onRequestAbort once it had sent the whole request: its answer's stream always closes. One
-  // listener for every response, its state on the response, rather than a closure a request.
-  function closed (this: Counted): void {
-    const method = this[IN_FLIGHT]
-    if (method === undefined) return
-    this[IN_FLIGHT] = undefined
-    metrics.abandoned(method)
-  }
+  fastify.decorateRequest('inFlight', false)
   fastify.addHook('onRequest', (request, reply, done) => {
+    request.inFlight = true
     metrics.started(request.method)
-    const raw = reply.raw as typeof reply.raw & Counted
-    raw[IN_FLIGHT] = request.method
-    raw.on('close', closed)
+    // A client that leaves before its answer ends the request without onResponse, and without
+    // onRequestAbort once it had sent the whole request: its answer's stream always closes.
+    reply.raw.once('close', () => {
+      if (!request.inFlight) return
+      request.inFlight = false
+      metrics.abandoned(request.method)
+    })
     done()
   })
   fastify.addHook('onResponse', (request, reply, done) => {
-    const raw = reply.raw as typeof reply.raw & Counted
-    if (raw[IN_FLIGHT] !== undefined) {
-      raw[IN_FLIGHT] = undefined
+    if (request.inFlight) {
+      request.inFlight = false
       metrics.answered(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000)
     }
     done()
