@@ -45,9 +45,13 @@ const env = {
 }
 // Counted from the first `instrumentation on`, each thread apart: V8 compiles and collects on
 // threads of their own, which a run's timing changes; the main thread's count is the request's.
+// The young generation held at the size a loaded service grows it to (32 MiB a semi-space on
+// 64-bit Node 24): V8 shrinks it when a process allocates few bytes a millisecond, as every
+// process does under valgrind, and a run whose window fell after a shrink counted 25 times the
+// scavenges of one that did not, 5% to 15% of a GET (docs/benchmarks.md).
 const service = spawn('valgrind', [
   '-q', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${dataDir}/callgrind.%p`,
-  process.execPath, join(resolve(values.dist), 'server.js')
+  process.execPath, '--min-semi-space-size=32', '--max-semi-space-size=32', join(resolve(values.dist), 'server.js')
 ], { env, stdio: ['ignore', 'ignore', 'inherit'] })
 const control = command => execFileSync('callgrind_control', [command, String(service.pid)].flat(), { env, stdio: 'ignore' })
 

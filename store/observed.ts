@@ -1,4 +1,5 @@
 import { channel, tracingChannel } from 'node:diagnostics_channel'
+import { performance } from 'node:perf_hooks'
 
 /**
  * What the store tells whoever listens (the metrics and traces of telemetry/), through Node's
@@ -18,6 +19,20 @@ export interface StatementEvent {
 export const statements = tracingChannel<unknown, StatementEvent>('zoo-api:db.statement')
 
 /**
+ * Every statement's duration once answered, failed or not: `{ system, text, seconds }` (StatementTime),
+ * for the metrics. A plain channel's one message costs a statement a few hundred instructions
+ * where the tracing channel's events, made for spans, cost it about a thousand (docs/benchmarks.md).
+ */
+export const statementTimes = channel('zoo-api:db.statement-time')
+
+/** A statement's duration, as statementTimes carries it. */
+export interface StatementTime {
+  system: StatementEvent['system']
+  text: string
+  seconds: number
+}
+
+/**
  * Subscribed to (its messages are none) by whoever needs each write's statements to run in the
  * async context of the request that sent it, though SQLite's group commit runs them together from
  * one callback: the traces, whose statements' spans are children of their request's span. Binding
@@ -28,9 +43,24 @@ export const writeContexts = channel('zoo-api:db.write-context')
 /** A SQLite group commit (store/sqlite/group-commit.ts): `{ writes }`, how many writes it committed together. */
 export const groupCommits = channel('zoo-api:sqlite.group-commit')
 
-/** Runs a SQLite statement, `run`, announcing it as `text` when someone listens. */
+/** Runs a SQLite statement, `run`, announcing it as `text` to whoever listens. */
 export function sqliteStatement<T> (text: string, run: () => T): T {
+  if (!statementTimes.hasSubscribers) return traced(text, run)
+  const started = performance.now()
+  try {
+    return traced(text, run)
+  } finally {
+    timed('sqlite', text, started)
+  }
+}
+
+function traced<T> (text: string, run: () => T): T {
   return statements.hasSubscribers ? statements.traceSync(run, { system: 'sqlite', text }) : run()
+}
+
+/** Tells statementTimes of a statement that began at `started` (performance.now()) and has just ended. */
+export function timed (system: StatementEvent['system'], text: string, started: number): void {
+  statementTimes.publish({ system, text, seconds: (performance.now() - started) / 1000 } satisfies StatementTime)
 }
 
 /** A statement's operation, its first word (`SELECT`, `INSERT`, `COMMIT`): what the metrics and the spans name it by. */

@@ -63,6 +63,9 @@ t.test('the counts of requests, statements, commits and refusals move as request
   for (let n = 0; n < 3; n++) t.equal((await call(app, 'GET', '/v1/zoos')).statusCode, 200)
   t.equal((await call(app, 'POST', '/v1/zoos', { name: 'Counted', city: 'Lyon' })).statusCode, 201)
   t.equal((await call(app, 'GET', '/v1/zoos/999999')).statusCode, 404)
+  t.equal((await call(app, 'HEAD', '/v1/zoos/999999')).statusCode, 404)
+  t.equal((await call(app, 'GET', '/v1/no-such-collection')).statusCode, 404)
+  t.equal((await call(app, 'PUT', '/v1/zoos', { name: 'Refused', city: 'Lyon' })).statusCode, 405)
   t.equal((await app.inject('/v1/zoos')).statusCode, 401)
   t.equal((await call(app, 'GET', '/v1/zoos', undefined, { authorization: 'Bearer not-a-token' })).statusCode, 401)
   const reader = await addClient(app, 'zoos:read')
@@ -80,6 +83,12 @@ t.test('the counts of requests, statements, commits and refusals move as request
   t.equal(moved(duration, { http_request_method: 'POST', http_route: '/v1/zoos', http_response_status_code: '201' }), 1)
   t.equal(moved(duration, { http_request_method: 'GET', http_route: '/v1/zoos/:id', http_response_status_code: '404' }), 1,
     'a record read by the template of its route, not its path')
+  t.equal(moved(duration, { http_request_method: 'HEAD', http_route: '/v1/zoos/:id', http_response_status_code: '404' }), 1,
+    'HEAD by the template of the route Fastify made for it')
+  t.equal(moved(duration, { http_request_method: 'GET', http_route: '', http_response_status_code: '404' }), 1,
+    'a path no route serves, by no template')
+  t.equal(moved(duration, { http_request_method: 'PUT', http_route: '/v1/zoos', http_response_status_code: '405' }), 1,
+    'a method a path does not serve, by the template of the route that refused it')
   t.equal(moved(duration, { http_request_method: 'GET', http_route: '/v1/zoos', http_response_status_code: '401' }), 2)
   t.equal(after.types.get(duration), 'HISTOGRAM')
   const listed = { http_request_method: 'GET', http_route: '/v1/zoos', http_response_status_code: '200' }
