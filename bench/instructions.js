@@ -48,10 +48,14 @@ const env = {
 // The young generation held at the size a loaded service grows it to (32 MiB a semi-space on
 // 64-bit Node 24): V8 shrinks it when a process allocates few bytes a millisecond, as every
 // process does under valgrind, and a run whose window fell after a shrink counted 25 times the
-// scavenges of one that did not, 5% to 15% of a GET (docs/benchmarks.md).
+// scavenges of one that did not, 5% to 15% of a GET. With the young generation held, V8 without
+// --perf-basic-prof (which also keeps compiled code where it was made) counted a GET 243,000
+// instructions in every run, with it 215,000, in every run; why is not known yet (docs/benchmarks.md).
+// The flag's map of compiled code is what names the JavaScript in a callgrind profile.
 const service = spawn('valgrind', [
   '-q', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${dataDir}/callgrind.%p`,
-  process.execPath, '--min-semi-space-size=32', '--max-semi-space-size=32', join(resolve(values.dist), 'server.js')
+  process.execPath, '--min-semi-space-size=32', '--max-semi-space-size=32', '--perf-basic-prof',
+  join(resolve(values.dist), 'server.js')
 ], { env, stdio: ['ignore', 'ignore', 'inherit'] })
 const control = command => execFileSync('callgrind_control', [command, String(service.pid)].flat(), { env, stdio: 'ignore' })
 
@@ -85,6 +89,7 @@ try {
   service.kill('SIGTERM')
   await new Promise(resolve => service.once('exit', resolve))
   rmSync(dataDir, { recursive: true, force: true })
+  rmSync(join(tmpdir(), `perf-${service.pid}.map`), { force: true })
 }
 
 async function answering (target) {

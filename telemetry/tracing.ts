@@ -1,3 +1,4 @@
+import { randomFillSync } from 'node:crypto'
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api'
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
 import {
@@ -7,11 +8,11 @@ import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto'
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources'
 import {
-  AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, RandomIdGenerator, SamplingDecision,
+  AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, SamplingDecision,
   TraceIdRatioBasedSampler, TracerProvider,
   type IdGenerator, type ReadableSpan, type Sampler, type Span as SdkSpan, type SpanProcessor, type TimedEvent
 } from '@opentelemetry/sdk-trace'
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from '../config/index.ts'
 import { loggedPath } from '../http/links.ts'
@@ -110,39 +111,33 @@ export function startTracing (config: Pick<Config, 'otelExporterOtlpEndpoint' | 
   }
 }
 
-/** A request's span and the context it is active in, once its trace is kept. */
-interface RequestTrace {
-  span: Span
-  context: Context
-}
-
 /**
  * The span of each request whose trace is kept, made by hooks of the service with the SDK's tracer.
  * The sampler is asked first, with the parent a job's replay runs in or a client's `traceparent`
  * names, and the trace id the span would have: a request whose trace is not kept makes nothing
  * more (no span, no context, no hook wrapped), which is what 1% sampling of a busy service asks
  * (docs/benchmarks.md). A kept one's span is active while its hooks and handler run: entered
- * when the request arrives (its token's checks, a body's parsing) and again before its handler
- * (whose work a body read from the socket would otherwise have left outside it).
+ * when the request arrives, it stays active through a body that arrives later, as Node 24's
+ * AsyncLocalStorage carries its context into the stream events the hook's step awaits (a test
+ * sends a body in two parts). It ends when the answer's stream closes, sent or abandoned. Only the
+ * first hook, and an error's, run for every request: the rest is the kept requests' own listener.
  */
 function requestSpans (tracer: ReturnType<TracerProvider['getTracer']>, sampler: Sampler, ids: DecidedIds): FastifyPluginAsync {
-  const traced = new WeakMap<FastifyRequest, RequestTrace>()
-  const enter = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    const kept = traced.get(request)
-    if (kept === undefined) done()
-    else context.with(kept.context, done)
-  }
+  const failed = new WeakMap<FastifyRequest, unknown>()
   return fp(async function tracing (fastify) {
-    fastify.addHook('onRequest', (request, _reply, done) => {
+    fastify.addHook('onRequest', (request, reply, done) => {
+      // A request from a client arrives in the root context, a job's replay in its job's span's.
+      // Node's request, not Fastify's getters over it, until the trace is kept.
+      const { headers, method } = request.raw
       const active = context.active()
-      const parent = trace.getSpan(active) !== undefined
+      const parent = active !== ROOT_CONTEXT && trace.getSpan(active) !== undefined
         ? active
-        : request.headers.traceparent === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, request.headers)
-      const parentSpan = trace.getSpanContext(parent)
+        : headers.traceparent === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, headers)
+      const parentSpan = parent === ROOT_CONTEXT ? undefined : trace.getSpanContext(parent)
       const traceId = parentSpan?.traceId ?? ids.generateTraceId()
       // Asked with the method for a name: the samplers OTEL_TRACES_SAMPLER names read no name, and
       // the route's template is read only for a trace kept (Fastify makes its route options anew at each read).
-      if (sampler.shouldSample(parent, traceId, request.method, SpanKind.SERVER, NO_ATTRIBUTES, NO_LINKS).decision ===
+      if (sampler.shouldSample(parent, traceId, method ?? '', SpanKind.SERVER, NO_ATTRIBUTES, NO_LINKS).decision ===
         SamplingDecision.NOT_RECORD) return done()
       const route = request.routeOptions.url
       // OpenTelemetry's HTTP server span name: the method and the route's template, the method alone without a route.
@@ -161,49 +156,64 @@ function requestSpans (tracer: ReturnType<TracerProvider['getTracer']>, sampler:
           'zoo.request.id': String(request.id)
         }
       }, parent)
-      const kept: RequestTrace = { span, context: trace.setSpan(parent, span) }
-      traced.set(request, kept)
+      const within = trace.setSpan(parent, span)
+      reply.raw.on('close', () => {
+        span.setAttribute('http.response.status_code', reply.statusCode)
+        const error = failed.get(request)
+        if (error !== undefined) span.setAttribute('error.type', errorTypeOf(error))
+        // A server's 5xx is an error (OpenTelemetry's HTTP conventions), thrown or not.
+        if (error !== undefined || reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR })
+        span.end()
+      })
       // request.log is the request's own logger (reply.log too), the app's only before the request has one.
       if (request.log !== request.server.log) (request.log as unknown as Record<symbol, Span>)[REQUEST_SPAN] = span
-      context.with(kept.context, done)
+      context.with(within, done)
     })
-    fastify.addHook('preHandler', enter)
     // The kind of error, which names no value; the status says an error, without its message.
     fastify.addHook('onError', (request, _reply, error, done) => {
-      const span = traced.get(request)?.span
-      span?.setAttribute('error.type', errorTypeOf(error))
-      span?.setStatus({ code: SpanStatusCode.ERROR })
-      done()
-    })
-    fastify.addHook('onResponse', (request, reply, done) => {
-      const span = traced.get(request)?.span
-      if (span !== undefined) {
-        span.setAttribute('http.response.status_code', reply.statusCode)
-        // A server's 5xx is an error (OpenTelemetry's HTTP conventions), thrown or not.
-        if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR })
-        span.end()
-      }
+      failed.set(request, error)
       done()
     })
   }, { name: 'tracing' })
 }
 
+/** Random bytes drawn at a time for the ids (DecidedIds). */
+const ID_POOL_BYTES = 4096
+/** The ids W3C Trace Context says are invalid, by their length in bytes. */
+const ZERO_IDS: Record<number, string> = { 8: '0'.repeat(16), 16: '0'.repeat(32) }
+
 /**
- * The SDK's random ids, but the trace id of a request span, which the request's sampling was asked
- * with (requestSpans): set just before the tracer makes that span, in the same synchronous step.
+ * Random ids, as the SDK's own generator makes them, but for two things. The trace id of a request
+ * span is the one its sampling was asked with (requestSpans), set just before the tracer makes the
+ * span, in the same synchronous step. And they are cut from a pool of the system's random bytes,
+ * filled 4 KiB at a time: every request's sampling asks for a trace id, and the SDK's four calls of
+ * Math.random and four writes an id cost a request whose trace is not kept 700 instructions more.
+ * (The ids as slices of one long text cost more still: the sampler reads a slice's characters slowly.)
  */
 class DecidedIds implements IdGenerator {
-  readonly #random = new RandomIdGenerator()
+  readonly #pool = Buffer.allocUnsafe(ID_POOL_BYTES)
+  #used = ID_POOL_BYTES
   decided: string | undefined
 
   generateTraceId (): string {
-    const id = this.decided ?? this.#random.generateTraceId()
+    const id = this.decided ?? this.#random(16)
     this.decided = undefined
     return id
   }
 
   generateSpanId (): string {
-    return this.#random.generateSpanId()
+    return this.#random(8)
+  }
+
+  #random (bytes: number): string {
+    if (this.#used + bytes > ID_POOL_BYTES) {
+      randomFillSync(this.#pool)
+      this.#used = 0
+    }
+    const start = this.#used
+    this.#used += bytes
+    const id = this.#pool.toString('hex', start, this.#used)
+    return id === ZERO_IDS[bytes] ? this.#random(bytes) : id
   }
 }
 

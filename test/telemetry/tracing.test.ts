@@ -1,12 +1,12 @@
 import { once } from 'node:events'
-import { createServer, type IncomingMessage } from 'node:http'
+import { createServer, request as httpRequest, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Writable } from 'node:stream'
 import { trace } from '@opentelemetry/api'
 import t, { type Test } from 'tap'
 import { loadConfig } from '../../config/index.ts'
 import { statements } from '../../store/observed.ts'
-import { build, call, create, ENGINE } from '../helper.ts'
+import { bearer, build, call, create, ENGINE } from '../helper.ts'
 import { portOf, sendRaw } from '../local/helper.ts'
 
 /*
@@ -182,6 +182,40 @@ t.test('a statement that fails leaves its span marked as an error of its code, w
   t.same(failed?.status, { code: 2 }, 'an error, with no message')
   t.equal(attribute(failed as ReceivedSpan, 'error.type'), 'SQLITE_MISMATCH', 'of the error\'s code')
   t.notOk(Buffer.concat(received.map(r => r.body)).includes('secret'), 'the value quoted by the message is nowhere')
+})
+
+t.test('a body that arrives after its request began is handled within its span: its statements are children of it', async t => {
+  const { endpoint, received } = await receiver(t)
+  environment(t, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })
+  const app = await build(t, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const body = JSON.stringify({ name: 'Slowly sent', city: 'Lyon' })
+  const answered = new Promise<IncomingMessage>((resolve, reject) => {
+    const sending = httpRequest({
+      host: '127.0.0.1',
+      port: portOf(app),
+      method: 'POST',
+      path: '/v1/zoos',
+      headers: { authorization: '', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
+    }, resolve).on('error', reject)
+    bearer(app).then(async authorization => {
+      sending.setHeader('authorization', authorization)
+      // The headers, then half the body; the rest once the request has gone through its first hooks.
+      sending.write(body.slice(0, 10))
+      await new Promise(resolve => setTimeout(resolve, 100))
+      sending.end(body.slice(10))
+    }).catch(reject)
+  })
+  const answer = await answered
+  answer.resume()
+  t.equal(answer.statusCode, 201)
+  await app.close()
+  const spans = spansOf(received)
+  const post = spans.find(s => s.name === 'POST /v1/zoos')
+  if (post === undefined) throw new Error('no span of the POST')
+  t.equal(attribute(post, 'http.response.status_code'), 201)
+  t.ok(spans.some(s => s.parentSpanId === post.spanId && /\bINSERT INTO "?zoos"? /.test(String(attribute(s, 'db.query.text')))),
+    'its insert a child of its span')
 })
 
 t.test('an exporter endpoint may end with a slash, as the specification allows', async t => {
