@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks'
 
 /**
  * What the store tells whoever listens (the metrics and traces of telemetry/), through Node's
- * diagnostics channels: a channel nobody subscribes to costs one property read, so the store pays
+ * diagnostics channels: a channel nobody subscribes to costs a property read, so the store pays
  * nothing for what is switched off, and knows nothing of who listens.
  */
 

@@ -49,6 +49,7 @@ ObservedClient.prototype.query = function observedQuery (this: pg.Client, ...arg
   const ended = (): void => { timed('postgresql', text, started) }
   if (typeof callback !== 'function') {
     const answer = traced(this, text, args, false) as Promise<unknown>
+    // Heard, not awaited: the caller gets pg's own promise, and its rejection.
     answer.then(ended, ended)
     return answer
   }
