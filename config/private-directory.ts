@@ -1,5 +1,5 @@
-// The directories the settings name that must be this user's alone, checked at every start.
-import { accessSync, chmodSync, constants, lstatSync, mkdirSync, statSync } from 'node:fs'
+// The directories the settings name that must be this user's alone, checked at every start, and the files in them.
+import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, statSync } from 'node:fs'
 import { ConfigError } from './parsers.ts'
 
 /** Why each must be private, as a refusal says it, and whether it may be reached through a symbolic link. */
@@ -39,4 +39,15 @@ export function privateDirectory (dir: string, setting: keyof typeof PRIVATE): v
     throw new ConfigError(`${setting}: ${dir} is open to other users (mode ${mode.toString(8)}); ${why}: chmod 700 ${dir}`)
   }
   if ((mode & 0o077) !== 0) chmodSync(dir, 0o700)
+}
+
+/** Makes each of `files` that exists this user's alone (0600); another user's, writable to this one, is left as its owner made it. */
+export function privateFiles (files: string[]): void {
+  for (const file of files) {
+    try {
+      if (existsSync(file)) chmodSync(file, 0o600)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EPERM') throw err
+    }
+  }
 }

@@ -9,7 +9,7 @@
  * the words written here at their spaces and changes nothing else) and PostgreSQL's tsvector
  * (made of the words as they are, by `array_to_tsvector`, queried by a tsquery of them). Neither
  * engine's own notion of a word, a letter or a diacritic is used, so both find exactly the same
- * records, and the kept totals tell in memory whether a record matches (store/sqlite/totals.ts).
+ * records, and the kept totals tell in memory whether a record matches (AppliedTotals, store/kept-totals.ts).
  *
  * A word is kept, and searched for, by its first MAX_WORD_LENGTH characters: PostgreSQL refuses a
  * word of more than 2,047 bytes, in a tsvector as in a tsquery, and a text field of 200 characters

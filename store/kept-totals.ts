@@ -1,3 +1,6 @@
+import type { Comparator } from '../model/kinds.ts'
+import { matcher } from '../model/filters.ts'
+import type { ResourceRecord } from '../model/resource.ts'
 import { filterSetKey, type Filter } from './contract.ts'
 
 /**
@@ -5,8 +8,8 @@ import { filterSetKey, type Filter } from './contract.ts'
  * one per set of filters (whatever the order its filters came in), so that a read need not count
  * again what was counted before: counting costs as much as the rows it counts, so a total counted
  * on every read grows with the table. Each engine says what it keeps with a count and when a kept
- * count is still exact (store/sqlite/totals.ts adjusts them as writes commit;
- * store/postgres/totals.ts checks them against the change counters).
+ * count is still exact (SQLite's are AppliedTotals, below; store/postgres/totals.ts checks them
+ * against the change counters).
  *
  * Bounded: the least recently read set of filters is forgotten first.
  */
@@ -50,5 +53,51 @@ export class KeptTotals<Entry> {
 
   clear (): void {
     this.#entries.clear()
+  }
+}
+
+/**
+ * Totals kept exact by the writes themselves: the record before and after each committed change is
+ * tested, in memory, against every kept set of filters, with the SQL condition's semantics
+ * (model/filters.ts). For an engine that sees every write committed (SQLite, one process a file);
+ * a write it did not see must `clear()` them.
+ */
+export class AppliedTotals {
+  readonly #kept: KeptTotals<{ matches: (record: ResourceRecord) => boolean, count: number }>
+
+  readonly compare: (field: string) => Comparator
+  /** The fields `q` searches. */
+  readonly searched: readonly string[]
+
+  constructor (compare: (field: string) => Comparator, searched: readonly string[], capacity?: number) {
+    this.compare = compare
+    this.searched = searched
+    this.#kept = new KeptTotals(capacity)
+  }
+
+  /** The count for `filters`, as kept, or from `count()` once. */
+  get (filters: Filter[], count: () => number): number {
+    const kept = this.#kept.read(filters)
+    if (kept !== undefined) return kept.count
+    const fresh = { matches: matcher(filters, this.compare, this.searched), count: count() }
+    this.#kept.keep(filters, fresh)
+    return fresh.count
+  }
+
+  /** The kept count for `filters`, without counting. */
+  peek (filters: Filter[]): number | undefined {
+    return this.#kept.peek(filters)?.count
+  }
+
+  /** A committed write: `before` undefined for a create, `after` undefined for a delete. */
+  apply (before: ResourceRecord | undefined, after: ResourceRecord | undefined): void {
+    for (const entry of this.#kept.entries()) {
+      if (before !== undefined && entry.matches(before)) entry.count--
+      if (after !== undefined && entry.matches(after)) entry.count++
+    }
+  }
+
+  clear (): void {
+    this.#kept.clear()
   }
 }

@@ -58,6 +58,40 @@ function traced<T> (text: string, run: () => T): T {
   return statements.hasSubscribers ? statements.traceSync(run, { system: 'sqlite', text }) : run()
 }
 
+/**
+ * Runs a statement that answers later, `call` on `self` with `args` (pg's `query`: a callback as
+ * its last argument, else a promise returned), announcing it as `text` to whoever listens. The
+ * caller gets the call's own answer: its promise, rejection included, or its callback called.
+ */
+export function laterStatement (
+  system: StatementEvent['system'], text: string, call: (...args: unknown[]) => unknown, self: unknown, args: unknown[]
+): unknown {
+  const callback = args.at(-1)
+  const withCallback = typeof callback === 'function'
+  if (!statementTimes.hasSubscribers) return tracedLater({ system, text }, call, self, args, withCallback)
+  const started = performance.now()
+  const ended = (): void => { timed(system, text, started) }
+  if (!withCallback) {
+    const answer = tracedLater({ system, text }, call, self, args, false) as Promise<unknown>
+    // Heard, not awaited: the caller gets the call's own promise, and its rejection.
+    answer.then(ended, ended)
+    return answer
+  }
+  args[args.length - 1] = function answered (this: unknown, ...results: unknown[]): unknown {
+    ended()
+    return Reflect.apply(callback, this, results)
+  }
+  return tracedLater({ system, text }, call, self, args, true)
+}
+
+function tracedLater (event: StatementEvent, call: (...args: unknown[]) => unknown, self: unknown, args: unknown[], withCallback: boolean):
+unknown {
+  if (!statements.hasSubscribers) return Reflect.apply(call, self, args)
+  return withCallback
+    ? statements.traceCallback(call, -1, event, self, ...args)
+    : statements.tracePromise(call as (...args: unknown[]) => Promise<unknown>, event, self, ...args)
+}
+
 /** Tells statementTimes of a statement that began at `started` (performance.now()) and has just ended. */
 export function timed (system: StatementEvent['system'], text: string, started: number): void {
   statementTimes.publish({ system, text, seconds: (performance.now() - started) / 1000 } satisfies StatementTime)

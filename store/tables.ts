@@ -34,20 +34,20 @@ export const groupIndexes = (resource: Resource): TableIndex[] =>
 export const referenceColumns = (resource: Resource): Column[] => resource.columns.filter(c => c.references !== undefined)
 
 /**
- * Why a table that holds `held` (its engine's lines, store/sqlite/schema.ts and
- * store/postgres/schema.ts) cannot serve `resource`, whose table must hold `wanted`: the table is
- * missing, or the first line it lacks, with what it has of the same name instead. Undefined when
- * it can; what else it holds does not matter.
+ * Start-up refuses a table that holds `held` (its engine's lines, store/sqlite/schema.ts and
+ * store/postgres/schema.ts) where `resource`'s must hold `wanted`, rather than answer 500s later:
+ * it throws, naming the table missing or the first line it lacks, with what it has of the same
+ * name instead. What else it holds does not matter.
  */
-export function mismatch (resource: Resource, wanted: string[], held: string[]): string | undefined {
-  const problem = (what: string): string => `table ${resource.name} does not match the ${resource.singular} resource: ${what}`
-  if (held.length === 0) return problem('the table does not exist')
+export function checkTable (resource: Resource, wanted: string[], held: string[]): void {
+  const problem = (what: string): Error => new Error(`table ${resource.name} does not match the ${resource.singular} resource: ${what}`)
+  if (held.length === 0) throw problem('the table does not exist')
   const has = new Set(held)
   const missing = wanted.find(line => !has.has(line))
-  if (missing === undefined) return undefined
+  if (missing === undefined) return
   const words = missing.split(' ')
   // `column name`, `index name`, `foreign key name`...
   const subject = words.slice(0, words[0] === 'foreign' ? 3 : 2).join(' ')
   const instead = words[0] === 'unique' ? undefined : held.find(line => line.startsWith(`${subject} `))
-  return problem(`it lacks ${missing}${instead === undefined ? '' : ` (it has ${instead})`}`)
+  throw problem(`it lacks ${missing}${instead === undefined ? '' : ` (it has ${instead})`}`)
 }

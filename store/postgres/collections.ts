@@ -107,7 +107,6 @@ function asArrays (statement: Sql, varies = false): pg.QueryArrayConfig {
 
 class PostgresCollection extends TableCollection {
   readonly #queries: PostgresListQueries
-  readonly #pool: Pool
   readonly #totals: PostgresTotals
   readonly #oneStatement: OneStatementWrites
 
@@ -116,7 +115,6 @@ class PostgresCollection extends TableCollection {
   constructor (store: PostgresCollectionStores, resource: Resource) {
     super(resource, store.resources, POSTGRES)
     this.store = store
-    this.#pool = store.pool
     this.#totals = new PostgresTotals(resource.name)
     this.#queries = new PostgresListQueries(this.sql)
     this.#oneStatement = new OneStatementWrites(this.sql, store.feed)
@@ -125,14 +123,14 @@ class PostgresCollection extends TableCollection {
   async list (query: ListQuery, { counting, changes }: ListOptions): Promise<Page> {
     const total = counting === 'none'
       ? undefined
-      : await this.#totals.get(this.#pool, query.filters, this.sql.count(query.filters), changes)
+      : await this.#totals.get(this.store.pool, query.filters, this.sql.count(query.filters), changes)
     // The total is exact: a page that starts past it is empty without reading anything.
     if (total === 0 || (total !== undefined && query.after === undefined && query.offset >= total)) return { items: [], total }
     return { items: (await this.rows(this.#queries.page(query), true)).map(row => this.sql.record(row)), total }
   }
 
   protected override async rows (statement: Sql, varies = false): Promise<Scalar[][]> {
-    return (await this.#pool.query<Scalar[]>(asArrays(statement, varies))).rows
+    return (await this.store.pool.query<Scalar[]>(asArrays(statement, varies))).rows
   }
 
   async indexSearchWords (): Promise<void> {
@@ -213,7 +211,7 @@ class PostgresCollection extends TableCollection {
   async #once ({ sql: text, params }: Statement): Promise<Scalar[] | typeof REFUSED | undefined> {
     let row: Scalar[] | undefined
     try {
-      row = (await this.#pool.query<Scalar[]>({ ...prepared(text, params), rowMode: 'array' })).rows[0]
+      row = (await this.store.pool.query<Scalar[]>({ ...prepared(text, params), rowMode: 'array' })).rows[0]
     } catch (err) {
       const { code } = err as pg.DatabaseError
       if (code === UNIQUE_VIOLATION || code === FOREIGN_KEY_VIOLATION) return REFUSED

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto'
 import { userInfo } from 'node:os'
-import { performance } from 'node:perf_hooks'
 import pg from 'pg'
 import type { Alongside } from '../contract.ts'
 import { ConfigError, redacted } from '../../config/index.ts'
@@ -11,7 +10,7 @@ import { raw, sql, type Sql } from '../sql.ts'
 import { applying, type Migration } from '../migrations.ts'
 import { quote } from '../text.ts'
 import { POSTGRES } from './dialect.ts'
-import { statements, statementTimes, timed, type StatementEvent } from '../observed.ts'
+import { laterStatement, statements, statementTimes } from '../observed.ts'
 
 // bigint arrives as text unless told otherwise: every one here is an id, a count or a version, below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
@@ -39,35 +38,11 @@ export interface PostgresSettings {
 class ObservedClient extends pg.Client {}
 const query = pg.Client.prototype.query
 ObservedClient.prototype.query = function observedQuery (this: pg.Client, ...args: unknown[]): unknown {
-  const timing = statementTimes.hasSubscribers
-  if (!timing && !statements.hasSubscribers) return Reflect.apply(query, this, args)
+  if (!statementTimes.hasSubscribers && !statements.hasSubscribers) return Reflect.apply(query, this, args)
   const [config] = args
   const text = announced(typeof config === 'string' ? config : (config as { text: string }).text)
-  const callback = args.at(-1)
-  if (!timing) return traced(this, text, args, typeof callback === 'function')
-  const started = performance.now()
-  const ended = (): void => { timed('postgresql', text, started) }
-  if (typeof callback !== 'function') {
-    const answer = traced(this, text, args, false) as Promise<unknown>
-    // Heard, not awaited: the caller gets pg's own promise, and its rejection.
-    answer.then(ended, ended)
-    return answer
-  }
-  args[args.length - 1] = function answered (this: unknown, ...results: unknown[]): unknown {
-    ended()
-    return Reflect.apply(callback, this, results)
-  }
-  return traced(this, text, args, true)
+  return laterStatement('postgresql', text, query as (...args: unknown[]) => unknown, this, args)
 } as typeof query
-
-/** pg's `query` on `client` with `args`, within the statements' tracing channel when someone listens to it. */
-function traced (client: pg.Client, text: string, args: unknown[], withCallback: boolean): unknown {
-  if (!statements.hasSubscribers) return Reflect.apply(query, client, args)
-  const event: StatementEvent = { system: 'postgresql', text }
-  return withCallback
-    ? statements.traceCallback(query as (...a: unknown[]) => unknown, -1, event, client, ...args)
-    : statements.tracePromise(query as (...a: unknown[]) => Promise<unknown>, event, client, ...args)
-}
 
 /**
  * A statement's text as it is announced: the values `inline` wrote into it (the BEGIN's question,

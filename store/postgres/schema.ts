@@ -1,5 +1,5 @@
 import type { Column, Resource } from '../../model/resource.ts'
-import { groupIndexes, mismatch, referenceColumns, sortIndexes, type TableIndex } from '../tables.ts'
+import { checkTable, groupIndexes, referenceColumns, sortIndexes, type TableIndex } from '../tables.ts'
 import type { Pool } from './database.ts'
 import { COLUMNS } from './columns.ts'
 
@@ -134,8 +134,5 @@ export async function tableFacts (pool: Pool, table: string): Promise<string[]> 
 
 /** Start-up refuses a database whose tables lack anything their resources need (the trigger too), naming the first. */
 export async function checkTables (pool: Pool, resources: Resource[]): Promise<void> {
-  for (const resource of resources) {
-    const problem = mismatch(resource, wantedFacts(resource), await tableFacts(pool, resource.name))
-    if (problem !== undefined) throw new Error(problem)
-  }
+  for (const resource of resources) checkTable(resource, wantedFacts(resource), await tableFacts(pool, resource.name))
 }

@@ -4,6 +4,7 @@ import { compareAsciiCaseInsensitive, KINDS, type Comparator, type Scalar } from
 import type { Resource, ResourceRecord } from '../../model/resource.ts'
 import type { Alongside, Filter, ListOptions, ListQuery, Page, ReadOptions, Versioned } from '../contract.ts'
 import { feedRows } from '../feed.ts'
+import { AppliedTotals } from '../kept-totals.ts'
 import { sqliteStatement } from '../observed.ts'
 import { runNow, type Ask, type Change, type Sequence } from '../sequence.ts'
 import { sql, type Sql } from '../sql.ts'
@@ -15,7 +16,6 @@ import { SqliteChangeLog } from './feed.ts'
 import { GroupCommit } from './group-commit.ts'
 import { ListQueries, readIndexes } from './list.ts'
 import { checkTables } from './schema.ts'
-import { SqliteTotals } from './totals.ts'
 import { COLUMNS } from './columns.ts'
 
 /** Records whose search words are made in one transaction at start-up. */
@@ -51,8 +51,10 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
     this.#dataVersion = db.prepare('PRAGMA data_version').pluck()
     this.#seenVersion = this.#dataVersion.get() as number
     this.keep(resources.map(resource => new SqliteCollection(this, resource)))
-    for (const collection of this.all) collection.mergeSearchWordsGradually()
-    this.indexSearchWords()
+    for (const collection of this.all) {
+      collection.mergeSearchWordsGradually()
+      collection.indexSearchWords()
+    }
   }
 
   async changes (collections: readonly string[], { alongside }: { alongside?: Alongside | undefined } = {}): Promise<string[]> {
@@ -139,11 +141,6 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
     sqliteStatement(compiled.source, () => compiled.run(...params))
   }
 
-  /** Makes the search words of the records that have none yet (written before the search index was), a transaction a batch. */
-  indexSearchWords (): void {
-    for (const collection of this.all) collection.indexSearchWords()
-  }
-
   /** Forgets every kept total once another process has committed to the file (`data_version` says so, without I/O). */
   checkForeignWrites (): void {
     const version = this.#dataVersion.get() as number
@@ -158,7 +155,7 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
 
 class SqliteCollection extends TableCollection {
   readonly #queries: ListQueries
-  readonly totals: SqliteTotals
+  readonly totals: AppliedTotals
   /** The read of a record by id, compiled once rather than rendered and looked up: every GET of a record makes it (docs/benchmarks.md). */
   readonly #read: Database.Statement
   /** The same read with the token's standing asked in it, by the standing's text: one statement, one taking of the file's locks. */
@@ -173,7 +170,7 @@ class SqliteCollection extends TableCollection {
     this.store = store
     const { indexes, collations } = readIndexes(store.db, resource.name)
     this.#queries = new ListQueries(this.sql, indexes)
-    this.totals = new SqliteTotals(field => comparatorOf(resource, field, collations), resource.search)
+    this.totals = new AppliedTotals(field => comparatorOf(resource, field, collations), resource.search)
     this.#read = store.db.prepare(this.sql.read(0).render(SQLITE.placeholder).sql).raw()
   }
 
@@ -235,6 +232,7 @@ class SqliteCollection extends TableCollection {
     if (kept !== 0) this.store.db.prepare(`INSERT INTO ${table} (${table}, rank) VALUES ('deletemerge', 0)`).run()
   }
 
+  /** Makes the search words of the records that have none yet (written before the search index was), a transaction a batch. */
   indexSearchWords (): void {
     const search = this.sql.search
     const apart = search?.apart

@@ -1,7 +1,7 @@
-import { chmodSync, closeSync, existsSync, openSync } from 'node:fs'
+import { closeSync, existsSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import { privateDirectory } from '../../config/index.ts'
+import { privateDirectory, privateFiles } from '../../config/index.ts'
 import { sqliteBinding } from '../../packaging/shipped.ts'
 import { DatabasePort, type PortQuery, type Work } from '../database.ts'
 import { sqliteStatement } from '../observed.ts'
@@ -53,14 +53,7 @@ export function connect (file: string, options: Database.Options = {}): SqliteDa
 function makePrivate (dataDir: string, file: string): void {
   privateDirectory(dataDir, 'DATA_DIR')
   if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600))
-  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
-    try {
-      if (existsSync(path)) chmodSync(path, 0o600)
-    } catch (err) {
-      // Another user's file, writable to this one: left as its owner made it.
-      if ((err as NodeJS.ErrnoException).code !== 'EPERM') throw err
-    }
-  }
+  privateFiles([file, `${file}-wal`, `${file}-shm`])
 }
 
 /** Compiled statements kept: a list's vary with its filters, so the least recently used are dropped. */

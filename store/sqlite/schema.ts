@@ -1,5 +1,5 @@
 import type { Column, Resource } from '../../model/resource.ts'
-import { groupIndexes, mismatch, sortIndexes } from '../tables.ts'
+import { checkTable, groupIndexes, sortIndexes } from '../tables.ts'
 import type { SqliteDatabase } from './database.ts'
 import { searchTable } from './dialect.ts'
 import { COLUMNS } from './columns.ts'
@@ -105,10 +105,7 @@ export function tableFacts (db: SqliteDatabase, table: string): string[] {
   return facts
 }
 
-/** Start-up refuses a database whose tables lack anything their resources need, naming the first, rather than answer 500s later. */
+/** Start-up refuses a database whose tables lack anything their resources need (store/tables.ts). */
 export function checkTables (db: SqliteDatabase, resources: Resource[]): void {
-  for (const resource of resources) {
-    const problem = mismatch(resource, wantedFacts(resource), tableFacts(db, resource.name))
-    if (problem !== undefined) throw new Error(problem)
-  }
+  for (const resource of resources) checkTable(resource, wantedFacts(resource), tableFacts(db, resource.name))
 }

@@ -21,13 +21,12 @@ export function openSqliteStorage (dataDir: string, collections: StoredCollectio
   const stores = new SqliteCollectionStores(db, collections.resources)
   return {
     engine: 'sqlite',
-    // Another process on the same file (the CLI) only manages clients and users.
+    // One process serves a SQLite file, so its jobs need no lease and nothing is done exclusively of
+    // another; another process on the same file (the CLI) only manages clients and users.
     shared: false,
     collections: stores,
-    // The standing is answered at once, in the process, without a promise; one process serves a
-    // SQLite file, so its jobs need no lease.
+    // The standing is answered at once, in the process, without a promise.
     ...serviceStores({ port: stores.port, migrations, standingAlone: statement => stores.row(statement) as unknown[] }),
-    // One process serves a SQLite file.
     exclusively: async work => work(),
     backUp: async file => takeBackup(db, file, PAGES_PER_STEP),
     close: async () => {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { KeptTotals } from '../../store/kept-totals.ts'
+import { AppliedTotals, KeptTotals } from '../../store/kept-totals.ts'
 
 /*
  * What both engines' kept totals share (store/kept-totals.ts): one entry per set of filters,
@@ -31,4 +31,24 @@ t.test('when full, the least recently read set is forgotten first; a peek is not
   t.equal(kept.peek(large), undefined, 'the least recently read is gone')
   t.same([...kept.entries()], ['germany', 'both'])
   t.equal(kept.capacity, 2)
+})
+
+t.test('kept totals follow every write, and forget the least recently read filter set first', async t => {
+  const totals = new AppliedTotals(() => (a, b) => (a as number) - (b as number), [], 2)
+  let counted = 0
+  const count = (n: number) => () => { counted++; return n }
+  const small = [{ field: 'n', op: 'lt' as const, value: 10 }]
+  const big = [{ field: 'n', op: 'gte' as const, value: 10 }]
+  t.equal(totals.get(small, count(3)), 3)
+  t.equal(totals.get(big, count(5)), 5)
+  totals.apply(undefined, { n: 1 })
+  totals.apply({ n: 1 }, { n: 20 })
+  totals.apply({ n: null }, { n: 2 })
+  t.equal(totals.get(small, count(-1)), 4)
+  t.equal(totals.get(big, count(-1)), 6)
+  t.equal(counted, 2, 'both read from the cache')
+  t.equal(totals.get([{ field: 'n', op: 'eq', value: null }], count(7)), 7)
+  t.equal(totals.get(big, count(-1)), 6, 'the most recently read set stays')
+  t.equal(totals.get(small, count(4)), 4, 'the least recently read one was forgotten and is counted again')
+  t.equal(counted, 4)
 })

@@ -2,7 +2,6 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import t from 'tap'
 import { compareAsciiCaseInsensitive } from '../../../model/kinds.ts'
-import { SqliteTotals } from '../../../store/sqlite/totals.ts'
 import { compareCodePoints } from '../../../model/text.ts'
 import { build, call, create } from '../../helper.ts'
 
@@ -29,26 +28,6 @@ t.test('text compares in memory as SQLite orders it, BINARY and NOCASE', async t
       if (equal !== (compareAsciiCaseInsensitive(a, b) === 0)) t.fail(`NOCASE equality of ${JSON.stringify(a)} and ${JSON.stringify(b)}`)
     }
   }
-})
-
-t.test('kept totals follow every write, and forget the least recently read filter set first', async t => {
-  const totals = new SqliteTotals(() => (a, b) => (a as number) - (b as number), [], 2)
-  let counted = 0
-  const count = (n: number) => () => { counted++; return n }
-  const small = [{ field: 'n', op: 'lt' as const, value: 10 }]
-  const big = [{ field: 'n', op: 'gte' as const, value: 10 }]
-  t.equal(totals.get(small, count(3)), 3)
-  t.equal(totals.get(big, count(5)), 5)
-  totals.apply(undefined, { n: 1 })
-  totals.apply({ n: 1 }, { n: 20 })
-  totals.apply({ n: null }, { n: 2 })
-  t.equal(totals.get(small, count(-1)), 4)
-  t.equal(totals.get(big, count(-1)), 6)
-  t.equal(counted, 2, 'both read from the cache')
-  t.equal(totals.get([{ field: 'n', op: 'eq', value: null }], count(7)), 7)
-  t.equal(totals.get(big, count(-1)), 6, 'the most recently read set stays')
-  t.equal(totals.get(small, count(4)), 4, 'the least recently read one was forgotten and is counted again')
-  t.equal(counted, 4)
 })
 
 t.test('a write by another connection to the database file is counted', async t => {
