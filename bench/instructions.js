@@ -3,11 +3,13 @@
 // requests a second on a shared two-core machine, for a change of a few per cent (what metrics
 // and traces cost, docs/benchmarks.md). Not part of `npm test`; needs valgrind.
 //
-//   node bench/instructions.js --case get-one [--warmup 6000] [--requests 3000] [--dist DIR] [NAME=VALUE ...]
+//   node bench/instructions.js --case get-one [--warmup 6000] [--requests 3000] [--dist DIR] [--keep DIR] [NAME=VALUE ...]
 //
+// --keep DIR keeps the main thread's profile there, with V8's map of its compiled code and the
+// count of requests, for bench/profile-diff.js.
 // NAME=VALUE pairs are set in the service's environment (METRICS_PORT=..., OTEL_...=...).
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -20,7 +22,8 @@ const { values, positionals } = parseArgs({
     case: { type: 'string', default: 'get-one' },
     warmup: { type: 'string', default: '6000' },
     requests: { type: 'string', default: '3000' },
-    dist: { type: 'string', default: 'dist' }
+    dist: { type: 'string', default: 'dist' },
+    keep: { type: 'string' }
   }
 })
 const ZOO = JSON.stringify({ name: 'Zoo', city: 'Berlin' })
@@ -82,7 +85,14 @@ try {
     .flatMap(file => readFileSync(join(dataDir, file), 'utf8').split('\n').filter(line => line.startsWith('totals:')))
     .reduce((sum, line) => sum + Number(line.split(/\s+/)[1]), 0)
   const perRequest = count => Math.round(count / counted['2xx']).toLocaleString('en')
-  const main = perRequest(totals(files.filter(file => file.endsWith('-01'))))
+  const mainThread = files.filter(file => file.endsWith('-01'))
+  const main = perRequest(totals(mainThread))
+  if (values.keep !== undefined) {
+    mkdirSync(values.keep, { recursive: true })
+    copyFileSync(join(dataDir, mainThread[0]), join(values.keep, 'callgrind.out'))
+    copyFileSync(join(tmpdir(), `perf-${service.pid}.map`), join(values.keep, 'perf.map'))
+    writeFileSync(join(values.keep, 'requests'), String(counted['2xx']))
+  }
   const all = perRequest(totals(files))
   console.log(`${values.case}: ${main} instructions a request on the main thread, ${all} on all (${counted['2xx']} requests)`)
 } finally {
