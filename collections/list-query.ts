@@ -143,14 +143,18 @@ export function parseListQuery (resource: Resource, params: Record<string, unkno
 /** The parameters that say where a page starts: each link sets its own. */
 const POSITION = new Set(['offset', 'page', 'cursor'])
 
+/** Where a page of a list starts and how the client pages (ListRequest's, or an aggregate's groups by offset). */
+export type Paging = Pick<ListRequest, 'size' | 'mode' | 'position'>
+
 /**
- * The RFC 8288 Link header of a list answer: first, prev, next (a keyset cursor), last (when counted), each
- * keeping the request's other parameters; `url` is the request's, at `origin`. The query is read
- * once and each distinct rest of it written once: URL objects rebuilt per link cost more than the
- * rest of a small page's answer.
+ * The RFC 8288 Link header of a list answer: first, prev, next, last (when counted), each keeping
+ * the request's other parameters; `url` is the request's, at `origin`. Next is there when there
+ * are `more`: at the keyset `cursor` when given, else at the next offset. The query is read once
+ * and each distinct rest of it written once: URL objects rebuilt per link cost more than the rest
+ * of a small page's answer.
  */
 export function listLinks (
-  origin: string, url: URL, list: ListRequest, total: number | undefined, last: ResourceRecord | undefined, more: boolean
+  origin: string, url: URL, list: Paging, total: number | undefined, more: boolean, cursor?: () => string
 ): string {
   const base = `${origin}${url.pathname}?`
   const pairs = [...url.searchParams]
@@ -161,11 +165,11 @@ export function listLinks (
   }
   const links = [`<${at(0)}>; rel="first"`]
   if (list.position > 0) links.push(`<${at(Math.max(0, list.position - list.size))}>; rel="prev"`)
-  if (more && last !== undefined) {
+  if (more && cursor !== undefined) {
     const next = new URLSearchParams(pairs.filter(([name]) => name !== 'offset' && name !== 'page'))
-    next.set('cursor', encodeCursor(list.query.sort, last, list.position + list.size))
+    next.set('cursor', cursor())
     links.push(`<${base}${next.toString()}>; rel="next"`)
-  }
+  } else if (more) links.push(`<${at(list.position + list.size)}>; rel="next"`)
   // Without a count (Prefer: count=none) where the last page starts is not known.
   if (total !== undefined) links.push(`<${at(total === 0 ? 0 : Math.floor((total - 1) / list.size) * list.size)}>; rel="last"`)
   return links.join(', ')

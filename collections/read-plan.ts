@@ -4,7 +4,7 @@ import type { BoundStores } from '../store/bound.ts'
 import type { Counting, Filter } from '../store/contract.ts'
 import { etagOf, noneMatch } from './conditional.ts'
 import { embedded, parseEmbeds, refuseHiddenEmbeds, type Answered, type Embed } from './embedding.ts'
-import { listLinks, parseFields, parseListQuery, type ListRequest } from './list-query.ts'
+import { encodeCursor, listLinks, parseFields, parseListQuery, type ListRequest } from './list-query.ts'
 import type { CollectionRequest } from './request.ts'
 import { listEtag, seenEtag } from './revalidation.ts'
 import { belongingTo } from './write-plan.ts'
@@ -108,7 +108,9 @@ export async function runList (plan: ListPlan, records: BoundStores): Promise<Li
   const page = found.items.slice(0, listing.size)
   // Parsed apart from the origin: one made of a Host header that no URL can hold must not fail the answer.
   const url = new URL(request.url, 'http://localhost')
-  const link = listLinks(origin, url, listing, found.total, page.at(-1), found.items.length > listing.size)
+  const last = page.at(-1)
+  const link = listLinks(origin, url, listing, found.total, found.items.length > listing.size && last !== undefined,
+    () => encodeCursor(listing.query.sort, last as ResourceRecord, listing.position + listing.size))
   const items = fields === undefined && embedding.length === 0 ? page : await answered(page, plan, records)
   return { notModified: false, etag, items, total: found.total, link }
 }

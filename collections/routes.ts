@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { allowOnly, type Method } from '../http/method-not-allowed.ts'
 import type { Resource } from '../model/resource.ts'
+import { aggregateRoute } from './aggregate-route.ts'
 import { changesRoute } from './changes.ts'
 import { collectionOf } from './collection.ts'
 import { listRoute } from './list-route.ts'
@@ -9,10 +10,10 @@ import { writesServed } from './write-plan.ts'
 import { bulkRoutes, createRoute, deleteRoute, updateRoutes } from './write-routes.ts'
 
 /**
- * Every route of one collection, generated from its Resource: list, create, read, replace,
+ * Every route of one collection, generated from its Resource: list, aggregate, create, read, replace,
  * update, delete, changes of many records and OPTIONS, with 405 for the rest. Given `within`,
  * the collection is nested under one record of that parent (`/zoos/:zoo_id/animals`) and serves
- * list, create, read and delete of the records that belong to it, and changes of many of them
+ * list, aggregate, create, read and delete of the records that belong to it, and changes of many of them
  * (PATCH and DELETE of the nested collection's path); the parent's field is the one of
  * `references` that names the parent collection.
  */
@@ -25,10 +26,12 @@ export function collectionRoutes (resource: Resource, options: { within?: Resour
     const collectionAllow = allowOnly(fastify, '/', allowed(false))
     const itemAllow = allowOnly(fastify, '/:id', allowed(true))
     if (nesting === undefined) allowOnly(fastify, '/changes', ['GET'])
+    allowOnly(fastify, '/aggregate', ['GET'])
     // Every route added from here on needs this collection's scope (the 405s above need none).
     fastify.addHook('onRoute', route => { route.config = { ...route.config, collection: resource.name } })
 
     listRoute(fastify, collection)
+    aggregateRoute(fastify, collection)
     createRoute(fastify, collection)
     readRoute(fastify, collection)
     if (writesServed(mount, true).includes('PUT')) await updateRoutes(fastify, collection)

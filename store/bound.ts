@@ -4,8 +4,9 @@ import { bodyOf, noSuchField, refuseHiddenFilters, replacedBy, shown, writableBy
 import { matcher, type Filter, type Matcher } from '../model/filters.ts'
 import { fieldComparator, type Resource, type ResourceRecord } from '../model/resource.ts'
 import {
-  comparePositions, type Alongside, type ChangeEntry, type ChangeLog, type Children, type CollectionStore, type CollectionStores,
-  type ListOptions, type ListQuery, type Page, type RecordGuard, type Versioned, type Write, type WriteOptions, type WriteResult
+  comparePositions, type AggregateQuery, type Alongside, type ChangeEntry, type ChangeLog, type Children, type CollectionStore,
+  type CollectionStores, type Counting, type Groups, type ListOptions, type ListQuery, type Page, type RecordGuard, type Versioned,
+  type Write, type WriteOptions, type WriteResult
 } from './contract.ts'
 import { mustBeLive } from './refusals.ts'
 
@@ -266,6 +267,27 @@ export class BoundCollection {
     if (sorted !== undefined) throw noSuchField(this.resource, 'sortby', sorted.field)
     const page = await this.#store.list({ ...query, filters: [...query.filters, ...within, ...binding.read] }, options)
     return { ...page, items: page.items.map(record => shown(record, binding)) }
+  }
+
+  /**
+   * The groups of the records the token sees that `query` matches: a field hidden from it, named
+   * anywhere in the query (a filter, a group, a measure, a condition on a group, a sort), is refused
+   * as no field of the collection, as its list refuses one. `within`, filters of the path.
+   */
+  async aggregate (query: AggregateQuery, options: { counting: Counting }, within: Filter[] = []): Promise<Groups> {
+    const binding = this.#binding
+    if (binding !== undefined) {
+      refuseHiddenFilters(binding, query.filters)
+      const named: [string, string][] = [
+        ...query.groupBy.map(({ field }): [string, string] => ['group_by', field]),
+        ...query.measures.map(({ measure, field }): [string, string] => [measure, field]),
+        ...query.having.flatMap(({ of }): [string, string][] => 'field' in of ? [['having', of.field]] : []),
+        ...query.sort.flatMap(({ by }): [string, string][] => 'field' in by ? [['sortby', by.field]] : [])
+      ]
+      const hidden = named.find(([, field]) => binding.hidden.has(field))
+      if (hidden !== undefined) throw noSuchField(this.resource, ...hidden)
+    }
+    return this.#store.aggregate({ ...query, filters: [...query.filters, ...within, ...seen(binding)] }, options)
   }
 
   /**

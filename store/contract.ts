@@ -1,4 +1,5 @@
 import type { Filter } from '../model/filters.ts'
+import type { Value } from '../model/kinds.ts'
 import type { Resource, ResourceRecord, Scalar } from '../model/resource.ts'
 import type { Sql } from './sql.ts'
 
@@ -207,6 +208,53 @@ export interface Page {
   total: number | undefined
 }
 
+/** What an aggregate measures of a field in each group, besides the count every group has. */
+export type Measure = 'sum' | 'avg' | 'min' | 'max'
+
+/** A measure of a group: its count, or a measure of one field. */
+export type GroupMeasure = { measure: 'count' } | { measure: Measure, field: string }
+
+/** A field that forms the groups, or its bucket: the year, month or day of a date or timestamp. */
+export interface GroupKey {
+  field: string
+  bucket?: 'year' | 'month' | 'day'
+}
+
+/** A condition on a group's measure (`having`): the list filters' operators, a value or a list of them. */
+export interface GroupCondition {
+  of: GroupMeasure
+  op: 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in'
+  value: Value | Value[]
+}
+
+/** What the groups are sorted by: a group key's field, or a measure. */
+export interface GroupSortKey {
+  by: { field: string } | GroupMeasure
+  direction: 'asc' | 'desc'
+}
+
+/** An aggregate of a collection: the records `filters` match, grouped by `groupBy`, measured, filtered, sorted and paged. */
+export interface AggregateQuery {
+  filters: Filter[]
+  groupBy: GroupKey[]
+  /** Measured in every group, in this order, beside its count. */
+  measures: Extract<GroupMeasure, { field: string }>[]
+  having: GroupCondition[]
+  /** Every group key comes last in it, so that the order is total. */
+  sort: GroupSortKey[]
+  limit: number
+  offset: number
+}
+
+/** A group as answered: its keys by field, its `count`, and each measure asked, by field (`{"avg": {"weight": 152.5}}`). */
+export type Group = Record<string, Scalar | Record<string, Scalar>>
+
+export interface Groups {
+  groups: Group[]
+  /** How many groups there are in all, whatever the page; undefined when not counted. */
+  total: number | undefined
+}
+
 /** The records of some parents, each parent's first ones in id order (an embedded collection). */
 export interface Children {
   /** Up to the limit asked, by parent id. */
@@ -243,6 +291,8 @@ export interface CollectionStore {
   children (field: string, parents: readonly number[], limit: number, within?: Filter[]): Promise<Children>
   /** Whether an id names a live record, a deleted one (410) or none ever (404). */
   presence (id: number): Promise<Presence>
+  /** The groups of an aggregate, and how many there are unless `counting` is `none`. */
+  aggregate (query: AggregateQuery, options: { counting: Counting }): Promise<Groups>
 }
 
 /**

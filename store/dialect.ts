@@ -28,6 +28,8 @@ export interface Dialect {
   folded (column: Sql): Sql
   /** A value as a folded column compares with it. */
   fold (value: Value): Value
+  /** A text column as it compares by code points, whatever its collation (a unique one's is NOCASE on SQLite). */
+  codePoints (column: Sql): Sql
   /** The condition "`expression` is one of `values`". */
   oneOf (expression: Sql, kind: KindName, values: Value[]): Sql
   /** Where and how the search words of a collection's records are kept (`q`, model/search.ts). */

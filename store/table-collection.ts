@@ -1,7 +1,9 @@
 import type { Scalar } from '../model/kinds.ts'
 import type { Resource, ResourceRecord } from '../model/resource.ts'
+import { AggregateSql } from './aggregate-sql.ts'
 import type {
-  Alongside, Children, CollectionStore, Filter, ListOptions, ListQuery, Page, Presence, ReadOptions, Versioned
+  AggregateQuery, Alongside, Children, CollectionStore, Counting, Filter, Groups, ListOptions, ListQuery, Page, Presence, ReadOptions,
+  Versioned
 } from './contract.ts'
 import { childCounts, childrenOf, grouped } from './children-sql.ts'
 import { CollectionSql } from './collection-sql.ts'
@@ -22,11 +24,13 @@ export abstract class TableCollection implements CollectionStore {
   readonly resource: Resource
   readonly sql: CollectionSql
   readonly writes: CollectionWrites
+  readonly aggregates: AggregateSql
 
   constructor (resource: Resource, resources: Resource[], dialect: Dialect) {
     this.resource = resource
     this.sql = new CollectionSql(resource, dialect)
     this.writes = new CollectionWrites(this.sql, resources)
+    this.aggregates = new AggregateSql(this.sql)
   }
 
   abstract list (query: ListQuery, options: ListOptions): Promise<Page>
@@ -82,6 +86,13 @@ export abstract class TableCollection implements CollectionStore {
       for (const [parent, count] of await this.rows(childCounts(this.sql, field, full, within))) totals.set(Number(parent), Number(count))
     }
     return { items, totals }
+  }
+
+  async aggregate (query: AggregateQuery, { counting }: { counting: Counting }): Promise<Groups> {
+    const groups = (await this.rows(this.aggregates.page(query), true)).map(row => this.aggregates.group(query, row))
+    if (counting === 'none') return { groups, total: undefined }
+    const [counted] = await this.rows(this.aggregates.count(query), true)
+    return { groups, total: Number(counted?.[0]) }
   }
 
   async presence (id: number): Promise<Presence> {

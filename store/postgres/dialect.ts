@@ -23,6 +23,8 @@ export const POSTGRES: Dialect = {
   distinct: raw('IS DISTINCT FROM'),
   folded: column => sql`lower(${column})`,
   fold: value => typeof value === 'string' ? asciiLower(value) : value,
+  // Every text column is "C".
+  codePoints: column => column,
   oneOf: (expression, kind, values) => sql`${expression} = ANY(${values}::${raw(COLUMNS[kind].array)}[])`,
   // Each field's words by its name (an update that sets some fields keeps the others' as they
   // are), and all of them as the lexemes of a tsvector as they are (no parser, no dictionary),

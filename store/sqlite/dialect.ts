@@ -20,6 +20,7 @@ export const SQLITE: Dialect = {
   distinct: raw('IS NOT'),
   folded: column => column,
   fold: value => value,
+  codePoints: column => sql`${column} COLLATE BINARY`,
   oneOf: (expression, _kind, values) => sql`${expression} IN (${list(values)})`,
   // An FTS5 table apart, its rowid the record's id; a query word in double quotes is one token
   // (the words hold letters and digits only), `*` makes it a prefix.
