@@ -1,37 +1,14 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import t, { type Test } from 'tap'
-import { RESOURCES } from '../../../schemas/index.ts'
-import { planMigration, writeMigration } from '../../../store/migration-plan.ts'
 import { clientToken, serve } from '../../access/helper.ts'
-import { buildServing, call, create, routeTree } from '../../helper.ts'
-import { Meals } from './fixture/meals.ts'
+import { call, create } from '../../helper.ts'
+import { serveMeals } from './fixture/meals.ts'
 
 /*
  * Aggregates (docs/aggregates.md) on the shipped collections and on meals (fixture/meals.ts), which
  * has a number field: every parameter, every refusal, the groups' pages and totals, revalidation,
  * nested aggregates, and a token bound by access rules. Run on both engines.
  */
-
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
-
-/** The shipped collections and meals, with their migration and routes. */
-async function serveMeals (t: Test): Promise<FastifyInstance> {
-  const migrations = mkdtempSync(join(tmpdir(), 'zoo-migrations-'))
-  t.teardown(() => rmSync(migrations, { recursive: true, force: true }))
-  cpSync(join(ROOT, 'migrations'), migrations, { recursive: true })
-  const resources = [...RESOURCES, Meals]
-  const planned = planMigration(resources, migrations)
-  if (planned === undefined) throw new Error('npm run migrations found nothing to write for meals')
-  writeMigration(migrations, planned)
-  const fixture = (path: string): string => fileURLToPath(new URL(`./fixture/routes/${path}`, import.meta.url))
-  const files = ['v1/meals/index.ts', 'v1/zoos/_zoo_id/meals/index.ts']
-  const routes = routeTree(t, Object.fromEntries(files.map(path => [path, fixture(path)])))
-  return buildServing(t, { resources, migrations, routes })
-}
 
 interface Meal { food: string, weight: number | null, zoo: 'berlin' | 'paris' | null, eaten_on: string | null }
 
