@@ -1,11 +1,13 @@
 import { Type } from '@sinclair/typebox'
 import { vary } from '../http/cache-control.ts'
+import { HttpError } from '../http/errors.ts'
 import { countPreference } from '../http/prefer.ts'
 import { serializerFor } from '../http/serialization.ts'
+import { StoreError } from '../model/refusal.ts'
 import { capitalize } from '../model/resource.ts'
 import { empty, errors, GUARDED, requestHeaders, withHeaders } from '../schemas/responses.ts'
 import type { BoundStores } from '../store/bound.ts'
-import type { Counting, Group } from '../store/contract.ts'
+import type { AggregateOptions, Group, Groups } from '../store/contract.ts'
 import { accessNote } from './access-notes.ts'
 import { aggregateQuerystring, groupSchema, GROUPS_PAGE, parseAggregateQuery } from './aggregate-query.ts'
 import { JSON_TYPE, readRequestOf, type Collection, type Instance } from './collection.ts'
@@ -38,7 +40,8 @@ export function aggregateRoute (fastify: Instance, collection: Collection): void
         'sum and avg of numbers, min and max. having filters the groups by a measure asked, with the filters\' operators. ' +
         `Sorted by the group_by fields unless sortby says otherwise; ${GROUPS_PAGE.default} groups a page unless limit says ` +
         `otherwise (at most ${GROUPS_PAGE.max}). X-Total-Count counts the groups, unless Prefer: count=none. ` +
-        'The weak ETag changes whenever the answer would.' + accessNote(resource, 'list'),
+        'The weak ETag changes whenever the answer would. One that runs longer than AGGREGATE_TIMEOUT is ended and answered 503.' +
+        accessNote(resource, 'list'),
       tags: [resource.name],
       params: collection.CollectionParams,
       querystring: aggregateQuerystring(resource),
@@ -54,7 +57,7 @@ export function aggregateRoute (fastify: Instance, collection: Collection): void
     const preferred = countPreference(asked.prefer)
     vary(reply, 'Prefer')
     if (preferred !== undefined) reply.header('Preference-Applied', `count=${preferred}`)
-    const answer = await runAggregate(asked, preferred ?? 'exact', request.records)
+    const answer = await runAggregate(asked, { counting: preferred ?? 'exact', timeout: fastify.config.aggregateTimeout }, request.records)
     if (answer.notModified) return reply.header('ETag', answer.etag).code(304).send()
     if (answer.total !== undefined) reply.header('X-Total-Count', answer.total)
     reply.header('Link', answer.link).type(JSON_TYPE)
@@ -73,7 +76,8 @@ export function aggregateRoute (fastify: Instance, collection: Collection): void
  * before the groups (as a list's, collections/revalidation.ts), a tag the client's copy matches
  * answered without grouping, else one group more than the page, which tells whether another page follows.
  */
-async function runAggregate (request: ReadRequest, counting: Counting, records: BoundStores): Promise<AggregateAnswer> {
+async function runAggregate (request: ReadRequest, options: AggregateOptions, records: BoundStores): Promise<AggregateAnswer> {
+  const { counting, timeout } = options
   const { resource, nesting } = request.mount
   const { query, size, position } = parseAggregateQuery(resource, request.query)
   await parentSeen(request, records)
@@ -86,7 +90,14 @@ async function runAggregate (request: ReadRequest, counting: Counting, records: 
     if (noneMatch(request.ifNoneMatch, etag)) return { notModified: true, etag }
   }
   const within = nesting === undefined ? [] : [{ field: nesting.field, op: 'eq' as const, value: request.parentId as number }]
-  const found = await grouped.aggregate({ ...query, limit: size + 1 }, { counting }, within)
+  let found: Groups
+  try {
+    found = await grouped.aggregate({ ...query, limit: size + 1 }, options, within)
+  } catch (err) {
+    if (!(err instanceof StoreError) || err.kind !== 'timed_out') throw err
+    throw new HttpError(503, `The aggregate ran longer than AGGREGATE_TIMEOUT allows (${timeout} s): narrow it with filters, ` +
+      'or ask the operator to raise the setting')
+  }
   const url = new URL(request.url, 'http://localhost')
   const link = listLinks(origin, url, { size, mode: 'offset', position }, found.total, found.groups.length > size)
   return { notModified: false, groups: found.groups.slice(0, size), total: found.total, link, etag }

@@ -1,6 +1,6 @@
 // Where the data lives, and how much one request may write or the change feed keep: groups of the
 // settings catalogue (config/settings.ts).
-import { databaseUrl, directory, integer, optional, redisUrl } from './parsers.ts'
+import { databaseUrl, directory, integer, optional, redisUrl, seconds } from './parsers.ts'
 import type { AnySetting } from './setting.ts'
 
 /** Storage: where the data live: SQLite in the data directory, or PostgreSQL shared by several instances. */
@@ -30,6 +30,13 @@ export const STORAGE = {
     description: 'milliseconds a statement may run on DATABASE_URL before PostgreSQL cancels it (the request then answers 500)',
     default: '10000',
     parse: integer(100, 600000, 'milliseconds')
+  },
+  aggregateTimeout: {
+    env: 'AGGREGATE_TIMEOUT',
+    description: 'seconds an aggregate (`/v1/<collection>/aggregate`) may run before it is ended and answered 503 naming this ' +
+      'setting, decimals allowed; on SQLite aggregates run on threads of their own, beside the requests',
+    default: '5',
+    parse: seconds(0.001, 600)
   },
   redisUrl: {
     env: 'REDIS_URL',

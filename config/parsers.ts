@@ -175,6 +175,15 @@ export const integer = (min: number, max: number, unit: string) => (raw: string,
   return value
 }
 
+/** A number of seconds from `min` to `max`, decimals allowed (`0.5`). */
+export const seconds = (min: number, max: number) => (raw: string, env: string): number => {
+  const value = Number(raw)
+  if (!/^\d+(\.\d+)?$/.test(raw) || value < min || value > max) {
+    throw new ConfigError(`${env} must be a number of seconds from ${min} to ${max}, got "${raw}"`)
+  }
+  return value
+}
+
 /**
  * The URL of a server the service connects to, with one of `schemes` and a host (and a path
  * beyond `/` when `needsPath`: a database name). Its password is masked in the error.

@@ -48,7 +48,7 @@ function validationError (request: FastifyRequest, error: FastifyError): HttpErr
 
 /** The status that says why the data refused an operation. */
 const REFUSAL_STATUS: Record<RefusalKind, number> = {
-  not_found: 404, gone: 410, conflict: 409, invalid: 422, forbidden: 403, bad_query: 400
+  not_found: 404, gone: 410, conflict: 409, invalid: 422, forbidden: 403, bad_query: 400, timed_out: 503
 }
 
 /** What an error answers when it is a refusal (an HttpError, or what the store refused); undefined for a fault. */

@@ -73,6 +73,8 @@ export function unsupportedRuntime (running = process.versions.node): string | u
 interface Unpacked {
   /** better-sqlite3's native addon, loaded: what its `nativeBinding` option takes. */
   sqlite: object
+  /** The addon's file, and the module a SQLite reader thread runs (store/sqlite/reader.ts, bundled). */
+  sqliteReader: { module: string, addon: string }
   /** The folder holding @fastify/swagger-ui's static files. */
   documentationUi: string
 }
@@ -81,7 +83,8 @@ let unpacked: Unpacked | undefined
 
 /**
  * What must be a file on disk to be used: the SQLite addon (the system loads code only from a
- * file) and the documentation UI's files (@fastify/static serves from a folder). Unpacked once per
+ * file), the module of SQLite's reader threads (a thread runs a file) and the documentation UI's
+ * files (@fastify/static serves from a folder). Unpacked once per
  * process into `dir`, which must be this user's alone: a `.node` file planted there would run as
  * this process. Each file is named by a digest of its content, written under a temporary name
  * and renamed, so that several processes starting together each see a whole file, and an older
@@ -106,7 +109,10 @@ export function unpack (dir: string, setting: string): void {
     throw new ConfigError(`${setting}: the SQLite addon unpacked to ${dir} cannot be loaded (${(err as Error).message}); ` +
       'choose a folder on a file system that allows executing code (not mounted noexec)')
   }
-  unpacked = { sqlite: sqlite.exports, documentationUi }
+  const reader = shippedFile('sqlite/reader.js')
+  const readerFile = join(dir, `sqlite-reader-${createHash('sha256').update(reader).digest('hex').slice(0, 16)}.js`)
+  placeFile(readerFile, reader)
+  unpacked = { sqlite: sqlite.exports, sqliteReader: { module: readerFile, addon: addonFile }, documentationUi }
 }
 
 /** better-sqlite3's `nativeBinding` in the binary (after `unpack`); undefined elsewhere, where it finds its own. */
@@ -114,6 +120,13 @@ export function sqliteBinding (): object | undefined {
   if (!inBinary) return undefined
   if (unpacked === undefined) throw new Error('the binary has not unpacked its files yet')
   return unpacked.sqlite
+}
+
+/** In the binary (after `unpack`), the module a SQLite reader thread runs and the addon it loads; undefined elsewhere. */
+export function sqliteReader (): { module: string, addon: string } | undefined {
+  if (!inBinary) return undefined
+  if (unpacked === undefined) throw new Error('the binary has not unpacked its files yet')
+  return unpacked.sqliteReader
 }
 
 /** Where the bundle's @fastify/swagger-ui finds its static files (scripts/build-binary.ts). */

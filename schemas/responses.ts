@@ -194,7 +194,7 @@ export const ERRORS: Record<number, { description: string, headers?: Header[] }>
   502: { description: 'The sign-in provider could not be reached, or answered what cannot be used' },
   503: {
     description: 'The server is overloaded (retry after Retry-After), or the token cannot be checked now: the keys of its issuer ' +
-      'are unavailable',
+      'are unavailable; or an aggregate ran longer than AGGREGATE_TIMEOUT allows',
     headers: ['Retry-After']
   }
 }

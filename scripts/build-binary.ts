@@ -23,7 +23,8 @@ import { ASSET_INDEX, BUNDLED_ROOT } from '../packaging/shipped.ts'
  *    Our own dist/schemas/index.js reads its folder too, to find the resources: the bundle's is made
  *    here, the same files imported statically (`resourcesModule`).
  * 2. Node makes the application blob: the bundle with its V8 code cache, and as assets the files
- *    the program reads (migrations, package.json), the SQLite addon and the UI's files.
+ *    the program reads (migrations, package.json), the SQLite addon, the module of SQLite's reader
+ *    threads (bundled apart) and the UI's files.
  * 3. A copy of this Node.js binary, stripped of its debug symbols, gets the blob (postject).
  */
 
@@ -166,13 +167,25 @@ async function main (): Promise<void> {
     format: 'cjs',
     target: `node${process.versions.node.split('.')[0]}`,
     plugins: [binaryFileAccess],
-    // import.meta.url is read only outside the binary (packaging/shipped.ts), where the module is ESM.
+    // import.meta.url is read only outside the binary (packaging/shipped.ts, store/sqlite/collections.ts), where the module is ESM.
     logOverride: { 'empty-import-meta': 'silent' },
+    logLevel: 'warning'
+  })
+  // The module of SQLite's reader threads, bundled apart: a thread runs a file, which the binary unpacks (packaging/shipped.ts).
+  const reader = join(OUT, 'sqlite-reader.cjs')
+  await build({
+    entryPoints: [join(DIST, 'store', 'sqlite', 'reader.js')],
+    outfile: reader,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: `node${process.versions.node.split('.')[0]}`,
     logLevel: 'warning'
   })
 
   const assets: Record<string, string> = {
     'package.json': join(DIST, 'package.json'),
+    'sqlite/reader.js': reader,
     'sqlite/better_sqlite3.node': sqliteAddon()
   }
   for (const name of filesBelow(join(DIST, 'migrations'))) assets[`migrations/${name}`] = join(DIST, 'migrations', name)

@@ -4,9 +4,9 @@ import { bodyOf, noSuchField, refuseHiddenFilters, replacedBy, shown, writableBy
 import { matcher, type Filter, type Matcher } from '../model/filters.ts'
 import { fieldComparator, type Resource, type ResourceRecord } from '../model/resource.ts'
 import {
-  comparePositions, type AggregateQuery, type Alongside, type ChangeEntry, type ChangeLog, type Children, type CollectionStore,
-  type CollectionStores, type Counting, type Groups, type ListOptions, type ListQuery, type Page, type RecordGuard, type Versioned,
-  type Write, type WriteOptions, type WriteResult
+  comparePositions, type AggregateOptions, type AggregateQuery, type Alongside, type ChangeEntry, type ChangeLog, type Children,
+  type CollectionStore, type CollectionStores, type Groups, type ListOptions, type ListQuery, type Page, type RecordGuard,
+  type Versioned, type Write, type WriteOptions, type WriteResult
 } from './contract.ts'
 import { mustBeLive } from './refusals.ts'
 
@@ -274,7 +274,7 @@ export class BoundCollection {
    * anywhere in the query (a filter, a group, a measure, a condition on a group, a sort), is refused
    * as no field of the collection, as its list refuses one. `within`, filters of the path.
    */
-  async aggregate (query: AggregateQuery, options: { counting: Counting }, within: Filter[] = []): Promise<Groups> {
+  async aggregate (query: AggregateQuery, options: AggregateOptions, within: Filter[] = []): Promise<Groups> {
     const binding = this.#binding
     if (binding !== undefined) {
       refuseHiddenFilters(binding, query.filters)

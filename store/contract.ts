@@ -249,6 +249,12 @@ export interface AggregateQuery {
 /** A group as answered: its keys by field, its `count`, and each measure asked, by field (`{"avg": {"weight": 152.5}}`). */
 export type Group = Record<string, Scalar | Record<string, Scalar>>
 
+export interface AggregateOptions {
+  counting: Counting
+  /** Seconds it may run. */
+  timeout: number
+}
+
 export interface Groups {
   groups: Group[]
   /** How many groups there are in all, whatever the page; undefined when not counted. */
@@ -291,8 +297,12 @@ export interface CollectionStore {
   children (field: string, parents: readonly number[], limit: number, within?: Filter[]): Promise<Children>
   /** Whether an id names a live record, a deleted one (410) or none ever (404). */
   presence (id: number): Promise<Presence>
-  /** The groups of an aggregate, and how many there are unless `counting` is `none`. */
-  aggregate (query: AggregateQuery, options: { counting: Counting }): Promise<Groups>
+  /**
+   * The groups of an aggregate, and how many there are unless `counting` is `none`, read apart from
+   * the requests (on SQLite, on a thread of its own) and ended after `timeout` seconds, refused
+   * then as `timed_out`.
+   */
+  aggregate (query: AggregateQuery, options: AggregateOptions): Promise<Groups>
 }
 
 /**

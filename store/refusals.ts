@@ -59,3 +59,6 @@ export function setByRules (resource: Resource, field: string): StoreError {
   return new StoreError('forbidden', `The access rules of ${resource.name} do not let this access token write ${message}`,
     [{ field, code: 'forbidden', message }])
 }
+
+/** A read that ran longer than it may: what every engine's aggregate is refused as once its time runs out. */
+export const timedOut = (): StoreError => new StoreError('timed_out', 'the read ran longer than its time limit')

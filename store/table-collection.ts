@@ -2,8 +2,8 @@ import type { Scalar } from '../model/kinds.ts'
 import type { Resource, ResourceRecord } from '../model/resource.ts'
 import { AggregateSql } from './aggregate-sql.ts'
 import type {
-  AggregateQuery, Alongside, Children, CollectionStore, Counting, Filter, Groups, ListOptions, ListQuery, Page, Presence, ReadOptions,
-  Versioned
+  AggregateOptions, AggregateQuery, Alongside, Children, CollectionStore, Filter, Groups, ListOptions, ListQuery, Page, Presence,
+  ReadOptions, Versioned
 } from './contract.ts'
 import { childCounts, childrenOf, grouped } from './children-sql.ts'
 import { CollectionSql } from './collection-sql.ts'
@@ -88,12 +88,18 @@ export abstract class TableCollection implements CollectionStore {
     return { items, totals }
   }
 
-  async aggregate (query: AggregateQuery, { counting }: { counting: Counting }): Promise<Groups> {
-    const groups = (await this.rows(this.aggregates.page(query), true)).map(row => this.aggregates.group(query, row))
-    if (counting === 'none') return { groups, total: undefined }
-    const [counted] = await this.rows(this.aggregates.count(query), true)
-    return { groups, total: Number(counted?.[0]) }
+  async aggregate (query: AggregateQuery, { counting, timeout }: AggregateOptions): Promise<Groups> {
+    const statements = [this.aggregates.page(query), ...(counting === 'none' ? [] : [this.aggregates.count(query)])]
+    const [page, counted] = await this.readApart(statements, timeout) as [Scalar[][], Scalar[][] | undefined]
+    const groups = page.map(row => this.aggregates.group(query, row))
+    return { groups, total: counted === undefined ? undefined : Number(counted[0]?.[0]) }
   }
+
+  /**
+   * The rows of each of `statements`, which only read, all of one state of the records, read
+   * apart from what answers the requests and ended after `timeout` seconds (StoreError `timed_out`).
+   */
+  protected abstract readApart (statements: Sql[], timeout: number): Promise<Scalar[][][]>
 
   async presence (id: number): Promise<Presence> {
     // One statement for both questions: on PostgreSQL, one round trip.

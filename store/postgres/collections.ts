@@ -3,7 +3,7 @@ import type { Scalar } from '../../model/kinds.ts'
 import type { Resource, ResourceRecord } from '../../model/resource.ts'
 import type { Alongside, ListOptions, ListQuery, Page, Precondition, Write, WriteOptions, WriteResult } from '../contract.ts'
 import { feedRows } from '../feed.ts'
-import { invalid, stillReferenced } from '../refusals.ts'
+import { invalid, stillReferenced, timedOut } from '../refusals.ts'
 import { runAwaiting, type Ask, type Sequence } from '../sequence.ts'
 import { join, sql, type Sql, type Statement } from '../sql.ts'
 import { TableCollection, type Deleting } from '../table-collection.ts'
@@ -22,6 +22,8 @@ const FOREIGN_KEY_VIOLATION = '23503'
 const STANDING_CHANGED = 'Z0001'
 /** What a write of one statement says when it finds no record to write (migrations/postgres/112_nothing_written.sql). */
 const NOTHING_WRITTEN = 'Z0002'
+/** A statement canceled by its `statement_timeout`. */
+const QUERY_CANCELED = '57014'
 /** Records whose search words are made in one statement at start-up. */
 const INDEXING_BATCH = 2000
 
@@ -131,6 +133,21 @@ class PostgresCollection extends TableCollection {
 
   protected override async rows (statement: Sql, varies = false): Promise<Scalar[][]> {
     return (await this.store.pool.query<Scalar[]>(asArrays(statement, varies))).rows
+  }
+
+  /** Read in one read-only transaction of one snapshot, whose statements PostgreSQL cancels after `timeout` seconds. */
+  protected override async readApart (statements: Sql[], timeout: number): Promise<Scalar[][][]> {
+    try {
+      return await transaction(this.store.pool, async client => {
+        await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY; ' +
+          `SET LOCAL statement_timeout = ${Math.ceil(timeout * 1000)}`)
+        const read: Scalar[][][] = []
+        for (const statement of statements) read.push((await client.query<Scalar[]>(asArrays(statement, true))).rows)
+        return read
+      })
+    } catch (err) {
+      throw (err as pg.DatabaseError).code === QUERY_CANCELED ? timedOut() : err
+    }
   }
 
   async indexSearchWords (): Promise<void> {

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto'
+import { availableParallelism } from 'node:os'
+import { extname } from 'node:path'
 import type Database from 'better-sqlite3'
 import { compareAsciiCaseInsensitive, KINDS, type Comparator, type Scalar } from '../../model/kinds.ts'
 import type { Resource, ResourceRecord } from '../../model/resource.ts'
@@ -6,6 +8,8 @@ import type { Alongside, Filter, ListOptions, ListQuery, Page, ReadOptions, Vers
 import { feedRows } from '../feed.ts'
 import { AppliedTotals } from '../kept-totals.ts'
 import { sqliteStatement } from '../observed.ts'
+import { ReaderThreads } from '../reader-threads.ts'
+import { sqliteReader } from '../../packaging/shipped.ts'
 import { runNow, type Ask, type Change, type Sequence } from '../sequence.ts'
 import { sql, type Sql } from '../sql.ts'
 import { TableCollection } from '../table-collection.ts'
@@ -15,6 +19,7 @@ import { searchTable, SQLITE } from './dialect.ts'
 import { SqliteChangeLog } from './feed.ts'
 import { GroupCommit } from './group-commit.ts'
 import { ListQueries, readIndexes } from './list.ts'
+import type { ReaderData } from './reader.ts'
 import { checkTables } from './schema.ts'
 import { COLUMNS } from './columns.ts'
 
@@ -36,6 +41,8 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
   #laterRun = 0
 
   readonly db: SqliteDatabase
+  /** Where aggregates are read, beside the requests: store/sqlite/reader.ts. */
+  readonly readers: ReaderThreads
   /** The statements of the collections and of the stores beside them, compiled once and kept. */
   readonly port: SqlitePort
   readonly resources: Resource[]
@@ -43,6 +50,11 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
   constructor (db: SqliteDatabase, resources: Resource[]) {
     super()
     this.db = db
+    const reader = sqliteReader()
+    this.readers = reader === undefined
+      ? new ReaderThreads(new URL(`./reader${extname(new URL(import.meta.url).pathname)}`, import.meta.url),
+        { file: db.name, addon: undefined } satisfies ReaderData, availableParallelism())
+      : new ReaderThreads(reader.module, { file: db.name, addon: reader.addon } satisfies ReaderData, availableParallelism())
     this.port = new SqlitePort(db)
     this.resources = resources
     checkTables(db, resources)
@@ -219,6 +231,10 @@ class SqliteCollection extends TableCollection {
 
   protected override async rows (statement: Sql): Promise<Scalar[][]> {
     return this.store.rows(statement)
+  }
+
+  protected override async readApart (statements: Sql[], timeout: number): Promise<Scalar[][][]> {
+    return this.store.readers.read(statements.map(statement => statement.render(SQLITE.placeholder)), timeout)
   }
 
   /**

@@ -30,6 +30,7 @@ export function openSqliteStorage (dataDir: string, collections: StoredCollectio
     exclusively: async work => work(),
     backUp: async file => takeBackup(db, file, PAGES_PER_STEP),
     close: async () => {
+      await stores.readers.close()
       if (!db.open) return
       // The write-ahead log moved into the database file: once stopped, the file alone holds everything.
       db.pragma('wal_checkpoint(TRUNCATE)')

@@ -97,6 +97,9 @@ t.test('the binary alone, in an empty folder without Node.js, serves the API, it
   const patch = '{"city":"Berlin-Tiergarten"}'
   const patched = await https1(binary.api, ca, { method: 'PATCH', path: `/v1/zoos/${id}`, headers: json, body: patch })
   t.match([patched.status, patched.json()], [201, { city: 'Berlin-Tiergarten' }], 'updated')
+  // On a reader thread, which runs the module the binary unpacked beside its SQLite addon.
+  const grouped = await https1(binary.api, ca, { path: '/v1/zoos/aggregate?group_by=city', headers: { authorization } })
+  t.match([grouped.status, grouped.json()], [200, [{ city: 'Berlin-Tiergarten', count: 1 }]], 'aggregated')
   t.equal((await https1(binary.api, ca, { method: 'DELETE', path: `/v1/zoos/${id}`, headers: { authorization } })).status, 204, 'deleted')
   t.equal((await https1(binary.api, ca, { path: `/v1/zoos/${id}`, headers: { authorization } })).status, 410, 'gone')
 

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import t, { type Test } from 'tap'
 import { clientToken, serve } from '../../access/helper.ts'
-import { call, create } from '../../helper.ts'
+import { statementTimes } from '../../../store/observed.ts'
+import { build, call, create, ENGINE, query } from '../../helper.ts'
 import { serveMeals } from './fixture/meals.ts'
 
 /*
@@ -250,4 +251,44 @@ t.test('a token bound by access rules counts only the records it sees, and may n
   await create(app, 'keepers', { name: 'Di', zoo_id: paris.id })
   const again = await call(app, 'GET', '/v1/keepers/aggregate', undefined, { authorization: bound, 'if-none-match': etag })
   t.equal(again.statusCode, 304)
+})
+
+/** `count` zoos written straight into the database, as another program would: more than an aggregate reads in a moment. */
+async function manyZoos (app: FastifyInstance, count: number): Promise<void> {
+  const now = new Date().toISOString()
+  await query(app, 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) ' +
+    "INSERT INTO zoos (name, city, created_at, updated_at) SELECT 'Zoo ' || i, 'City ' || (i % 997), ?, ? FROM n", [count, now, now])
+}
+
+t.test('an aggregate that runs longer than AGGREGATE_TIMEOUT is ended: 503 naming the setting, and the service answers on', async t => {
+  const app = await build(t, { AGGREGATE_TIMEOUT: '0.001' })
+  await manyZoos(app, 100_000)
+  const res = await call(app, 'GET', '/v1/zoos/aggregate?group_by=name,city&max=created_at&sortby=count')
+  t.equal(res.statusCode, 503)
+  t.match(res.json().error, /AGGREGATE_TIMEOUT allows \(0\.001 s\)/)
+  t.equal((await call(app, 'GET', '/v1/zoos?limit=1')).statusCode, 200)
+  const again = await call(app, 'GET', '/v1/zoos/aggregate?group_by=city,name&min=created_at')
+  t.equal(again.statusCode, 503, 'the next one meets the limit too')
+})
+
+t.test('AGGREGATE_TIMEOUT is seconds, decimals allowed; anything else stops start-up naming it', async t => {
+  for (const bad of ['0', 'soon', '-1', '601', '1e3']) {
+    await t.rejects(build(t, { AGGREGATE_TIMEOUT: bad }), /AGGREGATE_TIMEOUT must be a number of seconds from 0.001 to 600/, bad)
+  }
+})
+
+const SQLITE_ONLY = { skip: ENGINE !== 'sqlite' && 'SQLite only' }
+
+t.test('on SQLite, no statement of an aggregate runs on the connection that answers the requests', SQLITE_ONLY, async t => {
+  const app = await build(t)
+  await manyZoos(app, 1000)
+  const seen: string[] = []
+  const listener = (message: unknown): void => { seen.push((message as { text: string }).text) }
+  statementTimes.subscribe(listener)
+  t.teardown(() => { statementTimes.unsubscribe(listener) })
+  const res = await call(app, 'GET', '/v1/zoos/aggregate?group_by=city&having.count_gt=1')
+  t.equal(res.statusCode, 200)
+  t.same(res.json().map((group: { city: string }) => group.city), ['City 1', 'City 2', 'City 3'])
+  t.ok(seen.length > 0, 'the request\'s other statements are seen')
+  t.same(seen.filter(text => /GROUP BY|count\(\*\)/.test(text)), [], 'the groups are read on a thread of their own')
 })
