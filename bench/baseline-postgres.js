@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import Fastify from 'fastify'
+import { aggregateOf, groupsOf } from './baseline-aggregates.js'
 import pg from 'pg'
 
 const { PORT, DATABASE_URL, TLS_CERT, TLS_KEY } = process.env
@@ -131,6 +132,26 @@ for (const [table, fields] of Object.entries(FIELDS)) {
     })
   }
 }
+
+// Aggregates of animals, as the bench sends them (baseline-aggregates.js).
+const AGGREGATED = FIELDS.animals
+
+app.get('/v1/animals/aggregate', async (request, reply) => {
+  const asked = aggregateOf(request.query, AGGREGATED)
+  if (asked === undefined) return badRequest(reply, 'group_by and min name fields of animals')
+  const { keys, mins } = asked
+  const columns = [...keys.map(k => k.expression), 'count(*)::int', ...mins.map(field => `min(${field})`)]
+  const groupBy = keys.length === 0 ? '' : ` GROUP BY ${keys.map(k => k.expression).join(', ')}`
+  const orderBy = keys.length === 0 ? '' : ` ORDER BY ${keys.map(k => `${k.expression} NULLS FIRST`).join(', ')}`
+  const [rows, [{ total }]] = await Promise.all([
+    pool.query({ text: `SELECT ${columns.join(', ')} FROM animals${groupBy}${orderBy} LIMIT 100`, rowMode: 'array' }).then(r => r.rows),
+    query(`SELECT count(*)::int AS total FROM (SELECT 1 FROM animals${groupBy}) AS grouped`, [])
+  ])
+  reply.header('X-Total-Count', total)
+  // bigint comes back as text: a reference key as a JSON number.
+  const integers = keys.map(k => k.expression === k.field && AGGREGATED[k.field].startsWith('integer'))
+  return groupsOf(rows.map(row => row.map((value, i) => integers[i] && value !== null ? Number(value) : value)), keys, mins)
+})
 
 // Writes (zoos only: what the bench sends), each one statement in its own transaction.
 const zooFields = FIELDS.zoos

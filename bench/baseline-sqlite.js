@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import Fastify from 'fastify'
+import { aggregateOf, groupsOf } from './baseline-aggregates.js'
 
 const { PORT, DATA_DIR, TLS_CERT, TLS_KEY } = process.env
 
@@ -130,6 +131,21 @@ for (const [table, fields] of Object.entries(FIELDS)) {
     })
   }
 }
+
+// Aggregates of animals, as the bench sends them (baseline-aggregates.js).
+const AGGREGATED = FIELDS.animals
+
+app.get('/v1/animals/aggregate', async (request, reply) => {
+  const asked = aggregateOf(request.query, AGGREGATED)
+  if (asked === undefined) return badRequest(reply, 'group_by and min name fields of animals')
+  const { keys, mins } = asked
+  const columns = [...keys.map(k => k.expression), 'count(*)', ...mins.map(field => `min(${field})`)].join(', ')
+  const groupBy = keys.length === 0 ? '' : ` GROUP BY ${keys.map(k => k.expression).join(', ')}`
+  const orderBy = keys.length === 0 ? '' : ` ORDER BY ${keys.map(k => k.expression).join(', ')}`
+  const rows = sql(`SELECT ${columns} FROM animals${groupBy}${orderBy} LIMIT 100`).raw().all()
+  reply.header('X-Total-Count', sql(`SELECT count(*) FROM (SELECT 1 FROM animals${groupBy})`).pluck().get())
+  return groupsOf(rows, keys, mins)
+})
 
 // Writes (zoos only: what the bench sends). Each statement commits on its own. `.all()`, not
 // `.get()`: a RETURNING statement read with get() is left unfinished, and its autocommit then

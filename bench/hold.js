@@ -79,3 +79,25 @@ export async function hold (target, { rows }) {
   }
   return { records: size, measured, max: Math.max(...Object.values(measured).map(m => Math.max(m.ms, m.health.slowest))) }
 }
+
+/** Aggregates sent at once by aggregateHold. */
+const AT_ONCE = 10
+
+/**
+ * The aggregate-hold case: ten aggregates of every animal at once (the heaviest grouping the bench
+ * sends), each on a connection of its own, timed while /health is asked every 20 ms. On SQLite the
+ * aggregates are read on threads beside the event loop (docs/aggregates.md): /health should not wait for them.
+ */
+export async function aggregateHold (target) {
+  const http = client(target, AT_ONCE)
+  const stop = probe(target)
+  try {
+    await new Promise(resolve => setTimeout(resolve, 100))
+    const started = performance.now()
+    await Promise.all(Array.from({ length: AT_ONCE }, async () =>
+      expect(await http.send('GET', '/v1/animals/aggregate?group_by=zoo_id,born_on:year'), 200, 'an aggregate of every animal')))
+    return { aggregates: AT_ONCE, ms: performance.now() - started, health: await stop() }
+  } finally {
+    http.close()
+  }
+}

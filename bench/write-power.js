@@ -7,6 +7,7 @@
 //   the most one request may; a quarter of the rows when there are fewer than four times that),
 //   three times, on three ranges.
 // - hold: the largest writes one request may make, and two at once, with /health meanwhile (hold.js).
+// - aggregate-hold: ten aggregates of every animal at once, with /health meanwhile (hold.js).
 // - feed: 50 streams of /v1/zoos/changes open while zoos are created at 500 a second: the delay
 //   from each write's 201 arriving to its event arriving at each stream; and the most writes a
 //   second (post-one at full load) with the 50 streams open, against the same load without them.
@@ -14,7 +15,7 @@ import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import autocannon from 'autocannon'
 import { client, expect } from './client.js'
-import { hold, LIMIT } from './hold.js'
+import { aggregateHold, hold, LIMIT } from './hold.js'
 import { percentile } from './report.js'
 
 const BATCH = 100
@@ -201,6 +202,7 @@ export async function writePower (target, caseName, opts) {
     case 'bulk-patch': return bulkPatch(target, opts)
     case 'feed': return feed(target, opts)
     case 'hold': return hold(target, opts)
+    case 'aggregate-hold': return aggregateHold(target)
     default: throw new Error(`unknown write-power case ${caseName}`)
   }
 }

@@ -29,6 +29,12 @@ export interface ResourceSpec {
   /** Fields whose value is unique within the collection (case-insensitive), for clear 422s. */
   unique?: string[]
   /**
+   * Indexes beyond those every collection has (store/tables.ts), each the fields it is led by, in
+   * order: for the queries its clients ask most that those do not serve, such as an aggregate's
+   * group and measure (`[['species', 'born_on']]`: docs/aggregates.md). `npm run migrations` makes them.
+   */
+  indexes?: string[][]
+  /**
    * Who may see and change which records and fields (model/access.ts, docs/access-rules.md);
    * none: every token with the collection's scope, all of them.
    */
@@ -45,6 +51,8 @@ export interface Resource {
   singular: string
   references: Record<string, string>
   unique: string[]
+  /** The indexes the resource asks for beyond those every collection has (ResourceSpec.indexes). */
+  indexes: string[][]
   /** The access rules; undefined: a token with the collection's scope sees and writes every record and field. */
   access: Access | undefined
   /** The text fields `q` searches (model/search.ts); none: the collection takes no `q`. */
@@ -304,6 +312,12 @@ export function defineResource (spec: ResourceSpec): Resource {
     columnOf('created_at', TimestampSchema, true, {}),
     columnOf('updated_at', TimestampSchema, true, {})
   ]
+  for (const index of spec.indexes ?? []) {
+    const unknown = index.find(field => !columns.some(c => c.name === field))
+    if (index.length === 0 || unknown !== undefined || new Set(index).size !== index.length) {
+      throw new Error(`indexes: [${index.join(', ')}] must name fields of ${spec.name}, each once`)
+    }
+  }
   for (const field of spec.unique ?? []) {
     if (columns.find(c => c.name === field)?.kind !== 'string') throw new Error(`unique: ${field} must be a string field of ${spec.name}`)
   }
@@ -321,6 +335,7 @@ export function defineResource (spec: ResourceSpec): Resource {
     singular: spec.singular,
     references,
     unique: spec.unique ?? [],
+    indexes: spec.indexes ?? [],
     access,
     search,
     writable,

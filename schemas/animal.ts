@@ -14,5 +14,7 @@ export const Animals = defineResource({
   name: 'animals',
   singular: 'animal',
   fields: AnimalFieldsSchema,
-  references: { zoo_id: 'zoos' }
+  references: { zoo_id: 'zoos' },
+  // A species' animals by birth date: their list (species=, sortby=born_on) and their aggregate (group_by=species, min=born_on).
+  indexes: [['species', 'born_on']]
 })

@@ -38,9 +38,14 @@ export class AggregateSql {
     return sql`SELECT * FROM (${this.#grouped(query)}) AS grouped${this.#having(query)}${orderBy}${paged}`
   }
 
-  /** How many groups the query has, whatever the page. */
+  /**
+   * How many groups the query has, whatever the page: of the measures, only those its conditions
+   * name are measured (a grouping by an indexed field is then read from its index alone).
+   */
   count (query: AggregateQuery): Sql {
-    return sql`SELECT count(*) FROM (${this.#grouped(query)}) AS grouped${this.#having(query)}`
+    const conditioned = (measure: AggregateQuery['measures'][number]): boolean =>
+      query.having.some(({ of }) => of.measure === measure.measure && 'field' in of && of.field === measure.field)
+    return sql`SELECT count(*) FROM (${this.#grouped(query, conditioned)}) AS grouped${this.#having(query)}`
   }
 
   /** A group of a row of `page`. */
@@ -61,13 +66,13 @@ export class AggregateSql {
     return group
   }
 
-  /** The groups, unsorted: the keys as k0, k1..., the count as n, the measures as m0, m1... */
-  #grouped (query: AggregateQuery): Sql {
+  /** The groups, unsorted: the keys as k0, k1..., the count as n, the measures (those `wanted`) as m0, m1... */
+  #grouped (query: AggregateQuery, wanted: (measure: AggregateQuery['measures'][number]) => boolean = () => true): Sql {
     const keys = query.groupBy.map(key => this.#key(key))
     const columns = [
       ...keys.map((key, i) => sql`${key} AS ${raw(`k${i}`)}`),
       raw('count(*) AS n'),
-      ...query.measures.map((measure, i) => sql`${this.#measure(measure)} AS ${raw(`m${i}`)}`)
+      ...query.measures.flatMap((measure, i) => wanted(measure) ? [sql`${this.#measure(measure)} AS ${raw(`m${i}`)}`] : [])
     ]
     const groupBy = keys.length === 0 ? NOTHING : sql` GROUP BY ${join(keys, ', ')}`
     return sql`SELECT ${join(columns, ', ')} FROM ${this.#table.table}${this.#table.where(query.filters)}${groupBy}`
@@ -94,7 +99,7 @@ export class AggregateSql {
   /**
    * A measure's expression. A sum of integers is an integer and an average a double on both
    * engines (PostgreSQL's are numeric otherwise); a text's least and greatest compare by code
-   * points, as its list sorts it, whatever the column's collation.
+   * points, whatever the column's collation.
    */
   #measure (of: GroupMeasure): Sql {
     if (of.measure === 'count') return raw('count(*)')
@@ -102,7 +107,11 @@ export class AggregateSql {
     switch (of.measure) {
       case 'sum': return this.#kindOf(of.field) === 'number' ? sql`sum(${column})` : sql`CAST(sum(${column}) AS BIGINT)`
       case 'avg': return sql`CAST(avg(${column}) AS DOUBLE PRECISION)`
-      case 'min': case 'max': return sql`${raw(of.measure)}(${this.#table.dialect.codePoints(column)})`
+      case 'min': case 'max': {
+        // Only a unique field's column compares otherwise; any other, so wrapped, would not be read from an index.
+        const compared = foldsCase(this.#table.resource, of.field) ? this.#table.dialect.codePoints(column) : column
+        return sql`${raw(of.measure)}(${compared})`
+      }
     }
   }
 

@@ -22,7 +22,8 @@ export interface PlannedMigration {
  * version ships) lack for `resources`, or undefined when their tables hold everything the
  * resources need. The SQLite migrations are applied to a database in memory and its collection
  * tables compared with the resources (store/tables.ts): a new collection becomes its table, a
- * new field a column, each with its indexes, on both engines at once (the PostgreSQL migrations
+ * new field a column, each with its indexes, an index the resource asks for (ResourceSpec.indexes)
+ * its index, on both engines at once (the PostgreSQL migrations
  * are written alongside and go in step; a test holds both to the resources). Any other
  * difference (a field removed, its type, nullability or uniqueness changed, a required field or a
  * reference added to a table that has rows) is the kind of change whose data an operator must
@@ -43,6 +44,7 @@ export function planMigration (resources: Resource[], folder?: string): PlannedM
       if (held.length === 0) {
         sql.sqlite.push(sqlite.createTable(resource))
         sql.postgres.push(postgres.createTable(resource))
+        db.exec(sql.sqlite.at(-1) as string)
         changed.push(resource.name)
         continue
       }
@@ -53,13 +55,21 @@ export function planMigration (resources: Resource[], folder?: string): PlannedM
           byHand.push(`${resource.name}.${column.name}: only a nullable, not unique column is added to a table that has rows`)
           continue
         }
-        sql.sqlite.push(sqlite.addColumn(resource, column))
+        const added = sqlite.addColumn(resource, column)
+        db.exec(added)
+        sql.sqlite.push(added)
         sql.postgres.push(postgres.addColumn(resource, column))
         if (!changed.includes(resource.name)) changed.push(resource.name)
       }
+      // An index the resource asks for that the table lacks: an index is made for any rows.
+      const missing = sqlite.missingIndexes(resource, sqlite.tableFacts(db, resource.name))
+      if (missing.length === 0) continue
+      sql.sqlite.push(sqlite.createIndexes(resource, missing))
+      sql.postgres.push(postgres.createIndexes(resource, missing))
+      db.exec(sql.sqlite.at(-1) as string)
+      if (!changed.includes(resource.name)) changed.push(resource.name)
     }
     // What the new SQL makes, compared again: whatever still differs was none of the above.
-    for (const statement of sql.sqlite) db.exec(statement)
     for (const resource of resources) {
       const held = sqlite.tableFacts(db, resource.name)
       const wanted = sqlite.wantedFacts(resource)
@@ -72,7 +82,7 @@ export function planMigration (resources: Resource[], folder?: string): PlannedM
       byHand.push(...lacks, ...extra)
     }
     if (byHand.length > 0) {
-      throw new Error('npm run migrations writes new collections and new nullable fields; ' +
+      throw new Error('npm run migrations writes new collections, new nullable fields and the indexes resources ask for; ' +
         `these changes need a migration written by hand:\n  ${[...new Set(byHand)].join('\n  ')}`)
     }
     if (changed.length === 0) return undefined

@@ -8,7 +8,8 @@ import type { Column, Resource } from '../model/resource.ts'
  * - one led by each column a list may sort or filter by (all but `id`);
  * - for each reference, one led by it and followed by each other column: the nested routes
  *   (`/v1/zoos/:zoo_id/animals`) always filter on it, and such an index holds a parent's records
- *   already in the order of a sort by that column.
+ *   already in the order of a sort by that column;
+ * - those the resource asks for (ResourceSpec.indexes).
  *
  * Each engine writes these as its DDL (store/sqlite/schema.ts, store/postgres/schema.ts), lists
  * what a database holds the same way, and refuses at start-up a database that lacks any of it.
@@ -32,6 +33,13 @@ export const groupIndexes = (resource: Resource): TableIndex[] =>
     .map(c => ({ name: `${resource.name}_${reference.name}_${c.name}`, columns: [reference.name, c.name] })))
 
 export const referenceColumns = (resource: Resource): Column[] => resource.columns.filter(c => c.references !== undefined)
+
+/** The indexes the resource asks for (ResourceSpec.indexes), but one that another already is. */
+export const declaredIndexes = (resource: Resource): TableIndex[] => {
+  const named = new Set([...sortIndexes(resource), ...groupIndexes(resource)].map(index => index.name))
+  return resource.indexes.map(columns => ({ name: `${resource.name}_${columns.join('_')}`, columns }))
+    .filter(index => !named.has(index.name))
+}
 
 /**
  * Start-up refuses a table that holds `held` (its engine's lines, store/sqlite/schema.ts and

@@ -1,5 +1,5 @@
 import type { Column, Resource } from '../../model/resource.ts'
-import { checkTable, groupIndexes, referenceColumns, sortIndexes, type TableIndex } from '../tables.ts'
+import { checkTable, declaredIndexes, groupIndexes, referenceColumns, sortIndexes, type TableIndex } from '../tables.ts'
 import type { Pool } from './database.ts'
 import { COLUMNS } from './columns.ts'
 
@@ -37,7 +37,7 @@ function indexesOf (resource: Resource): string[] {
     `${t}_pkey UNIQUE ON ${t} USING btree (id)`,
     ...resource.unique.map(field => `${t}_${field}_unique UNIQUE ON ${t} USING btree (lower(${field}))`),
     ...sortIndexes(resource).map(sorted),
-    ...groupIndexes(resource).map(sorted),
+    ...[...groupIndexes(resource), ...declaredIndexes(resource)].map(sorted),
     ...referenceColumns(resource).map(r => `${t}_${r.name}_id ON ${t} USING btree (${r.name}, id)`),
     // The search words (model/search.ts): a GIN index finds the records of each word, prefixes too.
     ...(resource.search.length === 0 ? [] : [`${t}_search ON ${t} USING gin (search)`])
@@ -69,6 +69,10 @@ export function createTable (resource: Resource): string {
     `CREATE TRIGGER ${trigger(resource).replace(' OR DELETE OR UPDATE', ' OR UPDATE OR DELETE').replace(' FOR EACH', '\n  FOR EACH')};`
   ].join('\n')
 }
+
+/** The SQL that makes the indexes of `resource` named `names` (their names are the same on SQLite). */
+export const createIndexes = (resource: Resource, names: string[]): string =>
+  indexesOf(resource).filter(index => names.includes(index.split(' ')[0] as string)).map(createIndex).join('\n')
 
 /** The SQL that adds a field to a collection's table, with its indexes (one store/migration-plan.ts can add). */
 export function addColumn (resource: Resource, column: Column): string {

@@ -1,5 +1,5 @@
 import type { Column, Resource } from '../../model/resource.ts'
-import { checkTable, groupIndexes, sortIndexes } from '../tables.ts'
+import { checkTable, declaredIndexes, groupIndexes, sortIndexes, type TableIndex } from '../tables.ts'
 import type { SqliteDatabase } from './database.ts'
 import { searchTable } from './dialect.ts'
 import { COLUMNS } from './columns.ts'
@@ -22,13 +22,31 @@ function columnDefinition (resource: Resource, column: Column): string {
 }
 
 /** The indexes of the table, as SQLite keeps them: a unique column's own index already leads with it. */
-const indexesOf = (resource: Resource) => [
+const indexesOf = (resource: Resource): TableIndex[] => [
   ...sortIndexes(resource).filter(index => !resource.unique.includes(index.columns[0] as string)),
-  ...groupIndexes(resource)
+  ...groupIndexes(resource),
+  ...declaredIndexes(resource)
 ]
 
-const createIndex = (resource: Resource, index: { name: string, columns: string[] }): string =>
+const createIndex = (resource: Resource, index: TableIndex): string =>
   `CREATE INDEX ${index.name} ON ${resource.name} (${index.columns.join(', ')});`
+
+/** An index as `tableFacts` reads it: its columns, a unique one's with its collation. */
+const indexFact = (resource: Resource, index: TableIndex): string =>
+  `index ${index.name} (${index.columns.map(c => resource.unique.includes(c) ? `${c} COLLATE NOCASE` : c).join(', ')})`
+
+/**
+ * The names of the indexes of `resource` that a table holding `held` (tableFacts) has none of by
+ * their name, of columns it has (one of a column it lacks is said by what it lacks).
+ */
+export const missingIndexes = (resource: Resource, held: string[]): string[] => indexesOf(resource)
+  .filter(index => !held.some(line => line.startsWith(`index ${index.name} `)) &&
+    index.columns.every(column => held.some(line => line.startsWith(`column ${column} `))))
+  .map(index => index.name)
+
+/** The SQL that makes the indexes of `resource` named `names`. */
+export const createIndexes = (resource: Resource, names: string[]): string =>
+  indexesOf(resource).filter(index => names.includes(index.name)).map(index => createIndex(resource, index)).join('\n')
 
 /** The FTS5 table of a collection's search words, or none without text fields (docs/architecture.md, "Search words on SQLite"). */
 export const createSearchTable = (resource: Resource): string[] => resource.search.length === 0
@@ -65,8 +83,7 @@ export function wantedFacts (resource: Resource): string[] {
       .map(c => `foreign key ${c.name} REFERENCES ${c.references as string} (id) ON DELETE RESTRICT`),
     ...resource.unique.map(field => `unique (${field} COLLATE NOCASE)`),
     // An index takes the collation of its columns: a unique one's is NOCASE.
-    ...indexesOf(resource).map(index =>
-      `index ${index.name} (${index.columns.map(c => resource.unique.includes(c) ? `${c} COLLATE NOCASE` : c).join(', ')})`),
+    ...indexesOf(resource).map(index => indexFact(resource, index)),
     ...createSearchTable(resource).map(sql => `search ${sql.slice(0, -1)}`)
   ]
 }

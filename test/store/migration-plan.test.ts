@@ -59,6 +59,25 @@ t.test('a new nullable field becomes a column with its indexes, on both engines,
     'a written migration is never overwritten')
 })
 
+t.test('an index a resource asks for becomes its index on both engines, in a new file; a wrong one is refused', async t => {
+  const folder = copy(t)
+  const resources = changed(Zoos, { fields: fieldsOf(Zoos), indexes: [['country', 'opened_on', 'name']] })
+  const planned = planMigration(resources, folder)
+  t.match(planned, {
+    name: /^\d{3}_zoos\.sql$/,
+    sqlite: /\nCREATE INDEX zoos_country_opened_on_name ON zoos \(country, opened_on, name\);\n$/,
+    postgres: /\nCREATE INDEX zoos_country_opened_on_name ON zoos \(country, opened_on NULLS FIRST, name NULLS FIRST, id\);\n$/
+  })
+  writeMigration(folder, planned as NonNullable<typeof planned>)
+  t.equal(planMigration(resources, folder), undefined, 'written once')
+  t.throws(() => planMigration(changed(Zoos, { fields: fieldsOf(Zoos) }), folder), /zoos has index zoos_country_opened_on_name/,
+    'an index dropped from the resource is for an operator to drop')
+  t.equal(planMigration(changed(Zoos, { fields: fieldsOf(Zoos), indexes: [['city']] })), undefined,
+    'one that every collection has already is none more')
+  t.throws(() => changed(Zoos, { fields: fieldsOf(Zoos), indexes: [['colour']] }), /indexes: \[colour\] must name fields of zoos/)
+  t.throws(() => changed(Zoos, { fields: fieldsOf(Zoos), indexes: [['city', 'city']] }), /each once/)
+})
+
 t.test('what only an operator can decide is refused, each change named, for a migration written by hand', async t => {
   const { born_on: _bornOn, ...withoutBirth } = fieldsOf(Animals)
   const cases: [string, Resource[], RegExp][] = [
@@ -75,8 +94,9 @@ t.test('what only an operator can decide is refused, each change named, for a mi
   ]
   for (const [what, resources, message] of cases) {
     t.throws(() => planMigration(resources), { message }, what)
-    t.throws(() => planMigration(resources),
-      { message: /^npm run migrations writes new collections and new nullable fields; these changes need a migration written by hand:/ })
+    const byHand = new RegExp('^npm run migrations writes new collections, new nullable fields and the indexes resources ask for; ' +
+      'these changes need a migration written by hand:')
+    t.throws(() => planMigration(resources), { message: byHand })
   }
 })
 
