@@ -26,26 +26,28 @@ export class AggregateSql {
 
   /**
    * The groups of a page: each row the group keys, the count, then the measures, in the query's
-   * order. The conditions and the sort name the grouped columns: a `HAVING` without `GROUP BY`
-   * (one group of every record, what no key means) is not SQLite's.
+   * order. With keys, one `GROUP BY` sorted by its own expressions, which PostgreSQL then reads in
+   * the order of an index and stops at the page's end; without, the one group of every record, its
+   * conditions on its columns (a `HAVING` without `GROUP BY` is not SQLite's).
    */
   page (query: AggregateQuery): Sql {
-    // Without keys, one group at most: nothing to sort.
-    const orderBy = query.sort.length === 0
-      ? NOTHING
-      : sql` ORDER BY ${join(query.sort.map(key => this.#sorted(key, query)), ', ')}`
     const paged = sql` LIMIT ${query.limit} OFFSET ${query.offset}`
-    return sql`SELECT * FROM (${this.#grouped(query)}) AS grouped${this.#having(query)}${orderBy}${paged}`
+    if (query.groupBy.length === 0) return sql`${this.#alone(query, () => true)}${paged}`
+    const columns = [...query.groupBy.map(key => this.#key(key)), raw('count(*)'), ...query.measures.map(m => this.#measure(m))]
+    const orderBy = join(query.sort.map(key => this.#sorted(key, query)), ', ')
+    return sql`SELECT ${join(columns, ', ')}${this.#grouped(query)} ORDER BY ${orderBy}${paged}`
   }
 
   /**
-   * How many groups the query has, whatever the page: of the measures, only those its conditions
-   * name are measured (a grouping by an indexed field is then read from its index alone).
+   * How many groups the query has, whatever the page: only what its conditions name is measured (a
+   * grouping by an indexed field is then read from its index alone).
    */
   count (query: AggregateQuery): Sql {
     const conditioned = (measure: AggregateQuery['measures'][number]): boolean =>
       query.having.some(({ of }) => of.measure === measure.measure && 'field' in of && of.field === measure.field)
-    return sql`SELECT count(*) FROM (${this.#grouped(query, conditioned)}) AS grouped${this.#having(query)}`
+    return query.groupBy.length === 0
+      ? sql`SELECT count(*) FROM (${this.#alone(query, conditioned)}) AS grouped`
+      : sql`SELECT count(*) FROM (SELECT 1 AS one${this.#grouped(query)}) AS grouped`
   }
 
   /** A group of a row of `page`. */
@@ -66,30 +68,31 @@ export class AggregateSql {
     return group
   }
 
-  /** The groups, unsorted: the keys as k0, k1..., the count as n, the measures (those `wanted`) as m0, m1... */
-  #grouped (query: AggregateQuery, wanted: (measure: AggregateQuery['measures'][number]) => boolean = () => true): Sql {
-    const keys = query.groupBy.map(key => this.#key(key))
+  /** FROM, WHERE, GROUP BY and HAVING of a query with keys: its conditions on the measures' expressions. */
+  #grouped (query: AggregateQuery): Sql {
+    const having = query.having.length === 0
+      ? NOTHING
+      : sql` HAVING ${join(query.having.map(condition => this.#condition(condition, this.#measure(condition.of))), ' AND ')}`
+    const groupBy = join(query.groupBy.map(key => this.#key(key)), ', ')
+    return sql` FROM ${this.#table.table}${this.#table.where(query.filters)} GROUP BY ${groupBy}${having}`
+  }
+
+  /**
+   * The one group of a query without keys, its count as `n` and the measures `wanted` as m0, m1...,
+   * kept when its conditions hold.
+   */
+  #alone (query: AggregateQuery, wanted: (measure: AggregateQuery['measures'][number]) => boolean): Sql {
     const columns = [
-      ...keys.map((key, i) => sql`${key} AS ${raw(`k${i}`)}`),
       raw('count(*) AS n'),
       ...query.measures.flatMap((measure, i) => wanted(measure) ? [sql`${this.#measure(measure)} AS ${raw(`m${i}`)}`] : [])
     ]
-    const groupBy = keys.length === 0 ? NOTHING : sql` GROUP BY ${join(keys, ', ')}`
-    return sql`SELECT ${join(columns, ', ')} FROM ${this.#table.table}${this.#table.where(query.filters)}${groupBy}`
-  }
-
-  /** The grouped column of a measure (the count, or one asked). */
-  #measured (of: GroupMeasure, query: AggregateQuery): Sql {
-    if (of.measure === 'count') return raw('n')
-    const index = query.measures.findIndex(m => m.measure === of.measure && m.field === of.field)
-    if (index < 0) throw new Error(`${of.measure} of ${of.field} is not measured`)
-    return raw(`m${index}`)
-  }
-
-  #having (query: AggregateQuery): Sql {
-    return query.having.length === 0
+    const column = (of: GroupMeasure): Sql => raw(of.measure === 'count'
+      ? 'n'
+      : `m${query.measures.findIndex(m => m.measure === of.measure && m.field === of.field)}`)
+    const having = query.having.length === 0
       ? NOTHING
-      : sql` WHERE ${join(query.having.map(condition => this.#condition(condition, query)), ' AND ')}`
+      : sql` WHERE ${join(query.having.map(condition => this.#condition(condition, column(condition.of))), ' AND ')}`
+    return sql`SELECT * FROM (SELECT ${join(columns, ', ')} FROM ${this.#table.table}${this.#table.where(query.filters)}) AS alone${having}`
   }
 
   #key ({ field, bucket }: GroupKey): Sql {
@@ -118,19 +121,17 @@ export class AggregateSql {
   /** A key or measure as the groups sort by it, NULL first ascending: a bucket as its text, a field as its list sorts it. */
   #sorted ({ by, direction }: GroupSortKey, query: AggregateQuery): Sql {
     let expression: Sql
-    if ('measure' in by) expression = this.#measured(by, query)
+    if ('measure' in by) expression = this.#measure(by)
     else {
-      const index = query.groupBy.findIndex(key => key.field === by.field)
-      const key = query.groupBy[index]
+      const key = query.groupBy.find(k => k.field === by.field)
       if (key === undefined) throw new Error(`${by.field} is not a group key`)
-      const column = raw(`k${index}`)
-      expression = key.bucket === undefined && foldsCase(this.#table.resource, key.field) ? this.#table.dialect.folded(column) : column
+      expression = key.bucket === undefined ? this.#table.compared(key.field) : this.#key(key)
     }
     return sql`${expression} ${raw(direction === 'asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST')}`
   }
 
-  #condition ({ of, op, value }: GroupCondition, query: AggregateQuery): Sql {
-    const expression = this.#measured(of, query)
+  /** A condition on a group, on `expression`, what its measure is where the condition stands. */
+  #condition ({ of, op, value }: GroupCondition, expression: Sql): Sql {
     const kind = this.#kindOfMeasure(of)
     const bound = (v: Scalar): Scalar => v === null ? null : this.#table.dialect.bind(kind, storable(v) as Exclude<Scalar, null>)
     if (Array.isArray(value)) return this.#table.dialect.oneOf(expression, kind, value.map(v => bound(v) as Exclude<Scalar, null>))

@@ -137,16 +137,19 @@ class PostgresCollection extends TableCollection {
 
   /** Read in one read-only transaction of one snapshot, whose statements PostgreSQL cancels after `timeout` seconds. */
   protected override async readApart (statements: Sql[], timeout: number): Promise<Scalar[][][]> {
+    const client = await this.store.pool.connect()
     try {
-      return await transaction(this.store.pool, async client => {
-        await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY; ' +
-          `SET LOCAL statement_timeout = ${Math.ceil(timeout * 1000)}`)
-        const read: Scalar[][][] = []
-        for (const statement of statements) read.push((await client.query<Scalar[]>(asArrays(statement, true))).rows)
-        return read
-      })
+      // Begun and limited in one round trip.
+      await client.query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL statement_timeout = ${Math.ceil(timeout * 1000)}`)
+      const read: Scalar[][][] = []
+      for (const statement of statements) read.push((await client.query<Scalar[]>(asArrays(statement, true))).rows)
+      await client.query('COMMIT')
+      return read
     } catch (err) {
+      await client.query('ROLLBACK').catch(() => {})
       throw (err as pg.DatabaseError).code === QUERY_CANCELED ? timedOut() : err
+    } finally {
+      client.release()
     }
   }
 
