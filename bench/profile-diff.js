@@ -2,13 +2,18 @@
 // instructions a request: the functions of V8's compiled JavaScript named from the map V8 wrote
 // (--perf-basic-prof), the rest as callgrind_annotate names them. Needs valgrind's callgrind_annotate.
 //
-//   node bench/profile-diff.js BEFORE_DIR AFTER_DIR [--top 40]
+//   node bench/profile-diff.js BEFORE_DIR AFTER_DIR [--top 40] [--inclusive]
+//
+// --inclusive counts what each function called too: where a change's cost comes from, not where it is spent.
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '40' } } })
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { top: { type: 'string', default: '40' }, inclusive: { type: 'boolean', default: false } }
+})
 if (positionals.length !== 2) throw new Error('usage: node bench/profile-diff.js BEFORE_DIR AFTER_DIR [--top N]')
 
 /** A kept profile's self cost by function, in instructions a request. */
@@ -21,7 +26,7 @@ function profile (dir) {
   // V8 reuses the space of code it has freed: the last code the map says it put at an address is what ran there.
   const nameAt = address => compiled.findLast(code => address >= code.start && address < code.end)?.name ??
     'compiled code not in the map'
-  const annotated = execFileSync('callgrind_annotate', ['--threshold=100', '--inclusive=no', join(dir, 'callgrind.out')],
+  const annotated = execFileSync('callgrind_annotate', ['--threshold=100', `--inclusive=${values.inclusive ? 'yes' : 'no'}`, join(dir, 'callgrind.out')],
     { encoding: 'utf8', maxBuffer: 1 << 28 })
   const costs = new Map()
   for (const line of annotated.split('\n')) {
@@ -31,7 +36,8 @@ function profile (dir) {
     if (where === 'PROGRAM TOTALS') continue
     // A name callgrind gives an address; `'2` marks a function's cost within a call of itself.
     const address = /0x([0-9a-f]+)(?:'\d+)?$/.exec(where)
-    const name = address === null ? where.replace(/^\?\?\?:/, '') : nameAt(BigInt(`0x${address[1]}`))
+    // The builds compared may sit in two folders: a function is named by its path from the program's folder.
+    const name = (address === null ? where.replace(/^\?\?\?:/, '') : nameAt(BigInt(`0x${address[1]}`))).replace(/file:\/\/\/\S*?\/dist\//, 'dist/')
     costs.set(name, (costs.get(name) ?? 0) + Number(match[1].replaceAll(',', '')) / requests)
   }
   return costs
