@@ -26,7 +26,8 @@ function profile (dir) {
   // V8 reuses the space of code it has freed: the last code the map says it put at an address is what ran there.
   const nameAt = address => compiled.findLast(code => address >= code.start && address < code.end)?.name ??
     'compiled code not in the map'
-  const annotated = execFileSync('callgrind_annotate', ['--threshold=100', `--inclusive=${values.inclusive ? 'yes' : 'no'}`, join(dir, 'callgrind.out')],
+  const inclusive = `--inclusive=${values.inclusive ? 'yes' : 'no'}`
+  const annotated = execFileSync('callgrind_annotate', ['--threshold=100', inclusive, join(dir, 'callgrind.out')],
     { encoding: 'utf8', maxBuffer: 1 << 28 })
   const costs = new Map()
   for (const line of annotated.split('\n')) {
@@ -37,7 +38,8 @@ function profile (dir) {
     // A name callgrind gives an address; `'2` marks a function's cost within a call of itself.
     const address = /0x([0-9a-f]+)(?:'\d+)?$/.exec(where)
     // The builds compared may sit in two folders: a function is named by its path from the program's folder.
-    const name = (address === null ? where.replace(/^\?\?\?:/, '') : nameAt(BigInt(`0x${address[1]}`))).replace(/file:\/\/\/\S*?\/dist\//, 'dist/')
+    const named = address === null ? where.replace(/^\?\?\?:/, '') : nameAt(BigInt(`0x${address[1]}`))
+    const name = named.replace(/file:\/\/\/\S*?\/dist\//, 'dist/')
     costs.set(name, (costs.get(name) ?? 0) + Number(match[1].replaceAll(',', '')) / requests)
   }
   return costs
