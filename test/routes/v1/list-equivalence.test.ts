@@ -263,11 +263,19 @@ class Reference {
     await this.copyOf?.end()
   }
 
+  /** The copy being made: writes sent together each ask for one, made one after the other on the one connection. */
+  #syncing: Promise<void> = Promise.resolve()
+
   /**
    * After a write: the copy made anew from the app's tables, over the one connection and with one
    * insert a table (a connection and a statement a row made this test take two minutes on PostgreSQL).
    */
   async sync (): Promise<void> {
+    this.#syncing = this.#syncing.then(() => this.#copied())
+    await this.#syncing
+  }
+
+  async #copied (): Promise<void> {
     if (this.copyOf === undefined) return
     const tables = ['zoos', 'animals', 'employees', 'tombstones']
     const rows: Record<string, unknown>[][] = []
