@@ -5,6 +5,7 @@ import { termOf } from '../model/filters.ts'
 import type { Column, Resource } from '../model/resource.ts'
 import { SafeInteger } from '../model/values.ts'
 import type { AggregateQuery, GroupCondition, GroupKey, GroupMeasure, GroupSortKey, Measure } from '../store/contract.ts'
+import { measuredKind } from '../store/aggregate-sql.ts'
 import { parseFilters } from './list-query.ts'
 
 /*
@@ -37,10 +38,6 @@ const commaList = (item: string): string => `^${item}(,${item})*$`
 
 const measurable = (resource: Resource, measure: Measure): Column[] =>
   resource.columns.filter(column => MEASURED[measure].includes(column.kind))
-
-/** The kind of the values of a measure of `column` (none for a count): an average is a number, the others of their field's kind. */
-const measuredKind = (measure: Measure | 'count', column: Column | undefined): KindName =>
-  measure === 'count' ? 'integer' : measure === 'avg' ? 'number' : (column as Column).kind
 
 const querystrings = new WeakMap<Resource, TObject>()
 
@@ -187,7 +184,7 @@ function conditionOf (
     }
     of = { measure, field: column.name }
   }
-  const kind = measuredKind(measure, column)
+  const kind = measuredKind(measure, column?.kind)
   if (op !== 'eq' && !(KINDS[kind].operators as readonly string[]).includes(op)) throw unknown()
   // The form of the kind's values, as a list's filter's schema has it (a date's YYYY-MM-DD, an enum's values).
   const form = KINDS[kind].inList(column === undefined || measure === 'avg' ? Type.Number() : column.schema)

@@ -13,7 +13,7 @@ import { aggregateQuerystring, groupSchema, GROUPS_PAGE, parseAggregateQuery } f
 import { JSON_TYPE, readRequestOf, type Collection, type Instance } from './collection.ts'
 import { noneMatch } from './conditional.ts'
 import { listLinks } from './list-query.ts'
-import { parentSeen, type ReadRequest } from './read-plan.ts'
+import { parentFilters, parentSeen, type ReadRequest } from './read-plan.ts'
 import { listEtag, seenEtag } from './revalidation.ts'
 
 /** An aggregate as run: its groups, or a tag the client's copy matches. */
@@ -78,7 +78,7 @@ export function aggregateRoute (fastify: Instance, collection: Collection): void
  */
 async function runAggregate (request: ReadRequest, options: AggregateOptions, records: BoundStores): Promise<AggregateAnswer> {
   const { counting, timeout } = options
-  const { resource, nesting } = request.mount
+  const { resource } = request.mount
   const { query, size, position } = parseAggregateQuery(resource, request.query)
   await parentSeen(request, records)
   const grouped = records.collection(resource)
@@ -89,10 +89,9 @@ async function runAggregate (request: ReadRequest, options: AggregateOptions, re
     etag = listEtag([stamp as string], origin, request.url, counting)
     if (noneMatch(request.ifNoneMatch, etag)) return { notModified: true, etag }
   }
-  const within = nesting === undefined ? [] : [{ field: nesting.field, op: 'eq' as const, value: request.parentId as number }]
   let found: Groups
   try {
-    found = await grouped.aggregate({ ...query, limit: size + 1 }, options, within)
+    found = await grouped.aggregate({ ...query, limit: size + 1 }, options, parentFilters(request))
   } catch (err) {
     if (!(err instanceof StoreError) || err.kind !== 'timed_out') throw err
     throw new HttpError(503, `The aggregate ran longer than AGGREGATE_TIMEOUT allows (${timeout} s): narrow it with filters, ` +

@@ -62,7 +62,7 @@ export type ListAnswer =
 
 /** Plans the list of `request`'s collection, which may embed `embeds`. */
 export function planList (request: ReadRequest, embeds: readonly Embed[], records: BoundStores): ListPlan {
-  const { resource, nesting } = request.mount
+  const { resource } = request.mount
   const listed = records.collection(resource)
   const recordsOf = (embedded: Resource) => records.collection(embedded)
   const listing = parseListQuery(resource, request.query)
@@ -80,7 +80,7 @@ export function planList (request: ReadRequest, embeds: readonly Embed[], record
     embedding,
     counting: asked ?? 'exact',
     asked: asked !== undefined,
-    within: nesting === undefined ? [] : [{ field: nesting.field, op: 'eq', value: request.parentId as number }],
+    within: parentFilters(request),
     reads: [resource.name, ...embedding.map(embed => embed.resource.name)],
     seen: listed.bound || embedding.some(embed => recordsOf(embed.resource).bound)
   }
@@ -170,6 +170,10 @@ export async function live (request: CollectionRequest, records: BoundStores): P
   if (nesting !== undefined) belongingTo(resource, nesting, request.parentId as number, undefined)(found)
   return found
 }
+
+/** The records of a nested path's parent, as filters of the read (none for a collection not nested). */
+export const parentFilters = ({ mount: { nesting }, parentId }: CollectionRequest): Filter[] =>
+  nesting === undefined ? [] : [{ field: nesting.field, op: 'eq', value: parentId as number }]
 
 /** In a nested collection, the parent must be live and one the token sees: 404 if it never was (or is not seen), 410 if deleted. */
 export async function parentSeen ({ mount: { nesting }, parentId }: CollectionRequest, records: BoundStores): Promise<void> {

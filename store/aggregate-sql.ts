@@ -10,6 +10,10 @@ const BUCKET_LENGTH = { year: 4, month: 7, day: 10 } as const
 
 const NOTHING = raw('')
 
+/** The kind of a measure's values: a count's an integer, an average's a number, the others' their field's (`field`). */
+export const measuredKind = (measure: GroupMeasure['measure'], field: KindName | undefined): KindName =>
+  measure === 'count' ? 'integer' : measure === 'avg' ? 'number' : field as KindName
+
 /**
  * The SQL of an aggregate of one collection (`GET /v1/<c>/aggregate`), the same on both engines:
  * one `GROUP BY` over the records the filters match, the groups then filtered by their conditions,
@@ -132,7 +136,7 @@ export class AggregateSql {
 
   /** A condition on a group, on `expression`, what its measure is where the condition stands. */
   #condition ({ of, op, value }: GroupCondition, expression: Sql): Sql {
-    const kind = this.#kindOfMeasure(of)
+    const kind = measuredKind(of.measure, 'field' in of ? this.#kindOf(of.field) : undefined)
     const bound = (v: Scalar): Scalar => v === null ? null : this.#table.dialect.bind(kind, storable(v) as Exclude<Scalar, null>)
     if (Array.isArray(value)) return this.#table.dialect.oneOf(expression, kind, value.map(v => bound(v) as Exclude<Scalar, null>))
     const compared = bound(value)
@@ -145,13 +149,6 @@ export class AggregateSql {
       case 'lte': return sql`${expression} <= ${compared}`
       case 'in': throw new Error('in takes a list')
     }
-  }
-
-  /** The kind of a measure's values: a count's an integer, an average's a number, the others' their field's. */
-  #kindOfMeasure (of: GroupMeasure): KindName {
-    if (of.measure === 'count') return 'integer'
-    if (of.measure === 'avg') return 'number'
-    return this.#kindOf(of.field)
   }
 
   #kindOf (field: string): KindName {

@@ -50,11 +50,10 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
   constructor (db: SqliteDatabase, resources: Resource[]) {
     super()
     this.db = db
+    // In the binary, the module it unpacked; elsewhere the one beside this (import.meta.url, read only then).
     const reader = sqliteReader()
-    this.readers = reader === undefined
-      ? new ReaderThreads(new URL(`./reader${extname(new URL(import.meta.url).pathname)}`, import.meta.url),
-        { file: db.name, addon: undefined } satisfies ReaderData, availableParallelism())
-      : new ReaderThreads(reader.module, { file: db.name, addon: reader.addon } satisfies ReaderData, availableParallelism())
+    const module = reader?.module ?? new URL(`./reader${extname(new URL(import.meta.url).pathname)}`, import.meta.url)
+    this.readers = new ReaderThreads(module, { file: db.name, addon: reader?.addon } satisfies ReaderData, availableParallelism())
     this.port = new SqlitePort(db)
     this.resources = resources
     checkTables(db, resources)

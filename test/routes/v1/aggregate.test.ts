@@ -210,9 +210,11 @@ t.test('nested: the records of one parent; a parent that is not there is 404, as
 
 t.test('every collection has its aggregate; HEAD answers its headers, other methods 405', async t => {
   const { app, ids } = await fed(t)
-  for (const collection of ['zoos', 'animals', 'employees', 'meals', `zoos/${ids.berlin}/animals`, `zoos/${ids.berlin}/employees`]) {
+  const counts = { zoos: 2, animals: 0, employees: 0, meals: 6, [`zoos/${ids.berlin}/animals`]: 0, [`zoos/${ids.berlin}/employees`]: 0 }
+  for (const [collection, count] of Object.entries(counts)) {
     const res = await call(app, 'GET', `/v1/${collection}/aggregate`)
     t.equal(res.statusCode, 200, collection)
+    t.same(res.json(), [{ count }], collection)
   }
   const zoos = await call(app, 'GET', '/v1/zoos/aggregate?group_by=country&min=opened_on')
   t.same(zoos.json(),
