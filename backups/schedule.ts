@@ -8,7 +8,7 @@ import { timestamp } from './restore.ts'
 /** A scheduled backup's name: `zoo-<UTC time>.db`, which sorts by time. Nothing else in BACKUP_DIR is ever deleted. */
 const SCHEDULED = /^zoo-\d{8}T\d{6}\.\d{3}Z\.db$/
 /**
- * A scheduled backup's copy in progress: the private folder store/sqlite/backup.ts copies in, or
+ * A scheduled backup's copy in progress: the private folder store/copies.ts writes a copy in, or
  * what an older version left, a file named by its process with the files SQLite keeps beside it.
  */
 const PARTIAL = /^\.zoo-\d{8}T\d{6}\.\d{3}Z\.db\.partial-[\w-]+$/

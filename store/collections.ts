@@ -4,7 +4,7 @@ import type { Scalar } from '../model/kinds.ts'
 import type { Filter, Precondition, RecordGuard, Versioned, Write, WriteResult } from './contract.ts'
 import { CollectionSql, type Reference } from './collection-sql.ts'
 import type { RecordBudget } from './record-budget.ts'
-import { invalid, mustBeLive, outsideWrite, setByRules, stillReferenced, tooManyMatches } from './refusals.ts'
+import { alreadyUsed, invalid, mustBeLive, namesNoRecord, outsideWrite, setByRules, stillReferenced, tooManyMatches } from './refusals.ts'
 import { exists, later, row, rows, run, type Ask, type Change, type Sequence } from './sequence.ts'
 
 /*
@@ -114,11 +114,7 @@ export class CollectionWrites {
     for (const { record } of current) keepingFixed(this.resource, record, values, guard)
     const taken = this.resource.unique.filter(field => values[field] !== undefined && values[field] !== null)
     if (current.length > 1 && taken.length > 0) {
-      throw invalid(taken.map(field => ({
-        field,
-        code: 'unique',
-        message: `${field} "${String(values[field])}" is already used by another ${this.resource.singular}`
-      })))
+      throw invalid(taken.map(field => alreadyUsed(this.resource, field, values[field])))
     }
     if (current.length === 0) return { result: [], changes: [] }
     const errors = yield * this.#check(values, current.length === 1 ? current[0]?.record.id as number : undefined, '', guard)
@@ -279,21 +275,12 @@ export class CollectionWrites {
       if (value === undefined || value === null) continue
       const within = guard?.references[field]
       const seen = within === undefined || within.length === 0 ? undefined : this.#targets.get(field)?.holds(within)
-      if (!(yield * exists(this.sql.referenced(field, value, seen)))) {
-        const message = `${field} ${String(value)} names no existing record of ${target}`
-        errors.push({ field: `${prefix}${field}`, code: 'not_found', message })
-      }
+      if (!(yield * exists(this.sql.referenced(field, value, seen)))) errors.push(namesNoRecord(field, target, value, prefix))
     }
     for (const field of this.resource.unique) {
       const value = values[field]
       if (value === undefined || value === null) continue
-      if (yield * exists(this.sql.taken(field, value, ownId))) {
-        errors.push({
-          field: `${prefix}${field}`,
-          code: 'unique',
-          message: `${field} "${String(value)}" is already used by another ${this.resource.singular}`
-        })
-      }
+      if (yield * exists(this.sql.taken(field, value, ownId))) errors.push(alreadyUsed(this.resource, field, value, prefix))
     }
     return errors
   }

@@ -8,7 +8,7 @@ import { filterSetKey, type Filter } from './contract.ts'
  * one per set of filters (whatever the order its filters came in), so that a read need not count
  * again what was counted before: counting costs as much as the rows it counts, so a total counted
  * on every read grows with the table. Each engine says what it keeps with a count and when a kept
- * count is still exact (SQLite's are AppliedTotals, below; store/postgres/totals.ts checks them
+ * count is still exact (SQLite's are AppliedTotals, below; PostgreSQL's StampedTotals, checked
  * against the change counters).
  *
  * Bounded: the least recently read set of filters is forgotten first.
@@ -53,6 +53,32 @@ export class KeptTotals<Entry> {
 
   clear (): void {
     this.#entries.clear()
+  }
+}
+
+/**
+ * Totals kept with the stamp of the collection's writes they were counted at (store/contract.ts's
+ * `changes`), and exact while the stamp is the same: for an engine whose every write no process sees
+ * (PostgreSQL, whose instances write side by side: docs/architecture.md, "Writes on PostgreSQL").
+ */
+export class StampedTotals {
+  readonly #kept: KeptTotals<{ stamp: string, total: number }>
+
+  constructor (capacity?: number) {
+    this.#kept = new KeptTotals(capacity)
+  }
+
+  /**
+   * The total of `filters`: the one kept while `stamp` (the collection's now, or a read of it) is the
+   * one it was counted at, else what `count` counts with the stamp it read, kept.
+   */
+  async get (filters: Filter[], stamp: string | (() => Promise<string>), count: () => Promise<{ stamp: string, total: number }>):
+  Promise<number> {
+    const kept = this.#kept.read(filters)
+    if (kept !== undefined && kept.stamp === (typeof stamp === 'string' ? stamp : await stamp())) return kept.total
+    const fresh = await count()
+    this.#kept.keep(filters, fresh)
+    return fresh.total
   }
 }
 

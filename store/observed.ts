@@ -25,6 +25,16 @@ export const statements = tracingChannel<unknown, StatementEvent>('zoo-api:db.st
  */
 export const statementTimes = channel('zoo-api:db.statement-time')
 
+/**
+ * A statement's text as it is announced: the values written into it (PostgreSQL's `inline`: the
+ * BEGIN's question, the feed's rows of a COMMIT, whole records) each replaced by `?`, as a
+ * placeholder stands for one elsewhere, so that no value reaches a span or a metric, and the
+ * texts stay few.
+ */
+export function announced (text: string): string {
+  return text.replace(/E?'(?:[^'\\]|''|\\.)*'|(?<![\w$.])-?\d+(?:\.\d+)?(?![\w.])/g, '?')
+}
+
 /** A statement's duration, as statementTimes carries it. */
 export interface StatementTime {
   system: StatementEvent['system']

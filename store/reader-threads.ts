@@ -1,9 +1,23 @@
 import { performance } from 'node:perf_hooks'
-import { Worker } from 'node:worker_threads'
+import { parentPort, Worker } from 'node:worker_threads'
 import { timedOut } from './refusals.ts'
 
 /** What a reader thread answers a read: its value, or the message and code of what it threw. */
-export type ThreadAnswer<T> = { value: T } | { error: { message: string, code?: string } }
+type ThreadAnswer<T> = { value: T } | { error: { message: string, code?: string } }
+
+/** Run by a reader thread's module: answers each message with what `read` returns for it, or what it threw. */
+export function serveReads<R> (read: (request: R) => unknown): void {
+  parentPort?.on('message', (request: R) => {
+    let answer: ThreadAnswer<unknown>
+    try {
+      answer = { value: read(request) }
+    } catch (err) {
+      const { message, code } = err as { message: string, code?: string }
+      answer = { error: { message, ...(code === undefined ? {} : { code }) } }
+    }
+    parentPort?.postMessage(answer)
+  })
+}
 
 interface Waiting {
   take: (thread: Worker) => void
@@ -14,7 +28,7 @@ interface Waiting {
 /**
  * Threads that run reads beside the event loop, so that a long one (an aggregate of a large
  * collection) never holds the requests: each thread runs the module `file` (given `data`), which
- * answers each message with a ThreadAnswer, one read at a time. At most `size` threads, made when
+ * answers each message through serveReads, one read at a time. At most `size` threads, made when
  * needed and kept while idle (each keeps its prepared statements and its page cache); a read waits
  * for a free one. A read whose time runs out, waiting or running, is refused at once as `timed_out`
  * and its thread let go: a thread cannot be stopped inside a native call, so it ends once that

@@ -36,6 +36,20 @@ export function invalid (errors: FieldError[]): StoreError {
   return new StoreError('invalid', `Validation failed: ${errors.map(e => e.message).join('; ')}`, errors)
 }
 
+/** A unique field's value another record holds, `value` shown when given, the field named after `prefix` (a batch's operation). */
+export const alreadyUsed = (resource: Resource, field: string, value?: unknown, prefix = ''): FieldError => ({
+  field: `${prefix}${field}`,
+  code: 'unique',
+  message: `${field}${value === undefined ? '' : ` "${String(value)}"`} is already used by another ${resource.singular}`
+})
+
+/** A reference to no record of `target`, as alreadyUsed's. */
+export const namesNoRecord = (field: string, target: string, value?: unknown, prefix = ''): FieldError => ({
+  field: `${prefix}${field}`,
+  code: 'not_found',
+  message: `${field}${value === undefined ? '' : ` ${String(value)}`} names no existing record of ${target}`
+})
+
 /** The refusal of deleting a record that others still name. */
 export const stillReferenced = (resource: Resource, id: number | undefined, what: string): StoreError =>
   new StoreError('conflict', `${id === undefined ? `a ${resource.singular}` : `${resource.singular} ${id}`} still has ${what}; ` +

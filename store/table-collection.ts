@@ -14,6 +14,10 @@ import { sql, type Sql } from './sql.ts'
 /** What a delete removes: a record by its id, or the records of a change of many (what refuses it names them so). */
 export type Deleting = number | 'many'
 
+/** Whether a page of `query` is empty by its exact `total` alone (none, or a page that starts past it): then nothing is read. */
+export const emptyByTotal = (query: ListQuery, total: number | undefined): boolean =>
+  total === 0 || (total !== undefined && query.after === undefined && query.offset >= total)
+
 /**
  * A collection kept in a table of an SQL database: what both engines' collections do alike, over
  * the collection's SQL (store/collection-sql.ts); its write sequences (store/collections.ts) run

@@ -1,19 +1,20 @@
 import type pg from 'pg'
 import type { Scalar } from '../../model/kinds.ts'
 import type { Resource, ResourceRecord } from '../../model/resource.ts'
-import type { Alongside, ListOptions, ListQuery, Page, Precondition, Write, WriteOptions, WriteResult } from '../contract.ts'
+import type { Alongside, Filter, ListOptions, ListQuery, Page, Precondition, Write, WriteOptions, WriteResult } from '../contract.ts'
 import { feedRows } from '../feed.ts'
-import { invalid, stillReferenced, timedOut } from '../refusals.ts'
+import { StampedTotals } from '../kept-totals.ts'
+import { alreadyUsed, invalid, namesNoRecord, stillReferenced, timedOut } from '../refusals.ts'
 import { runAwaiting, type Ask, type Sequence } from '../sequence.ts'
 import { join, sql, type Sql, type Statement } from '../sql.ts'
-import { TableCollection, type Deleting } from '../table-collection.ts'
+import { emptyByTotal, TableCollection, type Deleting } from '../table-collection.ts'
 import { TableStore } from '../table-store.ts'
 import { prepared, PostgresPort, transaction, type Client, type Pool } from './database.ts'
 import { POSTGRES } from './dialect.ts'
 import { PostgresChangeLog } from './feed.ts'
 import { PostgresListQueries } from './list.ts'
 import { OneStatementWrites, stillAccepted, type Standing } from './one-statement.ts'
-import { changesOf, PostgresTotals } from './totals.ts'
+import { changesOf, changesOfOne } from './totals.ts'
 
 /** What PostgreSQL says when a constraint refuses a write (its SQLSTATE). */
 const UNIQUE_VIOLATION = '23505'
@@ -75,12 +76,12 @@ export class PostgresCollectionStores extends TableStore<PostgresCollection> {
     const { code, constraint } = err as pg.DatabaseError
     if (code === UNIQUE_VIOLATION) {
       const field = resource.unique.find(f => constraint?.includes(f)) ?? 'id'
-      return invalid([{ field, code: 'unique', message: `${field} is already used by another ${resource.singular}` }])
+      return invalid([alreadyUsed(resource, field)])
     }
     if (code === FOREIGN_KEY_VIOLATION) {
       if (deleting !== undefined) return stillReferenced(resource, deleting === 'many' ? undefined : deleting, 'other records')
       const field = Object.keys(resource.references).find(f => constraint?.includes(f)) ?? 'id'
-      return invalid([{ field, code: 'not_found', message: `${field} names no existing record of ${resource.references[field]}` }])
+      return invalid([namesNoRecord(field, resource.references[field] as string)])
     }
     return err
   }
@@ -109,7 +110,7 @@ function asArrays (statement: Sql, varies = false): pg.QueryArrayConfig {
 
 class PostgresCollection extends TableCollection {
   readonly #queries: PostgresListQueries
-  readonly #totals: PostgresTotals
+  readonly #totals = new StampedTotals()
   readonly #oneStatement: OneStatementWrites
 
   readonly store: PostgresCollectionStores
@@ -117,18 +118,24 @@ class PostgresCollection extends TableCollection {
   constructor (store: PostgresCollectionStores, resource: Resource) {
     super(resource, store.resources, POSTGRES)
     this.store = store
-    this.#totals = new PostgresTotals(resource.name)
     this.#queries = new PostgresListQueries(this.sql)
     this.#oneStatement = new OneStatementWrites(this.sql, store.feed)
   }
 
   async list (query: ListQuery, { counting, changes }: ListOptions): Promise<Page> {
-    const total = counting === 'none'
-      ? undefined
-      : await this.#totals.get(this.store.pool, query.filters, this.sql.count(query.filters), changes)
-    // The total is exact: a page that starts past it is empty without reading anything.
-    if (total === 0 || (total !== undefined && query.after === undefined && query.offset >= total)) return { items: [], total }
+    const total = counting === 'none' ? undefined : await this.#total(query.filters, changes)
+    if (emptyByTotal(query, total)) return { items: [], total }
     return { items: (await this.rows(this.#queries.page(query), true)).map(row => this.sql.record(row)), total }
+  }
+
+  /** The count of `filters`, kept while the sum of the collection's change counters (`known` when the caller has read it) is the same. */
+  async #total (filters: Filter[], known: string | undefined): Promise<number> {
+    const changes = changesOfOne(this.resource.name)
+    return await this.#totals.get(filters, known ?? (async () => (await this.store.row(changes))[0] as string), async () => {
+      // Not a named statement, as the count itself never was: its text varies with the filters.
+      const [[stamp, total]] = await this.rows(sql`SELECT (${changes}), (${this.sql.count(filters)})`, true) as [[string, number]]
+      return { stamp, total }
+    })
   }
 
   protected override async rows (statement: Sql, varies = false): Promise<Scalar[][]> {

@@ -10,7 +10,7 @@ import { raw, sql, type Sql } from '../sql.ts'
 import { applying, type Migration } from '../migrations.ts'
 import { quote } from '../text.ts'
 import { POSTGRES } from './dialect.ts'
-import { laterStatement, statements, statementTimes } from '../observed.ts'
+import { announced, laterStatement, statements, statementTimes } from '../observed.ts'
 
 // bigint arrives as text unless told otherwise: every one here is an id, a count or a version, below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
@@ -43,15 +43,6 @@ ObservedClient.prototype.query = function observedQuery (this: pg.Client, ...arg
   const text = announced(typeof config === 'string' ? config : (config as { text: string }).text)
   return laterStatement('postgresql', text, query as (...args: unknown[]) => unknown, this, args)
 } as typeof query
-
-/**
- * A statement's text as it is announced: the values `inline` wrote into it (the BEGIN's question,
- * the feed's rows of a COMMIT, whole records) each replaced by `?`, as a placeholder stands for
- * one elsewhere, so that no value reaches a span or a metric, and the texts stay few.
- */
-export function announced (text: string): string {
-  return text.replace(/E?'(?:[^'\\]|''|\\.)*'|(?<![\w$.])-?\d+(?:\.\d+)?(?![\w.])/g, '?')
-}
 
 /** A pool of connections to DATABASE_URL, checked by one query: a database that cannot be reached stops start-up. */
 export async function openPool (settings: PostgresSettings): Promise<Pool> {

@@ -1,20 +1,11 @@
-import { closeSync, fsyncSync, mkdtempSync, openSync, renameSync, rmSync, statSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { statSync } from 'node:fs'
+import { refuseDifferences, UnusableCopy, writeWhole, type AppliedMigration } from '../copies.ts'
 import type { Migration } from '../migrations.ts'
 import type { TakenBackup } from '../storage.ts'
 import { connect, migrate, type SqliteDatabase } from './database.ts'
 
 /** A step's page count that SQLite reads as every page left. */
 const ALL_PAGES = 0x7fffffff
-
-/** A database file that cannot be used as a copy of the service's: the message says why. */
-export class UnusableCopy extends Error {}
-
-/** A migration a database file records as applied. */
-export interface AppliedMigration {
-  version: number
-  name: string
-}
 
 /**
  * Copies the database `db` is connected to into `file` (which must not exist) with SQLite's online
@@ -89,20 +80,7 @@ export function checkSchema (file: string, migrations: Migration[], from: string
   try {
     const recorded = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[])
     migrate(expected, migrations.filter(m => recorded.has(m.version)))
-    const wanted = schemaOf(expected)
-    const found = schemaOf(db)
-    const differences: string[] = []
-    for (const [key, object] of found) {
-      const made = wanted.get(key)
-      if (made === undefined) differences.push(`${named(object)} is not theirs`)
-      else if (made.tbl_name !== object.tbl_name || made.sql !== object.sql) differences.push(`${named(object)} is not as they make it`)
-    }
-    for (const [key, object] of wanted) if (!found.has(key)) differences.push(`${named(object)} is missing`)
-    if (differences.length > 0) {
-      const more = differences.length - 1
-      throw new UnusableCopy(`${from}: its schema is not what the migrations it records make: ${differences[0] as string}` +
-        (more === 0 ? '' : `, and ${more} more difference${more === 1 ? '' : 's'}`))
-    }
+    refuseDifferences(from, schemaOf(db), schemaOf(expected), (a, b) => a.tbl_name === b.tbl_name && a.sql === b.sql, named)
   } finally {
     expected.close()
     db.close()
@@ -110,18 +88,11 @@ export function checkSchema (file: string, migrations: Migration[], from: string
 }
 
 /**
- * Copies the database of `db` into `file`: into a file of its own first, checked by SQLite's
- * integrity check, made private (0600: password hashes and emails) and flushed to disk, then
- * renamed onto `file`, so that `file` is never a partial or unchecked copy. The copy is made in a
- * folder beside `file` that this call creates, 0700 and under a random name: SQLite opens its
- * files by name, the copy's journal and log too, so no one else may foresee those names or write
- * where they are. A failure leaves nothing behind. `pagesPerStep`: copyDatabase's.
+ * Copies the database of `db` into `file`, whole or not at all (copies.ts's writeWhole), the copy
+ * checked by SQLite's integrity check. `pagesPerStep`: copyDatabase's.
  */
 export async function takeBackup (db: SqliteDatabase, file: string, pagesPerStep?: number): Promise<TakenBackup> {
-  const folder = mkdtempSync(join(dirname(file), `.${basename(file)}.partial-`))
-  const partial = join(folder, basename(file))
-  try {
-    closeSync(openSync(partial, 'wx', 0o600))
+  const migrations = await writeWhole(file, async partial => {
     await copyDatabase(db, partial, pagesPerStep)
     // The copy is in WAL mode, as its source: a file alone is easier to keep, move and check, and
     // the service turns WAL on again when it opens a restored copy.
@@ -131,22 +102,7 @@ export async function takeBackup (db: SqliteDatabase, file: string, pagesPerStep
     } finally {
       copy.close()
     }
-    const migrations = checkCopy(partial)
-    flush(partial)
-    renameSync(partial, file)
-    flush(dirname(file))
-    return { file, bytes: statSync(file).size, migration: migrations.at(-1)?.name ?? null }
-  } finally {
-    rmSync(folder, { recursive: true, force: true })
-  }
-}
-
-/** Puts what was written to `path`, a file or a directory (whose entries a rename changed), on disk. */
-export function flush (path: string): void {
-  const descriptor = openSync(path, 'r')
-  try {
-    fsyncSync(descriptor)
-  } finally {
-    closeSync(descriptor)
-  }
+    return checkCopy(partial)
+  })
+  return { file, bytes: statSync(file).size, migration: migrations.at(-1)?.name ?? null }
 }

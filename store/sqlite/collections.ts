@@ -12,7 +12,7 @@ import { ReaderThreads } from '../reader-threads.ts'
 import { sqliteReader } from '../../packaging/shipped.ts'
 import { runNow, type Ask, type Change, type Sequence } from '../sequence.ts'
 import { sql, type Sql } from '../sql.ts'
-import { TableCollection } from '../table-collection.ts'
+import { emptyByTotal, TableCollection } from '../table-collection.ts'
 import { TableStore } from '../table-store.ts'
 import { SqlitePort, type SqliteDatabase } from './database.ts'
 import { searchTable, SQLITE } from './dialect.ts'
@@ -188,8 +188,7 @@ class SqliteCollection extends TableCollection {
   async list (query: ListQuery, { counting }: ListOptions): Promise<Page> {
     this.store.checkForeignWrites()
     const total = counting === 'exact' ? this.#count(query.filters) : undefined
-    // The total is exact: a page that starts past it is empty without reading anything.
-    if (total === 0 || (total !== undefined && query.after === undefined && query.offset >= total)) return { items: [], total }
+    if (emptyByTotal(query, total)) return { items: [], total }
     const size = this.#count([])
     const items: ResourceRecord[] = []
     for (const page of this.#queries.page(query, total ?? this.#matchingAtLeast(query, size), size)) {

@@ -5,6 +5,7 @@ import { privateDirectory, privateFiles } from '../../config/index.ts'
 import { sqliteBinding } from '../../packaging/shipped.ts'
 import { DatabasePort, type PortQuery, type Work } from '../database.ts'
 import { sqliteStatement } from '../observed.ts'
+import { Recent } from '../recent.ts'
 import { runNow } from '../sequence.ts'
 import { raw, sql, type Sql } from '../sql.ts'
 import { SQLITE } from './dialect.ts'
@@ -61,7 +62,7 @@ const STATEMENTS_KEPT = 512
 
 /** The database port on SQLite: each statement answered at once on the one connection; a transaction holds the whole file. */
 export class SqlitePort extends DatabasePort {
-  readonly #statements = new Map<string, Database.Statement>()
+  readonly #statements = new Recent<string, Database.Statement>(STATEMENTS_KEPT)
   readonly forUpdate = raw('')
   readonly db: SqliteDatabase
 
@@ -86,15 +87,7 @@ export class SqlitePort extends DatabasePort {
   /** `statement` compiled, and the values of its placeholders. */
   compiled (statement: Sql): { compiled: Database.Statement, params: unknown[] } {
     const { sql: text, params } = statement.render(SQLITE.placeholder)
-    let compiled = this.#statements.get(text)
-    if (compiled === undefined) {
-      if (this.#statements.size >= STATEMENTS_KEPT) this.#statements.delete(this.#statements.keys().next().value as string)
-      compiled = this.db.prepare(text)
-    } else {
-      this.#statements.delete(text)
-    }
-    this.#statements.set(text, compiled)
-    return { compiled, params }
+    return { compiled: this.#statements.get(text, () => this.db.prepare(text)), params }
   }
 
   protected answer ({ statement, want }: PortQuery): unknown {

@@ -1,25 +1,21 @@
-import type Database from 'better-sqlite3'
 import type { ListQuery, SortKey } from '../contract.ts'
 import type { CollectionSql } from '../collection-sql.ts'
 import { identifier, join, raw, sql, type Sql } from '../sql.ts'
 import type { TableIndex } from '../tables.ts'
 import { quote } from '../text.ts'
+import type { SqliteDatabase } from './database.ts'
+import { indexesIn } from './schema.ts'
 
 /**
  * The plain-column indexes of a table (each key implicitly followed by the rowid, `id`), and each
  * column's collation (that of the index it leads), read from the database: the planner walks only
  * indexes that exist, and counts compare text as the columns do.
  */
-export function readIndexes (db: Database.Database, table: string): { indexes: TableIndex[], collations: Map<string, string> } {
+export function readIndexes (db: SqliteDatabase, table: string): { indexes: TableIndex[], collations: Map<string, string> } {
   const indexes: TableIndex[] = []
   const collations = new Map<string, string>()
-  const list = db.prepare(`PRAGMA index_list(${quote(table)})`).all() as { name: string, partial: number }[]
-  for (const { name, partial } of list) {
-    if (partial === 1) continue
-    const info = db.prepare(`PRAGMA index_xinfo(${quote(name)})`).all() as { cid: number, name: string | null, coll: string, key: number }[]
-    const keys = info.filter(k => k.key === 1)
-    // An expression index (cid -2) serves no plain column.
-    if (keys.some(k => k.cid < 0 || k.name === null)) continue
+  // An expression's key has no name: such an index serves no plain column.
+  for (const { name, keys } of indexesIn(db, table).filter(index => index.keys.every(k => k.name !== null))) {
     indexes.push({ name, columns: keys.map(k => k.name as string) })
     const lead = keys[0]
     if (lead !== undefined && !collations.has(lead.name as string)) collations.set(lead.name as string, lead.coll)

@@ -1,6 +1,7 @@
-import { parentPort, workerData } from 'node:worker_threads'
+import { workerData } from 'node:worker_threads'
 import Database from 'better-sqlite3'
-import type { ThreadAnswer } from '../reader-threads.ts'
+import { Recent } from '../recent.ts'
+import { serveReads } from '../reader-threads.ts'
 import type { Statement } from '../sql.ts'
 
 /*
@@ -13,34 +14,13 @@ import type { Statement } from '../sql.ts'
 /** What the thread is started with: the database file, and in the single binary the addon it unpacked. */
 export interface ReaderData { file: string, addon: string | undefined }
 
-/** Compiled statements kept: an aggregate's text varies with its query. */
-const KEPT = 128
-
 const { file, addon } = workerData as ReaderData
 const db = new Database(file, { readonly: true, fileMustExist: true, ...(addon === undefined ? {} : { nativeBinding: addon }) })
 db.pragma('busy_timeout = 5000')
 // As the service's connection (store/sqlite/database.ts): a read that walks an index fetches rows all over the table.
 db.pragma('cache_size = -32768')
-const compiled = new Map<string, Database.Statement>()
+/** Compiled statements kept: an aggregate's text varies with its query. */
+const compiled = new Recent<string, Database.Statement>(128)
 
-function prepared (text: string): Database.Statement {
-  let statement = compiled.get(text)
-  if (statement === undefined) {
-    if (compiled.size >= KEPT) compiled.delete(compiled.keys().next().value as string)
-    compiled.set(text, statement = db.prepare(text).raw())
-  }
-  return statement
-}
-
-const read = db.transaction((statements: Statement[]) => statements.map(({ sql, params }) => prepared(sql).all(...params)))
-
-parentPort?.on('message', (statements: Statement[]) => {
-  let answer: ThreadAnswer<unknown[][]>
-  try {
-    answer = { value: read(statements) }
-  } catch (err) {
-    const { message, code } = err as { message: string, code?: string }
-    answer = { error: { message, ...(code === undefined ? {} : { code }) } }
-  }
-  parentPort?.postMessage(answer)
-})
+serveReads(db.transaction((statements: Statement[]) =>
+  statements.map(({ sql, params }) => compiled.get(sql, () => db.prepare(sql).raw()).all(...params))))

@@ -93,6 +93,12 @@ interface ForeignKey { table: string, from: string, to: string | null, on_delete
 interface IndexListing { name: string, unique: number, origin: string, partial: number }
 interface IndexColumn { name: string | null, coll: string, key: number, desc: number }
 
+/** The indexes of a table as SQLite lists them, with their key columns; no partial one, which no store made. */
+export function indexesIn (db: SqliteDatabase, table: string): { name: string, origin: string, keys: IndexColumn[] }[] {
+  return (db.pragma(`index_list("${table}")`) as IndexListing[]).filter(index => index.partial !== 1).map(({ name, origin }) =>
+    ({ name, origin, keys: (db.pragma(`index_xinfo("${name}")`) as IndexColumn[]).filter(k => k.key === 1) }))
+}
+
 /** What a table of the database holds, in the lines of `wantedFacts`; none when there is no such table. */
 export function tableFacts (db: SqliteDatabase, table: string): string[] {
   const listed = db.pragma(`table_list("${table}")`) as { name: string, strict: number }[]
@@ -110,10 +116,9 @@ export function tableFacts (db: SqliteDatabase, table: string): string[] {
   for (const k of db.pragma(`foreign_key_list("${table}")`) as ForeignKey[]) {
     facts.push(`foreign key ${k.from} REFERENCES ${k.table} (${k.to ?? 'id'}) ON DELETE ${k.on_delete}`)
   }
-  for (const index of db.pragma(`index_list("${table}")`) as IndexListing[]) {
-    if (index.origin === 'pk' || index.partial === 1) continue
-    const keys = (db.pragma(`index_xinfo("${index.name}")`) as IndexColumn[]).filter(k => k.key === 1)
-    const columns = keys.map(k =>
+  for (const index of indexesIn(db, table)) {
+    if (index.origin === 'pk') continue
+    const columns = index.keys.map(k =>
       `${k.name ?? '(expression)'}${k.coll === 'BINARY' ? '' : ` COLLATE ${k.coll}`}${k.desc === 1 ? ' DESC' : ''}`)
     facts.push(index.origin === 'u' ? `unique (${columns.join(', ')})` : `index ${index.name} (${columns.join(', ')})`)
   }
