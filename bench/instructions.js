@@ -3,7 +3,7 @@
 // requests a second on a shared two-core machine, for a change of a few per cent (what metrics
 // and traces cost, docs/benchmarks.md). Not part of `npm test`; needs valgrind.
 //
-//   node bench/instructions.js --case get-one [--warmup 6000] [--requests 3000] [--dist DIR] [--keep DIR] [NAME=VALUE ...]
+//   node bench/instructions.js --case get-one|list-zoos|post-one|patch-one [--warmup 6000] [--requests 3000] [--dist DIR] [--keep DIR] [NAME=VALUE ...]
 //
 // --keep DIR keeps the main thread's profile there, with V8's map of its compiled code and the
 // count of requests, for bench/profile-diff.js.
@@ -30,7 +30,8 @@ const ZOO = JSON.stringify({ name: 'Zoo', city: 'Berlin' })
 const CASES = {
   'get-one': { method: 'GET', path: '/v1/zoos/1' },
   'list-zoos': { method: 'GET', path: '/v1/zoos?sortby=name' },
-  'post-one': { method: 'POST', path: '/v1/zoos', body: ZOO }
+  'post-one': { method: 'POST', path: '/v1/zoos', body: ZOO },
+  'patch-one': { method: 'PATCH', path: '/v1/zoos/1', body: JSON.stringify({ city: 'Hamburg' }) }
 }
 const chosen = CASES[values.case]
 if (chosen === undefined) throw new Error(`--case is one of ${Object.keys(CASES).join(', ')}`)

@@ -39,7 +39,7 @@ function profile (dir) {
     const address = /0x([0-9a-f]+)(?:'\d+)?$/.exec(where)
     // The builds compared may sit in two folders: a function is named by its path from the program's folder.
     const named = address === null ? where.replace(/^\?\?\?:/, '') : nameAt(BigInt(`0x${address[1]}`))
-    const name = named.replace(/file:\/\/\/\S*?\/dist\//, 'dist/')
+    const name = named.replace(/file:\/\/\/\S*?\/dist\//, 'dist/').replace(/\/\S*?\/node_modules\//, 'node_modules/')
     costs.set(name, (costs.get(name) ?? 0) + Number(match[1].replaceAll(',', '')) / requests)
   }
   return costs
