@@ -1,3 +1,4 @@
+import { context, propagation } from '@opentelemetry/api'
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import { INTERNAL_ADDRESS } from '../http/internal.ts'
 import { claimsOf, type Claims } from '../auth/claims.ts'
@@ -36,6 +37,16 @@ async function grantOf (
 }
 
 /**
+ * The job's span as the `traceparent` (and `tracestate`) of its replay, which the request's span
+ * then has for its parent (telemetry/tracing.ts); nothing when traces are off.
+ */
+function traceContext (): Record<string, string> {
+  const carrier: Record<string, string> = {}
+  propagation.inject(context.active(), carrier)
+  return carrier
+}
+
+/**
  * Sends a job's request through the API itself with inject(), so that its result is exactly the
  * answer a synchronous request would have got. It carries an access token minted for the job's
  * owner, with the scopes it still has.
@@ -59,7 +70,8 @@ export function replayer (fastify: FastifyInstance): (job: ClaimedJob) => Promis
         ...headers,
         authorization: `Bearer ${token}`,
         // The request was received over HTTPS (plugins/app/https-only.ts let it in).
-        ...(fastify.config.tls === 'proxy' ? { 'x-forwarded-proto': 'https' } : {})
+        ...(fastify.config.tls === 'proxy' ? { 'x-forwarded-proto': 'https' } : {}),
+        ...traceContext()
       },
       ...(body === null ? {} : { payload: body })
     })
