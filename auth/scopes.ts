@@ -1,12 +1,13 @@
 import type { Resource } from '../model/resource.ts'
 
 /**
- * `<collection>:read` and `<collection>:write` for every collection, and the scope that frees a
- * token from a collection's access rules where it names one (model/access.ts).
+ * `<collection>:read` and `<collection>:write` for every collection, the scope that frees a
+ * token from a collection's access rules where it names one (model/access.ts), and those of the
+ * webhooks (webhooks/routes.ts).
  */
-export const scopesOf = (resources: readonly Resource[]): string[] => [...new Set(resources.flatMap(r => [
+export const scopesOf = (resources: readonly Resource[]): string[] => [...new Set([...resources.flatMap(r => [
   `${r.name}:read`, `${r.name}:write`, ...(r.access?.unrestricted === undefined ? [] : [r.access.unrestricted])
-]))]
+]), 'webhooks:read', 'webhooks:write'])]
 
 /** The read scope of every collection: what a user gets at the first sign-in unless LOGIN_USER_SCOPE says otherwise. */
 export const readScopesOf = (resources: readonly Resource[]): string[] => resources.map(r => `${r.name}:read`)

@@ -3,7 +3,8 @@
 // requests a second on a shared two-core machine, for a change of a few per cent (what metrics
 // and traces cost, docs/benchmarks.md). Not part of `npm test`; needs valgrind.
 //
-//   node bench/instructions.js --case get-one|list-zoos|post-one|patch-one [--warmup 6000] [--requests 3000] [--dist DIR] [--keep DIR] [NAME=VALUE ...]
+//   node bench/instructions.js --case get-one|list-zoos|post-one|patch-one [--warmup 6000] [--requests 3000]
+//     [--dist DIR] [--keep DIR] [NAME=VALUE ...]
 //
 // --keep DIR keeps the main thread's profile there, with V8's map of its compiled code and the
 // count of requests, for bench/profile-diff.js.

@@ -1,6 +1,6 @@
-// What running the service unattended needs: scheduled backups, metrics and traces. Groups of the
+// What running the service unattended needs: scheduled backups, metrics and traces, webhooks. Groups of the
 // settings catalogue (config/settings.ts).
-import { apiKey, collectorUrl, directory, host, integer, optional, port } from './parsers.ts'
+import { apiKey, collectorUrl, directory, host, integer, optional, port, seconds, webhookHosts, webhookRetries } from './parsers.ts'
 import type { AnySetting } from './setting.ts'
 
 /** Backups: copies of the SQLite database taken while the service serves (docs/operations.md). */
@@ -64,5 +64,31 @@ export const OBSERVABILITY = {
       'OTEL_EXPORTER_OTLP_ENDPOINT',
     default: '',
     parse: optional(collectorUrl(false))
+  }
+} satisfies Record<string, AnySetting>
+
+/** Webhooks: each change delivered to the receivers subscribed to it (docs/webhooks.md). */
+export const WEBHOOKS = {
+  webhookTimeout: {
+    env: 'WEBHOOK_TIMEOUT',
+    description: 'seconds a webhook receiver has to answer a delivery (connecting included) before the attempt counts as failed',
+    default: '10',
+    parse: seconds(0.1, 300)
+  },
+  webhookRetries: {
+    env: 'WEBHOOK_RETRIES',
+    description: 'the waits before each retry of a failed delivery, in seconds, comma-separated; after the last the delivery is ' +
+      'marked failed. Each wait is drawn between 80% and 120% of its value (jitter). The default is the Standard Webhooks ' +
+      'schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h',
+    default: '5,300,1800,7200,18000,36000,36000',
+    parse: webhookRetries
+  },
+  webhookAllowHosts: {
+    env: 'WEBHOOK_ALLOW_HOSTS',
+    description: 'host names and address ranges (CIDR: `10.0.0.0/8`, `127.0.0.1/32`) that webhooks may be sent to although they ' +
+      'are not public, comma-separated; on them `http` is allowed too. Empty by default: only `https` URLs whose every address ' +
+      'is public',
+    default: '',
+    parse: webhookHosts
   }
 } satisfies Record<string, AnySetting>

@@ -289,3 +289,35 @@ export function logLevel (raw: string, env: string): typeof LOG_LEVELS[number] {
   if (level === undefined) throw new ConfigError(`${env} must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`)
   return level
 }
+
+/** Seconds to wait before each retry, comma-separated (`5,300,1800`): at least one, each from 0.1 to a day. */
+export function webhookRetries (raw: string, env: string): number[] {
+  const waits = raw.split(',').map(text => text.trim())
+  if (waits.some(text => !/^\d+(\.\d+)?$/.test(text) || Number(text) < 0.1 || Number(text) > 86400)) {
+    throw new ConfigError(`${env} must be seconds from 0.1 to 86400, comma-separated (5,300,1800), got "${raw}"`)
+  }
+  return waits.map(Number)
+}
+
+/** Host names and CIDR ranges, comma-separated; what isIP cannot read as an address range is taken as a host name. */
+export function webhookHosts (raw: string, env: string): { names: string[], ranges: [string, number][] } {
+  const names: string[] = []
+  const ranges: [string, number][] = []
+  for (const item of raw.split(',').map(text => text.trim().toLowerCase()).filter(text => text !== '')) {
+    const [address, bits, ...rest] = item.split('/')
+    const family = isIP(address as string)
+    if (family === 0) {
+      if (bits !== undefined || !/^[a-z0-9.-]+$/.test(item)) {
+        throw new ConfigError(`${env}: "${item}" is neither a host name nor a CIDR range`)
+      }
+      names.push(item)
+      continue
+    }
+    const size = bits === undefined ? (family === 4 ? 32 : 128) : Number(bits)
+    if (rest.length > 0 || !Number.isInteger(size) || size < 0 || size > (family === 4 ? 32 : 128)) {
+      throw new ConfigError(`${env}: "${item}" is not a CIDR range (an address, then / and a prefix length)`)
+    }
+    ranges.push([address as string, size])
+  }
+  return { names, ranges }
+}

@@ -4,7 +4,7 @@
 import { join } from 'node:path'
 import { LOCAL, SIGN_IN, TOKENS } from './access-settings.ts'
 import { STORAGE, WRITES } from './data-settings.ts'
-import { BACKUPS, OBSERVABILITY } from './operations-settings.ts'
+import { BACKUPS, OBSERVABILITY, WEBHOOKS } from './operations-settings.ts'
 import { LISTENING, PROCESS, REQUESTS } from './server-settings.ts'
 import type { AnySetting } from './setting.ts'
 
@@ -19,12 +19,13 @@ export const SETTING_GROUPS: readonly { title: string, settings: Record<string, 
   { title: 'The local tool server', settings: LOCAL },
   { title: 'Logs and stopping', settings: PROCESS },
   { title: 'Backups', settings: BACKUPS },
-  { title: 'Metrics and traces', settings: OBSERVABILITY }
+  { title: 'Metrics and traces', settings: OBSERVABILITY },
+  { title: 'Webhooks', settings: WEBHOOKS }
 ]
 
 /** Every setting of the service, with its default. */
 export const SETTINGS = {
-  ...LISTENING, ...STORAGE, ...REQUESTS, ...WRITES, ...TOKENS, ...SIGN_IN, ...LOCAL, ...PROCESS, ...BACKUPS, ...OBSERVABILITY
+  ...LISTENING, ...STORAGE, ...REQUESTS, ...WRITES, ...TOKENS, ...SIGN_IN, ...LOCAL, ...PROCESS, ...BACKUPS, ...OBSERVABILITY, ...WEBHOOKS
 }
 
 type Settings = typeof SETTINGS

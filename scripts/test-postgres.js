@@ -16,7 +16,7 @@ const url = process.env.ZOO_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const SUITES = [
   'test/access', 'test/routes', 'test/auth', 'test/jobs', 'test/listeners', 'test/collections', 'test/store/postgres',
   'test/store/crash.test.ts', 'test/fuzz/access.test.ts', 'test/fuzz/aggregate.test.ts',
-  'test/scale-out.test.ts', 'test/telemetry/metrics.test.ts', 'test/telemetry/tracing.test.ts'
+  'test/scale-out.test.ts', 'test/telemetry/metrics.test.ts', 'test/telemetry/tracing.test.ts', 'test/webhooks'
 ]
 /**
  * Files of those folders that this pass leaves to the first: what they assert is decided before

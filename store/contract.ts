@@ -310,3 +310,10 @@ export interface CollectionStore {
  * or a nested route's parent): it throws to refuse the write.
  */
 export type Precondition = (current: Versioned) => void
+
+/** The account a token speaks for, which owns what it made beside the records (a job, a webhook): nobody else sees it. */
+export interface Owner {
+  issuer: string
+  clientId: string
+  subject: string
+}

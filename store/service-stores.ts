@@ -5,6 +5,7 @@ import { SqlJobStore, type Lease } from './jobs.ts'
 import { SqlSigningKeyStore } from './keys.ts'
 import { pending, type Migration } from './migrations.ts'
 import type { Storage } from './storage.ts'
+import { SqlWebhookStore } from './webhooks.ts'
 
 /** What an engine gives the stores beside its collections. */
 export interface ServiceStoresOf {
@@ -18,14 +19,15 @@ export interface ServiceStoresOf {
 
 /**
  * The stores of the service beside its collections (accounts, idempotency keys, jobs, signing
- * keys, the migrations pending), the same SQL on either engine through its database port.
+ * keys, webhooks, the migrations pending), the same SQL on either engine through its database port.
  */
 export function serviceStores ({ port, migrations, standingAlone, lease }: ServiceStoresOf):
-Pick<Storage, 'accounts' | 'idempotency' | 'jobs' | 'signingKeys' | 'pendingMigrations'> {
+Pick<Storage, 'accounts' | 'idempotency' | 'jobs' | 'signingKeys' | 'webhooks' | 'pendingMigrations'> {
   return {
     accounts: new SqlAccountStore(port, standingAlone),
     idempotency: new SqlIdempotencyStore(port),
     jobs: new SqlJobStore(port, lease),
+    webhooks: new SqlWebhookStore(port, lease),
     signingKeys: new SqlSigningKeyStore(port),
     pendingMigrations: async () => (await port.transaction(pending(migrations))).map(m => m.name)
   }

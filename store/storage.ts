@@ -1,6 +1,7 @@
 import type { Resource } from '../model/resource.ts'
-import type { CollectionStores } from './contract.ts'
+import type { CollectionStores, Owner } from './contract.ts'
 import type { Sql } from './sql.ts'
+import type { SqlWebhookStore } from './webhooks.ts'
 
 /**
  * The collections a storage keeps: their resources, and where the migrations that make their
@@ -28,6 +29,8 @@ export interface Storage {
   readonly accounts: AccountStore
   readonly idempotency: IdempotencyStore
   readonly jobs: JobStore
+  /** Webhooks' subscriptions and deliveries (store/webhooks.ts). */
+  readonly webhooks: SqlWebhookStore
   readonly signingKeys: SigningKeyStore
   /** The migrations this version ships that the database has not applied; throws when the database does not answer. */
   pendingMigrations (): Promise<string[]>
@@ -194,11 +197,7 @@ export interface IdempotencyStore {
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed'
 
 /** Who queued a job; nobody else may see it. */
-export interface JobOwner {
-  issuer: string
-  clientId: string
-  subject: string
-}
+export type JobOwner = Owner
 
 /** A write request kept to be replayed later, as the client sent it. */
 export interface StoredRequest {

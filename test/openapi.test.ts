@@ -169,8 +169,8 @@ t.test('every operation has an id, a summary, a description, declared tags, ' +
         t.same(operation.security, client ? CLIENT_AUTHENTICATION : [], `${name}: ${client ? 'the client authenticates' : 'public'}`)
         continue
       }
-      // A nested route needs the scope of the collection it lists.
-      const collection = segments.filter(s => collections.has(s)).at(-1)
+      // A nested route needs the scope of the collection it lists; the webhooks' their own.
+      const collection = segments.filter(s => collections.has(s) || s === 'webhooks').at(-1)
       // A PATCH or DELETE of a collection's path changes the records its filters select: it reads them too.
       const selects = segments.at(-1) === collection && ['patch', 'delete'].includes(method)
       const scopes = collection === undefined

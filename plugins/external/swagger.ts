@@ -58,6 +58,7 @@ export const autoConfig = (fastify: FastifyInstance): FastifyDynamicSwaggerOptio
         ...resources.map(r => ({ name: r.name, description: `The ${r.name} collection` })),
         { name: 'batch', description: 'Several writes of any collections in one transaction' },
         { name: 'jobs', description: 'Writes sent with Prefer: respond-async, run in the background' },
+        { name: 'webhooks', description: 'Changes delivered to the URLs subscribed to them, signed, retried' },
         { name: 'oauth', description: 'The built-in OAuth 2.0 authorization server' },
         { name: 'operations', description: 'Health probes for supervisors and load balancers' }
       ],

@@ -1,10 +1,9 @@
-import { once } from 'node:events'
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { basic, BOOTSTRAP, ENGINE, feedPositionsAt, freshSchema } from '../helper.ts'
-import { lineOf, spawnTs } from '../local/helper.ts'
+import { start } from '../server-process.ts'
 import { openStream, type Event, type Stream } from '../sse.ts'
 
 /*
@@ -126,42 +125,6 @@ async function pool<T> (items: T[], width: number, work: (item: T) => Promise<vo
   await Promise.all(Array.from({ length: width }, async () => {
     while (next < items.length) await work(items[next++] as T)
   }))
-}
-
-interface Server { child: ReturnType<typeof spawnTs>, port: number, exit: Promise<[number | null, string | null]> }
-
-/** `npm start` behind a (pretend) TLS-terminating proxy on `dataDir`, killed at teardown; resolves once the API listens. */
-async function start (t: Test, dataDir: string, database: Record<string, string>): Promise<Server> {
-  const child = spawnTs('server.ts', {
-    ...database,
-    TLS: 'proxy',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOCAL_HOST: '127.0.0.1',
-    LOCAL_PORT: '0',
-    ALLOWED_DIRS: '',
-    RATE_LIMIT: '0',
-    LOG_LEVEL: 'info',
-    DATA_DIR: dataDir,
-    BOOTSTRAP_CLIENT_ID: BOOTSTRAP.id,
-    BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP.secret
-  })
-  t.teardown(() => { child.kill('SIGKILL') })
-  const exit = once(child, 'exit') as Promise<[number | null, string | null]>
-  let stderr = ''
-  child.stderr.on('data', chunk => { stderr = (stderr + String(chunk)).slice(-4000) })
-  const line = await lineOf(child.stdout, l => {
-    try {
-      const log = JSON.parse(l) as { name?: string, msg?: string }
-      return log.name === undefined && (log.msg?.startsWith('Server listening at ') ?? false)
-    } catch {
-      return false
-    }
-  }).catch((err: Error) => { throw new Error(`${err.message}; stderr: ${stderr}`) })
-  // Every request is logged: the log is read and dropped, or the pipe would fill and block the server.
-  child.stdout.resume()
-  const port = Number(new URL((JSON.parse(line) as { msg: string }).msg.slice('Server listening at '.length)).port)
-  return { child, port, exit }
 }
 
 const COUNTRIES = ['DE', 'FR', 'GB', 'US', 'JP', null]

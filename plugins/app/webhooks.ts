@@ -1,0 +1,37 @@
+import fp from 'fastify-plugin'
+import { grantOf } from '../../auth/grants.ts'
+import { Deliverer } from '../../webhooks/deliverer.ts'
+import { Destinations } from '../../webhooks/destination.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where a webhook may be sent (webhooks/destination.ts): what its routes check a URL against. */
+    webhookDestinations: Destinations
+  }
+}
+
+/**
+ * Webhooks (webhooks/, docs/webhooks.md): the deliverer runs beside the job worker, from the
+ * moment the instance is ready until it closes, and sends each delivery as the subscription's
+ * account may read its record at that moment (auth/grants.ts, the store bound to that account).
+ */
+export default fp(async function webhooks (fastify) {
+  const { storage, config } = fastify
+  const { tokens } = fastify.oauth
+  const destinations = new Destinations(config.webhookAllowHosts)
+  fastify.decorate('webhookDestinations', destinations)
+  const deliverer = new Deliverer({
+    store: storage.webhooks,
+    log: storage.collections.feed,
+    stores: storage.collections,
+    resources: fastify.collections.resources,
+    grant: async webhook => {
+      const { scope, claims } = await grantOf(webhook, tokens, storage.accounts)
+      return { scopes: new Set(scope.split(' ').filter(s => s !== '')), claims }
+    },
+    settings: { timeout: config.webhookTimeout, retries: config.webhookRetries, destinations },
+    logger: fastify.log
+  })
+  fastify.addHook('onReady', async () => { if (fastify.runJobs) await deliverer.start() })
+  fastify.addHook('preClose', async () => { await deliverer.stop() })
+}, { name: 'webhooks', dependencies: ['storage', 'oauth'] })

@@ -1,0 +1,3 @@
+import { webhookRoutes } from '../../../webhooks/routes.ts'
+
+export default webhookRoutes

@@ -1,0 +1,196 @@
+import type { FastifyBaseLogger } from 'fastify'
+import { filterOfText, matcher, termOf, type Filter, type Matcher } from '../model/filters.ts'
+import { fieldComparator, type Resource } from '../model/resource.ts'
+import { BoundStores, type Bearer } from '../store/bound.ts'
+import type { ChangeEntry, ChangeLog, CollectionStores, FeedEvent } from '../store/contract.ts'
+import type { Attempt, DueDelivery, SqlWebhookStore, WebhookSubscription } from '../store/webhooks.ts'
+import type { Destinations } from './destination.ts'
+import { post } from './sending.ts'
+import { signature } from './signing.ts'
+
+/** Changes of the feed made deliveries at a time, and deliveries sent at a time. */
+const PAGE = 500
+const SENT_TOGETHER = 20
+/** How often the deliverer looks for changes other instances wrote, and for retries that fell due. */
+const POLL_MS = 1000
+
+/** What the deliverer works with: `grant` is what a subscription's account may read now (auth/grants.ts). */
+export interface DelivererOptions {
+  store: SqlWebhookStore
+  log: ChangeLog
+  stores: CollectionStores
+  resources: readonly Resource[]
+  grant: (webhook: WebhookSubscription) => Promise<Bearer>
+  settings: DelivererSettings
+  logger: FastifyBaseLogger
+}
+
+export interface DelivererSettings {
+  timeout: number
+  retries: readonly number[]
+  destinations: Destinations
+}
+
+/**
+ * The filters of a subscription's filter text (the list grammar: `country=DE&opened_on_gte=2000-01-01`)
+ * for one collection; throws the reason a filter is refused (a field the collection lacks, a value
+ * of the wrong type).
+ */
+export function filtersOf (resource: Resource, text: string): Filter[] {
+  const columns = new Map(resource.columns.map(c => [c.name, c]))
+  return [...new URLSearchParams(text)].map(([name, value]) => {
+    const term = termOf(columns, name)
+    if (term === undefined) throw new Error(`${name} names no field of ${resource.name} and an operator it takes`)
+    return filterOfText(term.column, term.op, value)
+  })
+}
+
+/**
+ * Delivers each change to the subscriptions that want it (docs/webhooks.md), in two steps that
+ * survive any stop: the changes of the feed after a subscription's position become deliveries,
+ * kept with the position moved past them in one transaction; then the deliveries due are taken
+ * (held by a lease on a shared database), sent within what the subscription's account may read
+ * at that moment, and their outcome kept. Woken by every commit of this process, and every
+ * second for the others' writes and the retries that fell due.
+ */
+export class Deliverer {
+  readonly #store: SqlWebhookStore
+  readonly #log: ChangeLog
+  readonly #stores: CollectionStores
+  readonly #resources: readonly Resource[]
+  readonly #byName: ReadonlyMap<string, Resource>
+  readonly #grant: (webhook: WebhookSubscription) => Promise<Bearer>
+  readonly #settings: DelivererSettings
+  readonly #logger: FastifyBaseLogger
+  #timer: NodeJS.Timeout | undefined
+  #stopListening: (() => void) | undefined
+  #running: Promise<void> | undefined
+  #again = false
+  #stopped = false
+
+  constructor (options: DelivererOptions) {
+    this.#store = options.store
+    this.#log = options.log
+    this.#stores = options.stores
+    this.#resources = options.resources
+    this.#byName = new Map(options.resources.map(r => [r.name, r]))
+    this.#grant = options.grant
+    this.#settings = options.settings
+    this.#logger = options.logger
+  }
+
+  async start (): Promise<void> {
+    await this.#store.releaseAbandoned()
+    this.#stopListening = this.#log.onCommit(() => { this.wake() })
+    this.#timer = setInterval(() => { this.wake() }, POLL_MS).unref()
+    this.wake()
+  }
+
+  /** Stops taking work; resolves once the deliveries under way are sent and kept. */
+  async stop (): Promise<void> {
+    this.#stopped = true
+    clearInterval(this.#timer)
+    this.#stopListening?.()
+    await this.#running
+  }
+
+  wake (): void {
+    if (this.#stopped) return
+    if (this.#running !== undefined) {
+      this.#again = true
+      return
+    }
+    this.#running = this.#run().catch(err => { this.#logger.error({ err }, 'webhook deliveries failed; tried again shortly') })
+      .finally(() => { this.#running = undefined })
+  }
+
+  async #run (): Promise<void> {
+    do {
+      this.#again = false
+      for (const webhook of await this.#store.enabled()) await this.#dispatch(webhook)
+      while (!this.#stopped && await this.#sendDue() === SENT_TOGETHER);
+    } while (this.#again && !this.#stopped)
+  }
+
+  /** Makes deliveries of the changes after the subscription's position that it wants. */
+  async #dispatch (webhook: WebhookSubscription): Promise<void> {
+    const matchers = new Map<string, Matcher>()
+    for (const name of webhook.collections) {
+      const resource = this.#byName.get(name)
+      if (resource === undefined) continue
+      try {
+        matchers.set(name, matcher(filtersOf(resource, webhook.filter), field => fieldComparator(resource, field), resource.search))
+      } catch {
+        // A filter its collection no longer takes (a field removed): that collection's changes are not delivered.
+      }
+    }
+    for (let from = webhook.position; !this.#stopped;) {
+      const page = await this.#log.after(from, undefined, PAGE)
+      if (page.length === 0) return
+      const wanted: ChangeEntry[] = []
+      for (const entry of page) if (await this.#wants(webhook, matchers, entry)) wanted.push(entry)
+      const to = (page.at(-1) as ChangeEntry).position
+      if (!await this.#store.advance(webhook.id, from, to, wanted)) return
+      from = to
+      if (page.length < PAGE) return
+    }
+  }
+
+  /** Whether a subscription wants a change: its collection, its event, and its filter on the record as changed (as it was, deleted). */
+  async #wants (webhook: WebhookSubscription, matchers: ReadonlyMap<string, Matcher>, entry: ChangeEntry): Promise<boolean> {
+    const matches = matchers.get(entry.collection)
+    if (matches === undefined || !webhook.events.includes(entry.event as FeedEvent)) return false
+    if (webhook.filter === '') return true
+    if (entry.record !== null) return matches(entry.record)
+    // A deleted record, as its change before left it; one no longer kept may have matched.
+    const before = await this.#log.previous(entry)
+    return before?.record === null || before?.record === undefined || matches(before.record)
+  }
+
+  /** Sends the deliveries due, up to SENT_TOGETHER at a time: how many it took. */
+  async #sendDue (): Promise<number> {
+    const now = Date.now()
+    const until = new Date(now + (this.#settings.timeout + 30) * 1000).toISOString()
+    const due = await this.#store.take(new Date(now).toISOString(), until, SENT_TOGETHER)
+    await Promise.all(due.map(async delivery => { await this.#store.attempted(delivery.id, await this.#attempt(delivery)) }))
+    return due.length
+  }
+
+  async #attempt (delivery: DueDelivery): Promise<Attempt> {
+    const { webhook, entry } = delivery
+    const resource = this.#byName.get(entry.collection)
+    const bearer = await this.#grant(webhook)
+    const [told] = resource === undefined || !bearer.scopes.has(`${entry.collection}:read`)
+      ? []
+      : await new BoundStores(this.#stores, this.#resources, bearer).collection(resource).seen([entry])
+    if (told === undefined) {
+      const error = 'outside what the subscription\'s account may read now (its scopes and access rules)'
+      return { status: 'skipped', code: null, error, next: null }
+    }
+    const body = JSON.stringify({ type: `${entry.collection}.${told.event}`, timestamp: entry.at, data: told.record ?? { id: entry.id } })
+    const timestamp = Math.floor(Date.now() / 1000)
+    const secrets = webhook.previousSecret !== null && webhook.previousUntil !== null && webhook.previousUntil > new Date().toISOString()
+      ? [webhook.secret, webhook.previousSecret]
+      : [webhook.secret]
+    const headers = {
+      'webhook-id': delivery.change,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signature(secrets, delivery.change, timestamp, body)
+    }
+    const answer = await post(webhook.url, headers, body, this.#settings.timeout, this.#settings.destinations)
+    if ('code' in answer && answer.code >= 200 && answer.code < 300) {
+      return { status: 'succeeded', code: answer.code, error: null, next: null }
+    }
+    if ('code' in answer && answer.code === 410) {
+      await this.#store.disable(webhook.id)
+      return { status: 'failed', code: 410, error: 'the receiver answered 410 Gone: the subscription is disabled', next: null }
+    }
+    const code = 'code' in answer ? answer.code : null
+    const error = 'error' in answer ? answer.error : `the receiver answered ${answer.code}`
+    const wait = this.#settings.retries[delivery.attempts]
+    if (wait === undefined) return { status: 'failed', code, error, next: null }
+    // Jitter: receivers that failed together are not all retried at the same moment.
+    const next = new Date(Date.now() + wait * (0.8 + 0.4 * Math.random()) * 1000).toISOString()
+    return { status: 'pending', code, error, next }
+  }
+}

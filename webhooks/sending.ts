@@ -1,0 +1,54 @@
+import { request as httpRequest } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import type { Destinations } from './destination.ts'
+
+/** What a receiver's answer may hold that is read (and dropped): more is not read. */
+const READ_AT_MOST = 64 * 1024
+
+/** A receiver's answer to a delivery: its status code; or why there was none (refused, timed out, an address not allowed). */
+export type Answer = { code: number } | { error: string }
+
+/**
+ * POSTs `body` to `url` with `headers`, connecting only to an address `destinations` allows, and
+ * waits at most `timeout` seconds for the whole answer. A redirect is an answer like any other
+ * (not followed); at most 64 KiB of the answer's body is read, and dropped.
+ */
+export async function post (
+  url: string, headers: Record<string, string>, body: string, timeout: number, destinations: Destinations
+): Promise<Answer> {
+  const refused = destinations.refusalOfUrl(url)
+  if (refused !== undefined) return { error: `the URL is refused: ${refused}` }
+  const target = new URL(url)
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest
+  return await new Promise<Answer>(resolve => {
+    let settled = false
+    const settle = (answer: Answer): void => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      outgoing.destroy()
+      resolve(answer)
+    }
+    const timer = setTimeout(() => { settle({ error: `no answer within ${timeout} s` }) }, timeout * 1000)
+    const outgoing = send(target, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      lookup: destinations.lookup,
+      // One connection a delivery: a kept one would be connected to again without the address being checked.
+      agent: false
+    }, response => {
+      let read = 0
+      response.on('data', (chunk: Buffer) => {
+        read += chunk.length
+        if (read >= READ_AT_MOST) settle({ code: response.statusCode ?? 0 })
+      })
+      response.on('end', () => { settle({ code: response.statusCode ?? 0 }) })
+      response.on('error', () => { settle({ code: response.statusCode ?? 0 }) })
+    })
+    outgoing.on('error', err => {
+      const refused = (err as NodeJS.ErrnoException).code === 'EREFUSED_ADDRESS'
+      settle({ error: refused ? `the address is refused: ${err.message}` : err.message })
+    })
+    outgoing.end(body)
+  })
+}
