@@ -3,6 +3,7 @@ import type { FastifyInstance, onSendHookHandler } from 'fastify'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client'
 import type { BackupSchedule } from '../backups/schedule.ts'
 import { liveDeliveries } from '../collections/feed.ts'
+import { webhookAttempts } from '../webhooks/deliverer.ts'
 import { rateLimitRefusals, tokenRefusals } from '../http/observed.ts'
 import { groupCommits, operationOf, statementTimes, type StatementTime } from '../store/observed.ts'
 import { FastHistogram } from './histogram.ts'
@@ -89,6 +90,7 @@ export class Metrics {
   readonly #feedLag: Histogram
   readonly #tokenRefusals: Counter<'reason'>
   readonly #rateLimited: Counter
+  readonly #webhookAttempts: Counter<'outcome'>
   /** The observers of each label set, kept: a request finds its own by one lookup. */
   readonly #durations = new Map<string | undefined, Map<string, Map<number, Observe>>>()
   /** Requests in flight by method: counted here, read when scraped (prom-client's gauge, too, hashes its labels at each change). */
@@ -141,6 +143,13 @@ export class Metrics {
       help: 'Requests refused by the rate limit (429)',
       registers: [registry]
     })
+    this.#webhookAttempts = new Counter({
+      name: 'zoo_webhook_attempts_total',
+      help: 'Attempts to deliver a change to a webhook by outcome: succeeded, retried (to be tried again), failed (given up), ' +
+        'skipped (outside what the subscription\'s account may read)',
+      labelNames: ['outcome'],
+      registers: [registry]
+    })
   }
 
   /** Starts counting what the store, the guards and the feed publish. */
@@ -152,6 +161,7 @@ export class Metrics {
     })
     this.#listen(tokenRefusals, message => { this.#tokenRefusals.inc({ reason: (message as { reason: string }).reason }) })
     this.#listen(rateLimitRefusals, () => { this.#rateLimited.inc() })
+    this.#listen(webhookAttempts, message => { this.#webhookAttempts.inc({ outcome: (message as { outcome: string }).outcome }) })
   }
 
   /** The gauges read when scraped. */
@@ -170,6 +180,21 @@ export class Metrics {
         help: 'Background jobs waiting in the queue (of every instance, on a shared database)',
         registers,
         async collect () { this.set(await storage.jobs.queued()) }
+      }),
+      new Gauge({
+        name: 'zoo_webhook_deliveries_pending',
+        help: 'Webhook deliveries waiting to be sent or sent again (of every instance, on a shared database)',
+        registers,
+        async collect () { this.set((await storage.webhooks.waiting()).pending) }
+      }),
+      new Gauge({
+        name: 'zoo_webhook_oldest_pending_age_seconds',
+        help: 'How long ago the change of the oldest webhook delivery still pending was made; 0 when none is',
+        registers,
+        async collect () {
+          const { oldest } = await storage.webhooks.waiting()
+          this.set(oldest === null ? 0 : Math.max(0, Date.now() - Date.parse(oldest)) / 1000)
+        }
       })
     ]
     const backup = backups()

@@ -126,9 +126,9 @@ export async function build (t: Test, settings: Record<string, string> = {}, log
  * would be; serving `collections` when `app` serves collections of a test's own (buildServing).
  */
 export async function buildBeside (
-  t: Test, app: FastifyInstance, collections?: NonNullable<ApiOptions['collections']>
+  t: Test, app: FastifyInstance, collections?: NonNullable<ApiOptions['collections']>, settings: Record<string, string> = {}
 ): Promise<FastifyInstance> {
-  return started(t, testConfig(app.config.dataDir), collections === undefined ? {} : { collections })
+  return started(t, testConfig(app.config.dataDir, settings), collections === undefined ? {} : { collections })
 }
 
 /** As `build`, serving `collections` (ApiOptions.collections): collections of a test's own. */

@@ -1,3 +1,5 @@
+import { channel } from 'node:diagnostics_channel'
+import { context, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api'
 import type { FastifyBaseLogger } from 'fastify'
 import { filterOfText, matcher, termOf, type Filter, type Matcher } from '../model/filters.ts'
 import { fieldComparator, type Resource } from '../model/resource.ts'
@@ -7,6 +9,9 @@ import type { Attempt, DueDelivery, SqlWebhookStore, WebhookSubscription } from 
 import type { Destinations } from './destination.ts'
 import { post } from './sending.ts'
 import { signature } from './signing.ts'
+
+/** Each attempt's outcome, for whoever listens (the metrics): `{ outcome }`, succeeded, retried, failed or skipped. */
+export const webhookAttempts = channel('zoo-api:webhook.attempt')
 
 /** Changes of the feed made deliveries at a time, and deliveries sent at a time. */
 const PAGE = 500
@@ -67,6 +72,12 @@ export class Deliverer {
   #running: Promise<void> | undefined
   #again = false
   #stopped = false
+  /**
+   * Whether the last look found an enabled subscription or a delivery left to send: a commit wakes
+   * the deliverer only then, so that a service without webhooks pays a write nothing for them.
+   * The poll looks every second whatever it found, for what another instance, or a route, made.
+   */
+  #busy = true
 
   constructor (options: DelivererOptions) {
     this.#store = options.store
@@ -81,7 +92,7 @@ export class Deliverer {
 
   async start (): Promise<void> {
     await this.#store.releaseAbandoned()
-    this.#stopListening = this.#log.onCommit(() => { this.wake() })
+    this.#stopListening = this.#log.onCommit(() => { if (this.#busy) this.wake() })
     this.#timer = setInterval(() => { this.wake() }, POLL_MS).unref()
     this.wake()
   }
@@ -100,15 +111,20 @@ export class Deliverer {
       this.#again = true
       return
     }
-    this.#running = this.#run().catch(err => { this.#logger.error({ err }, 'webhook deliveries failed; tried again shortly') })
+    // Apart from the request whose commit woke it: its deliveries' spans and statements are theirs, not that request's.
+    this.#running = context.with(ROOT_CONTEXT, async () => await this.#run())
+      .catch(err => { this.#logger.error({ err }, 'webhook deliveries failed; tried again shortly') })
       .finally(() => { this.#running = undefined })
   }
 
   async #run (): Promise<void> {
     do {
       this.#again = false
-      for (const webhook of await this.#store.enabled()) await this.#dispatch(webhook)
-      while (!this.#stopped && await this.#sendDue() === SENT_TOGETHER);
+      const enabled = await this.#store.enabled()
+      for (const webhook of enabled) await this.#dispatch(webhook)
+      let sent = 0
+      for (let taken = SENT_TOGETHER; !this.#stopped && taken === SENT_TOGETHER; sent += taken) taken = await this.#sendDue()
+      this.#busy = enabled.length > 0 || sent > 0
     } while (this.#again && !this.#stopped)
   }
 
@@ -152,8 +168,28 @@ export class Deliverer {
     const now = Date.now()
     const until = new Date(now + (this.#settings.timeout + 30) * 1000).toISOString()
     const due = await this.#store.take(new Date(now).toISOString(), until, SENT_TOGETHER)
-    await Promise.all(due.map(async delivery => { await this.#store.attempted(delivery.id, await this.#attempt(delivery)) }))
+    await Promise.all(due.map(async delivery => {
+      const attempt = await this.#traced(delivery)
+      await this.#store.attempted(delivery.id, attempt)
+      if (webhookAttempts.hasSubscribers) webhookAttempts.publish({ outcome: attempt.status === 'pending' ? 'retried' : attempt.status })
+    }))
     return due.length
+  }
+
+  /** An attempt in a span of its own when traces are on (a root span: the change's request has long been answered). */
+  async #traced (delivery: DueDelivery): Promise<Attempt> {
+    const attributes = { 'http.request.method': 'POST', 'zoo.webhook.id': delivery.webhook.id, 'zoo.webhook.delivery.id': delivery.id }
+    // The tracer of the provider set now: one got once would keep the first provider's, shut down with its app.
+    return await trace.getTracer('zoo-api').startActiveSpan('webhook POST', { attributes }, async span => {
+      try {
+        const attempt = await this.#attempt(delivery)
+        if (attempt.code !== null) span.setAttribute('http.response.status_code', attempt.code)
+        if (attempt.status === 'pending' || attempt.status === 'failed') span.setStatus({ code: SpanStatusCode.ERROR })
+        return attempt
+      } finally {
+        span.end()
+      }
+    })
   }
 
   async #attempt (delivery: DueDelivery): Promise<Attempt> {

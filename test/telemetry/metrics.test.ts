@@ -9,6 +9,7 @@ import { buildMetricsListener } from '../../listeners/metrics.ts'
 import { countRequests, Metrics } from '../../telemetry/metrics.ts'
 import { addClient, basic, bearer, build, call, create, ENGINE, tokenRequest } from '../helper.ts'
 import { openStream } from '../sse.ts'
+import { receiver } from '../webhooks/receiver.ts'
 
 /*
  * The metrics listener, scraped over a real socket, its answer read by a Prometheus text-format
@@ -286,4 +287,27 @@ t.test('a request whose client leaves after sending it whole is no longer in fli
   release()
   await new Promise(resolve => setTimeout(resolve, 50))
   t.equal(await inFlight(), '0', 'counted out, neither answered nor aborted in Fastify\'s sense')
+})
+
+t.test('webhook deliveries are counted by outcome, and those waiting with the age of the oldest', async t => {
+  const app = await build(t, { METRICS_PORT: '0', WEBHOOK_ALLOW_HOSTS: '127.0.0.1', WEBHOOK_RETRIES: '0.3', WEBHOOK_TIMEOUT: '2' })
+  const scrape = await scraper(t, app)
+  const hook = await receiver(t)
+  let status = 500
+  hook.answerWith(() => status)
+  t.equal((await call(app, 'POST', '/v1/webhooks', { url: hook.url, collections: ['zoos'] })).statusCode, 201)
+  await create(app, 'zoos', { name: 'Watched', city: 'Lyon' })
+  while (hook.attempts.length < 1) await new Promise(resolve => setTimeout(resolve, 20))
+  await new Promise(resolve => setTimeout(resolve, 50))
+  const waiting = await scrape()
+  t.equal(valueOf(waiting, 'zoo_webhook_attempts_total', { outcome: 'retried' }), 1, 'a failed attempt to be tried again')
+  t.equal(valueOf(waiting, 'zoo_webhook_deliveries_pending'), 1)
+  t.ok(valueOf(waiting, 'zoo_webhook_oldest_pending_age_seconds') > 0, 'the waiting change\'s age')
+  status = 200
+  await hook.waitFor(1)
+  await new Promise(resolve => setTimeout(resolve, 50))
+  const delivered = await scrape()
+  t.equal(valueOf(delivered, 'zoo_webhook_attempts_total', { outcome: 'succeeded' }), 1)
+  t.equal(valueOf(delivered, 'zoo_webhook_deliveries_pending'), 0)
+  t.equal(valueOf(delivered, 'zoo_webhook_oldest_pending_age_seconds'), 0)
 })

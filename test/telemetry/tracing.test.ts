@@ -8,6 +8,7 @@ import { loadConfig } from '../../config/index.ts'
 import { statements } from '../../store/observed.ts'
 import { bearer, build, call, create, ENGINE } from '../helper.ts'
 import { portOf, sendRaw } from '../local/helper.ts'
+import { receiver as webhookReceiver } from '../webhooks/receiver.ts'
 
 /*
  * Traces as an OpenTelemetry collector receives them: an OTLP/HTTP receiver on loopback, the
@@ -295,4 +296,24 @@ t.test('the sampler decides before any span: a traceparent "not sampled" makes n
   t.ok(spans.filter(s => s.kind === 3).every(s => s.traceId === kept && s.parentSpanId === request.spanId),
     'and the only statement spans are its own')
   t.notOk(spans.some(s => s.traceId === dropped), 'nothing of the trace its parent did not sample')
+})
+
+t.test('each attempt to deliver a change to a webhook is a span, with the receiver\'s status', async t => {
+  const { endpoint, received } = await receiver(t)
+  environment(t, { OTEL_BSP_SCHEDULE_DELAY: '50', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })
+  const app = await build(t, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, WEBHOOK_ALLOW_HOSTS: '127.0.0.1', WEBHOOK_RETRIES: '0.2' })
+  const hook = await webhookReceiver(t)
+  let status = 503
+  hook.answerWith(() => status)
+  const subscribed = (await call(app, 'POST', '/v1/webhooks', { url: hook.url, collections: ['zoos'] })).json()
+  await create(app, 'zoos', { name: 'Traced', city: 'Lyon' })
+  while (hook.attempts.length < 1) await new Promise(resolve => setTimeout(resolve, 20))
+  status = 200
+  await hook.waitFor(1)
+  await app.close()
+  const attempts = spansOf(received).filter(span => span.name === 'webhook POST')
+  t.same(attempts.map(span => [attribute(span, 'http.response.status_code'), span.status?.code ?? 0]), [[503, 2], [200, 0]],
+    'the failed attempt an error, the next not')
+  t.ok(attempts.every(span => attribute(span, 'zoo.webhook.id') === subscribed.id && span.parentSpanId === undefined),
+    'each a trace of its own, not of the request whose change it delivers')
 })

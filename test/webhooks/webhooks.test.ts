@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { bearerWith, build, call, create } from '../helper.ts'
+import { bearerWith, build, buildBeside, call, create, POSTGRES_PASS } from '../helper.ts'
 import { receiver, verifies } from './receiver.ts'
 
 /*
@@ -196,4 +196,19 @@ t.test('URLs a delivery must not go to are refused, naming why (SSRF)', async t 
   t.match(await refusal('https://localhost/hook'), /localhost resolves to .*not a public address/)
   t.match(await refusal('ftp://example.com/'), /scheme is ftp/)
   t.match(await refusal('https://user:pw@example.com/'), /user name or password/)
+})
+
+t.test('two instances on one database deliver together, each change once', POSTGRES_PASS, async t => {
+  const app = await build(t, SETTINGS)
+  const other = await buildBeside(t, app, undefined, SETTINGS)
+  const hook = await receiver(t)
+  hook.answerWith(() => ({ status: 200, after: 20 }))
+  await subscribe(app, { url: hook.url, collections: ['zoos'] })
+  const writes = Array.from({ length: 40 }, (_, n) => create(n % 2 === 0 ? app : other, 'zoos', { name: `Z${n}`, city: 'A' }))
+  await Promise.all(writes)
+  await hook.waitFor(40)
+  await new Promise(resolve => setTimeout(resolve, 1000))
+  const ids = hook.attempts.map(d => d.headers['webhook-id'])
+  t.equal(ids.length, 40, 'forty changes, forty deliveries: none sent by both')
+  t.equal(new Set(ids).size, 40)
 })
