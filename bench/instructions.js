@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { authorize, freePort, send, serviceEnv } from './targets.js'
+import { answering, authorize, freePort, send, serviceEnv } from './targets.js'
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -102,14 +102,4 @@ try {
   await new Promise(resolve => service.once('exit', resolve))
   rmSync(dataDir, { recursive: true, force: true })
   rmSync(join(tmpdir(), `perf-${service.pid}.map`), { force: true })
-}
-
-async function answering (target) {
-  for (let attempt = 0; attempt < 600; attempt++) {
-    try {
-      if ((await send(target, 'GET', '/', { timeout: 2000 })).status === 200) return
-    } catch {}
-    await new Promise(resolve => setTimeout(resolve, 500))
-  }
-  throw new Error('the service did not answer within five minutes')
 }

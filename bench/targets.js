@@ -105,6 +105,17 @@ export function serviceEnv ({ port, localPort, dataDir, mode, databaseUrl }) {
   }
 }
 
+/** Resolves once the service `target` answers GET / with 200, polling; throws after five minutes. */
+export async function answering (target) {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    try {
+      if ((await send(target, 'GET', '/', { timeout: 2000 })).status === 200) return
+    } catch {}
+    await new Promise(resolve => setTimeout(resolve, 500))
+  }
+  throw new Error('the service did not answer within five minutes')
+}
+
 /** What each target runs and the path that answers once it is ready. */
 function command (name, { port, localPort, dataDir, tls, mode, databaseUrl }) {
   const tlsEnv = mode === 'on' ? { TLS_CERT: tls.certFile, TLS_KEY: tls.keyFile } : {}

@@ -27,7 +27,7 @@ Pick<Storage, 'accounts' | 'idempotency' | 'jobs' | 'signingKeys' | 'webhooks' |
     accounts: new SqlAccountStore(port, standingAlone),
     idempotency: new SqlIdempotencyStore(port),
     jobs: new SqlJobStore(port, lease),
-    webhooks: new SqlWebhookStore(port, lease),
+    webhooks: new SqlWebhookStore(port, lease?.skip),
     signingKeys: new SqlSigningKeyStore(port),
     pendingMigrations: async () => (await port.transaction(pending(migrations))).map(m => m.name)
   }

@@ -1,6 +1,5 @@
 import type { ChangeEntry, FeedEvent, Owner } from './contract.ts'
 import { changesOf, rowOf, rowsOf, type DatabasePort } from './database.ts'
-import type { Lease } from './jobs.ts'
 import { list, raw, sql, type Sql } from './sql.ts'
 
 /*
@@ -171,11 +170,11 @@ export class SqlWebhookStore {
   /** Whether other processes send deliveries of the same database (PostgreSQL). */
   readonly shared: boolean
 
-  constructor (db: DatabasePort, lease: Lease | undefined) {
+  /** `skip`: the engine's lease's (store/jobs.ts), where several processes serve the database. */
+  constructor (db: DatabasePort, skip: Sql | undefined) {
     this.db = db
-    this.shared = lease !== undefined
-    // The deliveries' rows alone: their subscription's row is read, not taken.
-    this.skip = raw(lease === undefined ? '' : ' FOR UPDATE OF d SKIP LOCKED')
+    this.shared = skip !== undefined
+    this.skip = skip ?? raw('')
   }
 
   /** A new subscription of `owner`, whose deliveries start after the feed position `position`. */
@@ -253,10 +252,12 @@ export class SqlWebhookStore {
   async take (now: string, until: string, limit: number): Promise<DueDelivery[]> {
     const skip = this.skip
     const taken = await this.db.transaction(function * () {
-      const due = (yield * rowsOf<{ id: number }>(sql`SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+      // One table read, so that the lease's lock takes the deliveries' rows alone, not their subscriptions'.
+      const due = (yield * rowsOf<{ id: number }>(sql`SELECT d.id FROM webhook_deliveries d
         WHERE d.status = 'pending' AND d.next_attempt_at <= ${now} AND (d.leased_until IS NULL OR d.leased_until < ${now})
-        AND w.enabled = 1 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e WHERE e.webhook_id = d.webhook_id
-          AND e.collection = d.collection AND e.record_id = d.record_id AND e.position < d.position AND e.status = 'pending')
+        AND d.webhook_id IN (SELECT id FROM webhooks WHERE enabled = 1)
+        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e WHERE e.webhook_id = d.webhook_id AND e.collection = d.collection
+          AND e.record_id = d.record_id AND e.position < d.position AND e.status = 'pending')
         ORDER BY d.id LIMIT ${limit}${skip}`)).map(row => Number(row.id))
       for (const id of due) yield * changesOf(sql`UPDATE webhook_deliveries SET leased_until = ${until} WHERE id = ${id}`)
       return due
