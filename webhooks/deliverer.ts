@@ -71,11 +71,13 @@ export class Deliverer {
   #stopListening: (() => void) | undefined
   #running: Promise<void> | undefined
   #again = false
+  #started = false
   #stopped = false
   /**
-   * Whether the last look found an enabled subscription or a delivery left to send: a commit wakes
-   * the deliverer only then, so that a service without webhooks pays a write nothing for them.
-   * The poll looks every second whatever it found, for what another instance, or a route, made.
+   * Whether the last look found an enabled subscription: a commit, and on SQLite the poll, wake
+   * the deliverer only then, so that a service without webhooks pays a write nothing for them and
+   * sends the database nothing while idle. A route that writes a subscription wakes it; on a
+   * shared database the poll looks every second whatever it found, for another instance's.
    */
   #busy = true
 
@@ -92,8 +94,9 @@ export class Deliverer {
 
   async start (): Promise<void> {
     await this.#store.releaseAbandoned()
+    this.#started = true
     this.#stopListening = this.#log.onCommit(() => { if (this.#busy) this.wake() })
-    this.#timer = setInterval(() => { this.wake() }, POLL_MS).unref()
+    this.#timer = setInterval(() => { if (this.#busy || this.#store.shared) this.wake() }, POLL_MS).unref()
     this.wake()
   }
 
@@ -106,7 +109,7 @@ export class Deliverer {
   }
 
   wake (): void {
-    if (this.#stopped) return
+    if (!this.#started || this.#stopped) return
     if (this.#running !== undefined) {
       this.#again = true
       return
@@ -121,10 +124,11 @@ export class Deliverer {
     do {
       this.#again = false
       const enabled = await this.#store.enabled()
+      this.#busy = enabled.length > 0
+      // A delivery is sent only for an enabled subscription: without one there is nothing to take.
+      if (!this.#busy) return
       for (const webhook of enabled) await this.#dispatch(webhook)
-      let sent = 0
-      for (let taken = SENT_TOGETHER; !this.#stopped && taken === SENT_TOGETHER; sent += taken) taken = await this.#sendDue()
-      this.#busy = enabled.length > 0 || sent > 0
+      while (!this.#stopped && await this.#sendDue() === SENT_TOGETHER);
     } while (this.#again && !this.#stopped)
   }
 

@@ -122,6 +122,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async function webhookRo
     const secret = newSecret()
     const webhook = await fastify.storage.webhooks.create(owner, [...owner.principal.scopes].join(' '),
       keptClaims(accountClaims(owner.principal.claims)), wanted, secret, await fastify.storage.collections.feed.head())
+    fastify.webhooks.wake()
     reply.code(201).header('Location', `${versionRoot(request)}/webhooks/${webhook.id}`)
     return { ...shownWebhook(webhook), secret }
   })
@@ -165,6 +166,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async function webhookRo
     const wanted = await checked(request, { url, collections, events, filter, enabled })
     const webhook = await fastify.storage.webhooks.update(request.params.id, owner, wanted)
     if (webhook === undefined) throw notFound(request.params.id)
+    fastify.webhooks.wake()
     // 201 for a change, as every PATCH of the API answers (deliberate, the contract's §3).
     reply.code(201)
     return shownWebhook(webhook)
@@ -254,6 +256,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async function webhookRo
     const retried = await fastify.storage.webhooks.retry(id, deliveryId, ownerOf(request))
     if (retried === undefined) throw new HttpError(404, `No delivery ${deliveryId} of webhook ${id}`)
     if (retried === 'not failed') throw new HttpError(409, `Delivery ${deliveryId} has not failed: only a failed delivery is sent again`)
+    fastify.webhooks.wake()
     reply.code(202)
     return retried
   })

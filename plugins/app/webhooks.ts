@@ -7,6 +7,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Where a webhook may be sent (webhooks/destination.ts): what its routes check a URL against. */
     webhookDestinations: Destinations
+    /** The deliverer: woken by the routes that write a subscription or send a delivery again. */
+    webhooks: Deliverer
   }
 }
 
@@ -32,6 +34,7 @@ export default fp(async function webhooks (fastify) {
     settings: { timeout: config.webhookTimeout, retries: config.webhookRetries, destinations },
     logger: fastify.log
   })
+  fastify.decorate('webhooks', deliverer)
   fastify.addHook('onReady', async () => { if (fastify.runJobs) await deliverer.start() })
   fastify.addHook('preClose', async () => { await deliverer.stop() })
 }, { name: 'webhooks', dependencies: ['storage', 'oauth'] })

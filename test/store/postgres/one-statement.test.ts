@@ -20,11 +20,13 @@ type Pool = { query: (...args: unknown[]) => Promise<unknown>, connect: (...args
 
 /**
  * The app's pool, its statements counted and, once, the first that writes in one statement
- * preceded by `between`. The job worker is stopped first: its polls, on a clock of their own, take
- * connections of the pool (a read of the queue, a transaction that claims a job) that no request made.
+ * preceded by `between`. The job worker and the webhooks' deliverer are stopped first: their
+ * polls, on clocks of their own, take connections of the pool (a read of the queue, a transaction
+ * that claims a job) that no request made.
  */
 async function watched (t: Test, app: FastifyInstance) {
   await apiOf(app).jobs.stop()
+  await apiOf(app).webhooks.stop()
   const pool = storageOf(app).collections as unknown as { pool: Pool }
   const { query: run, connect } = pool.pool
   const seen = { queries: 0, transactions: 0, between: undefined as (() => Promise<unknown>) | undefined }
