@@ -70,7 +70,12 @@ try {
     if (made.status !== 201) throw new Error(`subscribe: ${made.status} ${made.body}`)
     return JSON.parse(made.body).id
   }))
-  const unsubscribe = async ids => { for (const id of ids) await send(target, 'DELETE', `/v1/webhooks/${id}`, { headers }) }
+  const unsubscribe = async ids => {
+    for (const id of ids) {
+      const deleted = await send(target, 'DELETE', `/v1/webhooks/${id}`, { headers: target.headers })
+      if (deleted.status !== 204) throw new Error(`unsubscribe: ${deleted.status} ${deleted.body}`)
+    }
+  }
   /** Until every change made so far has been received. */
   const drained = async expected => {
     const until = Date.now() + 120_000

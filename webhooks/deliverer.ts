@@ -7,7 +7,7 @@ import { BoundStores, type Bearer } from '../store/bound.ts'
 import type { ChangeEntry, ChangeLog, CollectionStores, FeedEvent } from '../store/contract.ts'
 import type { Attempt, DueDelivery, SqlWebhookStore, WebhookSubscription } from '../store/webhooks.ts'
 import type { Destinations } from './destination.ts'
-import { post } from './sending.ts'
+import { keptConnections, post } from './sending.ts'
 import { signature } from './signing.ts'
 
 /** Each attempt's outcome, for whoever listens (the metrics): `{ outcome }`, succeeded, retried, failed or skipped. */
@@ -15,7 +15,7 @@ export const webhookAttempts = channel('zoo-api:webhook.attempt')
 
 /** Changes of the feed made deliveries at a time, and deliveries sent at a time. */
 const PAGE = 500
-const SENT_TOGETHER = 20
+const SENT_TOGETHER = 50
 /** How often the deliverer looks for changes other instances wrote, and for retries that fell due. */
 const POLL_MS = 1000
 
@@ -80,6 +80,7 @@ export class Deliverer {
    * shared database the poll looks every second whatever it found, for another instance's.
    */
   #busy = true
+  readonly #agents = keptConnections()
 
   constructor (options: DelivererOptions) {
     this.#store = options.store
@@ -106,6 +107,8 @@ export class Deliverer {
     clearInterval(this.#timer)
     this.#stopListening?.()
     await this.#running
+    this.#agents.http.destroy()
+    this.#agents.https.destroy()
   }
 
   wake (): void {
@@ -172,8 +175,15 @@ export class Deliverer {
     const now = Date.now()
     const until = new Date(now + (this.#settings.timeout + 30) * 1000).toISOString()
     const due = await this.#store.take(new Date(now).toISOString(), until, SENT_TOGETHER)
+    // One look at each account's grant for the deliveries taken together.
+    const grants = new Map<number, Promise<Bearer>>()
+    const grantOf = (webhook: WebhookSubscription): Promise<Bearer> => {
+      let grant = grants.get(webhook.id)
+      if (grant === undefined) grants.set(webhook.id, grant = this.#grant(webhook))
+      return grant
+    }
     await Promise.all(due.map(async delivery => {
-      const attempt = await this.#traced(delivery)
+      const attempt = await this.#traced(delivery, await grantOf(delivery.webhook))
       await this.#store.attempted(delivery.id, attempt)
       if (webhookAttempts.hasSubscribers) webhookAttempts.publish({ outcome: attempt.status === 'pending' ? 'retried' : attempt.status })
     }))
@@ -181,12 +191,12 @@ export class Deliverer {
   }
 
   /** An attempt in a span of its own when traces are on (a root span: the change's request has long been answered). */
-  async #traced (delivery: DueDelivery): Promise<Attempt> {
+  async #traced (delivery: DueDelivery, bearer: Bearer): Promise<Attempt> {
     const attributes = { 'http.request.method': 'POST', 'zoo.webhook.id': delivery.webhook.id, 'zoo.webhook.delivery.id': delivery.id }
     // The tracer of the provider set now: one got once would keep the first provider's, shut down with its app.
     return await trace.getTracer('zoo-api').startActiveSpan('webhook POST', { attributes }, async span => {
       try {
-        const attempt = await this.#attempt(delivery)
+        const attempt = await this.#attempt(delivery, bearer)
         if (attempt.code !== null) span.setAttribute('http.response.status_code', attempt.code)
         if (attempt.status === 'pending' || attempt.status === 'failed') span.setStatus({ code: SpanStatusCode.ERROR })
         return attempt
@@ -196,10 +206,9 @@ export class Deliverer {
     })
   }
 
-  async #attempt (delivery: DueDelivery): Promise<Attempt> {
+  async #attempt (delivery: DueDelivery, bearer: Bearer): Promise<Attempt> {
     const { webhook, entry } = delivery
     const resource = this.#byName.get(entry.collection)
-    const bearer = await this.#grant(webhook)
     const [told] = resource === undefined || !bearer.scopes.has(`${entry.collection}:read`)
       ? []
       : await new BoundStores(this.#stores, this.#resources, bearer).collection(resource).seen([entry])
@@ -217,7 +226,7 @@ export class Deliverer {
       'webhook-timestamp': String(timestamp),
       'webhook-signature': signature(secrets, delivery.change, timestamp, body)
     }
-    const answer = await post(webhook.url, headers, body, this.#settings.timeout, this.#settings.destinations)
+    const answer = await post(webhook.url, headers, body, this.#settings.timeout, this.#settings.destinations, this.#agents)
     if ('code' in answer && answer.code >= 200 && answer.code < 300) {
       return { status: 'succeeded', code: answer.code, error: null, next: null }
     }

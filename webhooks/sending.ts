@@ -1,9 +1,19 @@
-import { request as httpRequest } from 'node:http'
-import { request as httpsRequest } from 'node:https'
+import { Agent, request as httpRequest } from 'node:http'
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { Destinations } from './destination.ts'
 
 /** What a receiver's answer may hold that is read (and dropped): more is not read. */
 const READ_AT_MOST = 64 * 1024
+
+/**
+ * Connections kept open between deliveries, one pool for http and one for https. A connection is
+ * opened through the lookup that checks its address (destination.ts), so one kept open is to an
+ * address that was allowed when it was made: what a receiver's DNS says later is checked by the
+ * next connection, and a connection closed by the receiver is opened again the same way.
+ */
+export function keptConnections (): { http: Agent, https: HttpsAgent } {
+  return { http: new Agent({ keepAlive: true, maxSockets: 50 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 50 }) }
+}
 
 /** A receiver's answer to a delivery: its status code; or why there was none (refused, timed out, an address not allowed). */
 export type Answer = { code: number } | { error: string }
@@ -14,7 +24,8 @@ export type Answer = { code: number } | { error: string }
  * (not followed); at most 64 KiB of the answer's body is read, and dropped.
  */
 export async function post (
-  url: string, headers: Record<string, string>, body: string, timeout: number, destinations: Destinations
+  url: string, headers: Record<string, string>, body: string, timeout: number, destinations: Destinations,
+  agents: { http: Agent, https: HttpsAgent }
 ): Promise<Answer> {
   const refused = destinations.refusalOfUrl(url)
   if (refused !== undefined) return { error: `the URL is refused: ${refused}` }
@@ -22,11 +33,12 @@ export async function post (
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest
   return await new Promise<Answer>(resolve => {
     let settled = false
-    const settle = (answer: Answer): void => {
+    // A connection whose answer was read to its end goes back to the pool; any other is closed.
+    const settle = (answer: Answer, whole = false): void => {
       if (settled) return
       settled = true
       clearTimeout(timer)
-      outgoing.destroy()
+      if (!whole) outgoing.destroy()
       resolve(answer)
     }
     const timer = setTimeout(() => { settle({ error: `no answer within ${timeout} s` }) }, timeout * 1000)
@@ -34,15 +46,14 @@ export async function post (
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
       lookup: destinations.lookup,
-      // One connection a delivery: a kept one would be connected to again without the address being checked.
-      agent: false
+      agent: target.protocol === 'https:' ? agents.https : agents.http
     }, response => {
       let read = 0
       response.on('data', (chunk: Buffer) => {
         read += chunk.length
         if (read >= READ_AT_MOST) settle({ code: response.statusCode ?? 0 })
       })
-      response.on('end', () => { settle({ code: response.statusCode ?? 0 }) })
+      response.on('end', () => { settle({ code: response.statusCode ?? 0 }, true) })
       response.on('error', () => { settle({ code: response.statusCode ?? 0 }) })
     })
     outgoing.on('error', err => {
