@@ -324,6 +324,12 @@ export class SqlWebhookStore {
     }())
   }
 
+  /** Forgets the deliveries sent or skipped whose change was made before `done`, and those given up before `failed`. */
+  async prune (done: Date, failed: Date): Promise<number> {
+    return await this.db.run(sql`DELETE FROM webhook_deliveries WHERE (status IN ('succeeded', 'skipped') AND at < ${done.toISOString()})
+      OR (status = 'failed' AND at < ${failed.toISOString()})`)
+  }
+
   /** Deliveries waiting to be sent, and when the oldest of them was made (for the metrics). */
   async waiting (): Promise<{ pending: number, oldest: string | null }> {
     const row = await this.db.row<{ pending: number, oldest: string | null }>(sql`SELECT count(*) AS pending, min(at) AS oldest

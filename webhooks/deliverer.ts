@@ -18,6 +18,10 @@ const PAGE = 500
 const SENT_TOGETHER = 50
 /** How often the deliverer looks for changes other instances wrote, and for retries that fell due. */
 const POLL_MS = 1000
+/** How long the log keeps a delivery sent or skipped, and one given up (which may be sent again until then); how often it is pruned. */
+const KEPT_DONE_MS = 7 * 24 * 3600 * 1000
+const KEPT_FAILED_MS = 30 * 24 * 3600 * 1000
+const PRUNE_MS = 3600 * 1000
 
 /** What the deliverer works with: `grant` is what a subscription's account may read now (auth/grants.ts). */
 export interface DelivererOptions {
@@ -81,6 +85,7 @@ export class Deliverer {
    */
   #busy = true
   readonly #agents = keptConnections()
+  #pruned = 0
 
   constructor (options: DelivererOptions) {
     this.#store = options.store
@@ -132,6 +137,10 @@ export class Deliverer {
       if (!this.#busy) return
       for (const webhook of enabled) await this.#dispatch(webhook)
       while (!this.#stopped && await this.#sendDue() === SENT_TOGETHER);
+      if (Date.now() - this.#pruned > PRUNE_MS) {
+        this.#pruned = Date.now()
+        await this.#store.prune(new Date(this.#pruned - KEPT_DONE_MS), new Date(this.#pruned - KEPT_FAILED_MS))
+      }
     } while (this.#again && !this.#stopped)
   }
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { bearerWith, build, buildBeside, call, create, POSTGRES_PASS } from '../helper.ts'
+import { bearerWith, build, buildBeside, call, create, POSTGRES_PASS, storageOf } from '../helper.ts'
 import { receiver, verifies } from './receiver.ts'
 
 /*
@@ -64,6 +64,9 @@ t.test('every event of a subscribed collection is delivered once, in order, sign
     [['created', 'succeeded', 1, 204], ['updated', 'succeeded', 1, 204], ['deleted', 'succeeded', 1, 204]])
   await new Promise(resolve => setTimeout(resolve, 300))
   t.equal(hook.attempts.length, 3, 'nothing is sent twice')
+  t.equal(await storageOf(app).webhooks.prune(new Date(0), new Date(0)), 0, 'the log keeps what is recent')
+  t.equal(await storageOf(app).webhooks.prune(new Date(Date.now() + 1000), new Date(0)), 3, 'and forgets what was sent long ago')
+  t.same(await deliveries(app, webhook.id), [])
 })
 
 t.test('the filter and the events choose the changes delivered', async t => {
