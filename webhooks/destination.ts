@@ -41,7 +41,7 @@ export class Destinations {
     const [plain, family] = mapped === undefined ? [address, isIP(address) === 6 ? 'ipv6' : 'ipv4'] as const : [mapped, 'ipv4'] as const
     if (this.#names.has(host) || this.#ranges.check(plain, family)) return undefined
     if (NOT_PUBLIC.check(plain, family)) {
-      return `${host === plain ? 'its address' : `${host} resolves to`} ${address}, which is not a public address ` +
+      return `${host === plain ? `its address ${address} is` : `${host} resolves to ${address}, which is`} not a public address ` +
         '(loopback, private, link-local or reserved); an operator may allow it with WEBHOOK_ALLOW_HOSTS'
     }
     return undefined

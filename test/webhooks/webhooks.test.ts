@@ -190,7 +190,7 @@ t.test('URLs a delivery must not go to are refused, naming why (SSRF)', async t 
     return res.json().errors[0].message
   }
   t.match(await refusal('http://example.com/hook'), /not https/)
-  t.match(await refusal('https://127.0.0.1/hook'), /127\.0\.0\.1, which is not a public address/)
+  t.match(await refusal('https://127.0.0.1/hook'), /its address 127\.0\.0\.1 is not a public address/)
   t.match(await refusal('https://[::1]/hook'), /not a public address/)
   t.match(await refusal('https://10.1.2.3/hook'), /not a public address/)
   t.match(await refusal('https://192.168.0.10/hook'), /not a public address/)
