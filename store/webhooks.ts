@@ -61,6 +61,9 @@ export interface DueDelivery extends Delivery {
   webhook: WebhookSubscription
 }
 
+/** A subscription's changes after `from` up to `to`, and those of them it wants (`entries`), to keep as deliveries. */
+export interface Move { id: number, from: string, to: string, entries: readonly ChangeEntry[] }
+
 /** What an attempt came to: sent (any 2xx), to try again at `next`, given up, or skipped (outside what the owner may read). */
 export interface Attempt {
   status: DeliveryStatus
@@ -226,21 +229,24 @@ export class SqlWebhookStore {
   }
 
   /**
-   * Keeps `entries` (changes after `from`, up to `to`) as deliveries of subscription `id`, and moves
-   * it to `to`, in one transaction; nothing when its position is no longer `from` (another
-   * instance moved it first). Whether it was moved.
+   * For each move, keeps its `entries` (changes after `from`, up to `to`) as deliveries of its
+   * subscription and moves the subscription to `to`, all in one transaction (one wait for the disk
+   * on SQLite); a move whose subscription is no longer at `from` (another instance moved it first)
+   * keeps nothing.
    */
-  async advance (id: number, from: string, to: string, entries: readonly ChangeEntry[]): Promise<boolean> {
-    return await this.db.transaction(function * () {
-      const moved = yield * changesOf(sql`UPDATE webhooks SET position = CAST(${to} AS BIGINT)
-        WHERE id = ${id} AND position = CAST(${from} AS BIGINT)`)
-      if (moved === 0) return false
-      for (const e of entries) {
-        yield * changesOf(sql`INSERT INTO webhook_deliveries (webhook_id, position, collection, record_id, event, record, at, status,
-          attempts, next_attempt_at) VALUES (${id}, CAST(${e.position} AS BIGINT), ${e.collection}, ${e.id}, ${e.event},
-          ${e.record === null ? null : JSON.stringify(e.record)}, ${e.at}, 'pending', 0, ${e.at}) ON CONFLICT DO NOTHING`)
+  async advance (moves: readonly Move[]): Promise<void> {
+    if (moves.length === 0) return
+    await this.db.transaction(function * () {
+      for (const { id, from, to, entries } of moves) {
+        const moved = yield * changesOf(sql`UPDATE webhooks SET position = CAST(${to} AS BIGINT)
+          WHERE id = ${id} AND position = CAST(${from} AS BIGINT)`)
+        if (moved === 0) continue
+        for (const e of entries) {
+          yield * changesOf(sql`INSERT INTO webhook_deliveries (webhook_id, position, collection, record_id, event, record, at, status,
+            attempts, next_attempt_at) VALUES (${id}, CAST(${e.position} AS BIGINT), ${e.collection}, ${e.id}, ${e.event},
+            ${e.record === null ? null : JSON.stringify(e.record)}, ${e.at}, 'pending', 0, ${e.at}) ON CONFLICT DO NOTHING`)
+        }
       }
-      return true
     }())
   }
 
@@ -285,11 +291,19 @@ export class SqlWebhookStore {
     if (!this.shared) await this.db.run(sql`UPDATE webhook_deliveries SET leased_until = NULL WHERE leased_until IS NOT NULL`)
   }
 
-  /** Records an attempt of a delivery taken, and lets it go. */
-  async attempted (id: number, attempt: Attempt): Promise<void> {
-    await this.db.run(sql`UPDATE webhook_deliveries SET status = ${attempt.status}, attempts = attempts + 1,
-      last_status = ${attempt.code}, last_error = ${attempt.error}, next_attempt_at = ${attempt.next}, leased_until = NULL
-      WHERE id = ${id}`)
+  /**
+   * Records the attempts of deliveries taken together, and lets them go, in one transaction: on
+   * SQLite each statement alone would be a transaction of its own, each waiting for the disk.
+   */
+  async attempted (attempts: readonly (readonly [number, Attempt])[]): Promise<void> {
+    if (attempts.length === 0) return
+    await this.db.transaction(function * () {
+      for (const [id, attempt] of attempts) {
+        yield * changesOf(sql`UPDATE webhook_deliveries SET status = ${attempt.status}, attempts = attempts + 1,
+          last_status = ${attempt.code}, last_error = ${attempt.error}, next_attempt_at = ${attempt.next}, leased_until = NULL
+          WHERE id = ${id}`)
+      }
+    }())
   }
 
   /** Turns a subscription off (its receiver said 410 Gone). */

@@ -5,7 +5,7 @@ import { filterOfText, matcher, termOf, type Filter, type Matcher } from '../mod
 import { fieldComparator, type Resource } from '../model/resource.ts'
 import { BoundStores, type Bearer } from '../store/bound.ts'
 import type { ChangeEntry, ChangeLog, CollectionStores, FeedEvent } from '../store/contract.ts'
-import type { Attempt, DueDelivery, SqlWebhookStore, WebhookSubscription } from '../store/webhooks.ts'
+import type { Attempt, DueDelivery, Move, SqlWebhookStore, WebhookSubscription } from '../store/webhooks.ts'
 import type { Destinations } from './destination.ts'
 import { keptConnections, post } from './sending.ts'
 import { signature } from './signing.ts'
@@ -135,7 +135,7 @@ export class Deliverer {
       this.#busy = enabled.length > 0
       // A delivery is sent only for an enabled subscription: without one there is nothing to take.
       if (!this.#busy) return
-      for (const webhook of enabled) await this.#dispatch(webhook)
+      await this.#dispatch(enabled)
       while (!this.#stopped && await this.#sendDue() === SENT_TOGETHER);
       if (Date.now() - this.#pruned > PRUNE_MS) {
         this.#pruned = Date.now()
@@ -144,8 +144,30 @@ export class Deliverer {
     } while (this.#again && !this.#stopped)
   }
 
-  /** Makes deliveries of the changes after the subscription's position that it wants. */
-  async #dispatch (webhook: WebhookSubscription): Promise<void> {
+  /**
+   * Makes deliveries of the changes after each subscription's position that it wants, a page of
+   * the feed for each (read once for the subscriptions at the same position), kept in one
+   * transaction; another run follows when a page was full.
+   */
+  async #dispatch (enabled: readonly WebhookSubscription[]): Promise<void> {
+    const pages = new Map<string, Promise<ChangeEntry[]>>()
+    const moves: Move[] = []
+    for (const webhook of enabled) {
+      let page = pages.get(webhook.position)
+      if (page === undefined) pages.set(webhook.position, page = this.#log.after(webhook.position, undefined, PAGE))
+      const read = await page
+      if (read.length === 0) continue
+      if (read.length === PAGE) this.#again = true
+      const matchers = this.#matchers(webhook)
+      const wanted: ChangeEntry[] = []
+      for (const entry of read) if (await this.#wants(webhook, matchers, entry)) wanted.push(entry)
+      moves.push({ id: webhook.id, from: webhook.position, to: (read.at(-1) as ChangeEntry).position, entries: wanted })
+    }
+    await this.#store.advance(moves)
+  }
+
+  /** A subscription's filter, as a matcher for each of its collections that takes it. */
+  #matchers (webhook: WebhookSubscription): Map<string, Matcher> {
     const matchers = new Map<string, Matcher>()
     for (const name of webhook.collections) {
       const resource = this.#byName.get(name)
@@ -156,16 +178,7 @@ export class Deliverer {
         // A filter its collection no longer takes (a field removed): that collection's changes are not delivered.
       }
     }
-    for (let from = webhook.position; !this.#stopped;) {
-      const page = await this.#log.after(from, undefined, PAGE)
-      if (page.length === 0) return
-      const wanted: ChangeEntry[] = []
-      for (const entry of page) if (await this.#wants(webhook, matchers, entry)) wanted.push(entry)
-      const to = (page.at(-1) as ChangeEntry).position
-      if (!await this.#store.advance(webhook.id, from, to, wanted)) return
-      from = to
-      if (page.length < PAGE) return
-    }
+    return matchers
   }
 
   /** Whether a subscription wants a change: its collection, its event, and its filter on the record as changed (as it was, deleted). */
@@ -191,11 +204,12 @@ export class Deliverer {
       if (grant === undefined) grants.set(webhook.id, grant = this.#grant(webhook))
       return grant
     }
-    await Promise.all(due.map(async delivery => {
-      const attempt = await this.#traced(delivery, await grantOf(delivery.webhook))
-      await this.#store.attempted(delivery.id, attempt)
-      if (webhookAttempts.hasSubscribers) webhookAttempts.publish({ outcome: attempt.status === 'pending' ? 'retried' : attempt.status })
-    }))
+    const attempts = await Promise.all(due.map(async delivery =>
+      [delivery.id, await this.#traced(delivery, await grantOf(delivery.webhook))] as const))
+    await this.#store.attempted(attempts)
+    if (webhookAttempts.hasSubscribers) {
+      for (const [, { status }] of attempts) webhookAttempts.publish({ outcome: status === 'pending' ? 'retried' : status })
+    }
     return due.length
   }
 
