@@ -12,6 +12,7 @@ import { SafeInteger } from '../model/values.ts'
 import { BEARER, errors, GUARDED, withHeaders } from '../schemas/responses.ts'
 import { DeliverySchema, EVENTS, SecretSchema, webhookSchema, webhookSettings } from '../schemas/webhook.ts'
 import type { Owner } from '../store/contract.ts'
+import { invalid } from '../store/refusals.ts'
 import { shownWebhook, type DeliveryStatus, type WebhookSettings } from '../store/webhooks.ts'
 import { filtersOf } from './deliverer.ts'
 import { newSecret } from './signing.ts'
@@ -45,6 +46,11 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async function webhookRo
   const config = { collection: 'webhooks' }
   const tags = ['webhooks']
 
+  // A filter is checked as a list's query of each collection would be: each value of its field's type and format.
+  const listChecks = new Map(fastify.collections.resources.map(resource => [resource, validatorCompiler({
+    schema: resource.schemas.list, httpPart: 'querystring', method: 'GET', url: ''
+  }) as ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null }]))
+
   /** The settings a request writes, checked beyond their schema: a URL that may be sent to, a filter each collection takes. */
   const checked = async (request: FastifyRequest, wanted: WebhookSettings): Promise<WebhookSettings> => {
     const problems: FieldError[] = []
@@ -54,11 +60,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async function webhookRo
       const resource = fastify.collections.resources.find(r => r.name === name)
       if (resource === undefined) continue
       try {
-        // As a list's query would be checked: each value of the field's type and format.
-        const params = Object.fromEntries(new URLSearchParams(wanted.filter))
-        const validate = validatorCompiler({ schema: resource.schemas.list, httpPart: 'querystring', method: 'GET', url: '' }) as
-          ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null }
-        if (!validate(params)) throw new Error(fieldErrors(validate.errors ?? [], 'querystring').map(e => e.message).join('; '))
+        const validate = listChecks.get(resource) as NonNullable<ReturnType<typeof listChecks.get>>
+        if (!validate(Object.fromEntries(new URLSearchParams(wanted.filter)))) {
+          throw new Error(fieldErrors(validate.errors ?? [], 'querystring').map(e => e.message).join('; '))
+        }
         const hidden = filtersOf(resource, wanted.filter).find(f => 'field' in f && request.records.collection(resource).hides(f.field))
         // A filter on a field the token may not see would tell its values by what is delivered.
         if (hidden !== undefined && 'field' in hidden) throw new Error(`${hidden.field} names no field of ${resource.name}`)
@@ -66,7 +71,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async function webhookRo
         problems.push({ field: 'filter', code: 'invalid', message: `filter, for ${name}: ${(err as Error).message}` })
       }
     }
-    if (problems.length > 0) throw new HttpError(422, `Validation failed: ${problems.map(p => p.message).join('; ')}`, { errors: problems })
+    if (problems.length > 0) throw invalid(problems)
     return wanted
   }
 
