@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
+import { extname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import sea from 'node:sea'
 import { ConfigError, privateDirectory } from '../config/index.ts'
@@ -73,17 +73,22 @@ export function unsupportedRuntime (running = process.versions.node): string | u
 interface Unpacked {
   /** better-sqlite3's native addon, loaded: what its `nativeBinding` option takes. */
   sqlite: object
-  /** The addon's file, and the module a SQLite reader thread runs (store/sqlite/reader.ts, bundled). */
-  sqliteReader: { module: string, addon: string }
+  /** The addon's file. */
+  sqliteAddon: string
+  /** The files of the modules threads run (THREAD_MODULES), by their asset's name. */
+  threadModules: Map<string, string>
   /** The folder holding @fastify/swagger-ui's static files. */
   documentationUi: string
 }
 
 let unpacked: Unpacked | undefined
 
+/** The modules a thread runs, bundled apart (scripts/build-binary.ts): SQLite's reader threads and the traces' exporter. */
+export const THREAD_MODULES = ['store/sqlite/reader.js', 'telemetry/exporter.js']
+
 /**
  * What must be a file on disk to be used: the SQLite addon (the system loads code only from a
- * file), the module of SQLite's reader threads (a thread runs a file) and the documentation UI's
+ * file), the modules threads run (a thread runs a file) and the documentation UI's
  * files (@fastify/static serves from a folder). Unpacked once per
  * process into `dir`, which must be this user's alone: a `.node` file planted there would run as
  * this process. Each file is named by a digest of its content, written under a temporary name
@@ -109,10 +114,13 @@ export function unpack (dir: string, setting: string): void {
     throw new ConfigError(`${setting}: the SQLite addon unpacked to ${dir} cannot be loaded (${(err as Error).message}); ` +
       'choose a folder on a file system that allows executing code (not mounted noexec)')
   }
-  const reader = shippedFile('sqlite/reader.js')
-  const readerFile = join(dir, `sqlite-reader-${createHash('sha256').update(reader).digest('hex').slice(0, 16)}.js`)
-  placeFile(readerFile, reader)
-  unpacked = { sqlite: sqlite.exports, sqliteReader: { module: readerFile, addon: addonFile }, documentationUi }
+  const threadModules = new Map(THREAD_MODULES.map(name => {
+    const module = shippedFile(name)
+    const file = join(dir, `${name.replace(/[/.]/g, '-')}-${createHash('sha256').update(module).digest('hex').slice(0, 16)}.js`)
+    placeFile(file, module)
+    return [name, file]
+  }))
+  unpacked = { sqlite: sqlite.exports, sqliteAddon: addonFile, threadModules, documentationUi }
 }
 
 /** better-sqlite3's `nativeBinding` in the binary (after `unpack`); undefined elsewhere, where it finds its own. */
@@ -122,11 +130,24 @@ export function sqliteBinding (): object | undefined {
   return unpacked.sqlite
 }
 
-/** In the binary (after `unpack`), the module a SQLite reader thread runs and the addon it loads; undefined elsewhere. */
-export function sqliteReader (): { module: string, addon: string } | undefined {
+/** In the binary (after `unpack`), the file of the SQLite addon, which a reader thread loads; undefined elsewhere. */
+export function sqliteAddonFile (): string | undefined {
   if (!inBinary) return undefined
   if (unpacked === undefined) throw new Error('the binary has not unpacked its files yet')
-  return unpacked.sqliteReader
+  return unpacked.sqliteAddon
+}
+
+/**
+ * The file of a module a thread runs (THREAD_MODULES), by its path from the program's folder
+ * (as THREAD_MODULES names them): in the binary the one it unpacked, elsewhere the program's own
+ * (in dist/, or its `.ts` source where tap runs it).
+ */
+export function threadModule (path: string): string {
+  if (!inBinary) return join(programDir, `${path.replace(/\.js$/, '')}${extname(fileURLToPath(import.meta.url))}`)
+  if (unpacked === undefined) throw new Error('the binary has not unpacked its files yet')
+  const file = unpacked.threadModules.get(path)
+  if (file === undefined) throw new Error(`${path} is not among the modules the binary ships for threads`)
+  return file
 }
 
 /** Where the bundle's @fastify/swagger-ui finds its static files (scripts/build-binary.ts). */

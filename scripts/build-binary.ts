@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'esbuild'
 import { AUTOLOADED } from '../app.ts'
 import type { SnapshotEntry } from '../packaging/autoload-snapshot.ts'
-import { ASSET_INDEX, BUNDLED_ROOT } from '../packaging/shipped.ts'
+import { ASSET_INDEX, BUNDLED_ROOT, THREAD_MODULES } from '../packaging/shipped.ts'
 
 /**
  * `npm run build:binary`: `dist/zoo-api`, one file that runs the whole program with nothing
@@ -23,8 +23,8 @@ import { ASSET_INDEX, BUNDLED_ROOT } from '../packaging/shipped.ts'
  *    Our own dist/schemas/index.js reads its folder too, to find the resources: the bundle's is made
  *    here, the same files imported statically (`resourcesModule`).
  * 2. Node makes the application blob: the bundle with its V8 code cache, and as assets the files
- *    the program reads (migrations, package.json), the SQLite addon, the module of SQLite's reader
- *    threads (bundled apart) and the UI's files.
+ *    the program reads (migrations, package.json), the SQLite addon, the modules threads run
+ *    (SQLite's readers, the traces' exporter: each bundled apart) and the UI's files.
  * 3. A copy of this Node.js binary, stripped of its debug symbols, gets the blob (postject).
  */
 
@@ -167,25 +167,29 @@ async function main (): Promise<void> {
     format: 'cjs',
     target: `node${process.versions.node.split('.')[0]}`,
     plugins: [binaryFileAccess],
-    // import.meta.url is read only outside the binary (packaging/shipped.ts, store/sqlite/collections.ts), where the module is ESM.
+    // import.meta.url is read only outside the binary (packaging/shipped.ts), where the module is ESM.
     logOverride: { 'empty-import-meta': 'silent' },
     logLevel: 'warning'
   })
-  // The module of SQLite's reader threads, bundled apart: a thread runs a file, which the binary unpacks (packaging/shipped.ts).
-  const reader = join(OUT, 'sqlite-reader.cjs')
-  await build({
-    entryPoints: [join(DIST, 'store', 'sqlite', 'reader.js')],
-    outfile: reader,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: `node${process.versions.node.split('.')[0]}`,
-    logLevel: 'warning'
-  })
+  // The modules threads run, each bundled apart: a thread runs a file, which the binary unpacks (packaging/shipped.ts).
+  const threadModules: Record<string, string> = {}
+  for (const name of THREAD_MODULES) {
+    const outfile = join(OUT, `${name.replace(/[/.]/g, '-')}.cjs`)
+    await build({
+      entryPoints: [join(DIST, name)],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: `node${process.versions.node.split('.')[0]}`,
+      logLevel: 'warning'
+    })
+    threadModules[name] = outfile
+  }
 
   const assets: Record<string, string> = {
     'package.json': join(DIST, 'package.json'),
-    'sqlite/reader.js': reader,
+    ...threadModules,
     'sqlite/better_sqlite3.node': sqliteAddon()
   }
   for (const name of filesBelow(join(DIST, 'migrations'))) assets[`migrations/${name}`] = join(DIST, 'migrations', name)

@@ -1,24 +1,21 @@
-import { randomFillSync } from 'node:crypto'
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api'
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
 import {
   CompositePropagator, getBooleanFromEnv, getNumberFromEnv, getStringFromEnv, W3CBaggagePropagator, W3CTraceContextPropagator
 } from '@opentelemetry/core'
-import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http'
-import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto'
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources'
 import {
-  AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, SamplingDecision,
-  TraceIdRatioBasedSampler, TracerProvider,
-  type IdGenerator, type ReadableSpan, type Sampler, type Span as SdkSpan, type SpanProcessor, type TimedEvent
+  BatchSpanProcessor, SamplingDecision, TracerProvider, type ReadableSpan, type Span as SdkSpan, type SpanProcessor, type TimedEvent
 } from '@opentelemetry/sdk-trace'
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from '../config/index.ts'
 import { loggedPath } from '../http/links.ts'
 import { StoreError } from '../model/refusal.ts'
-import { programVersion } from '../packaging/shipped.ts'
+import { programVersion, threadModule } from '../packaging/shipped.ts'
 import { operationOf, statements, writeContexts, type StatementEvent } from '../store/observed.ts'
+import { ExporterThread } from './exporter-thread.ts'
+import { DecidedIds, samplerFromEnv, type Samplers } from './sampling.ts'
 
 /** The traces of the service, when an OTLP endpoint is set (startTracing). */
 export interface Tracing {
@@ -36,8 +33,12 @@ export interface Tracing {
 /** What a statement's event carries while its span is open. */
 type Traced = StatementEvent & { span?: Span }
 
-/** The span a request's logger belongs to: where its lines find it once the span is no longer the active one. */
-const REQUEST_SPAN = Symbol('request span')
+/**
+ * The span a kept request's logger belongs to: where its lines find it once the span is no longer
+ * the active one. Beside the logger, not a property of it: a property added to 1% of the loggers
+ * gave every other its own shape, and the code that reads loggers slower paths.
+ */
+const loggerSpans = new WeakMap<object, Span>()
 /** What a request's sampling is asked with beside its name: the attributes and links of its span are made only if it is kept. */
 const NO_ATTRIBUTES = Object.freeze({})
 const NO_LINKS = Object.freeze([]) as unknown as []
@@ -58,8 +59,8 @@ const NAMES_KEPT = 1000
  * - a span per background job (jobs/queue.ts), its replayed request a child of it;
  * - a span that ends in an error says its kind (`error.type`), never its message (WithoutValues);
  * - the spans sent in batches over OTLP/HTTP, protobuf unless OTEL_EXPORTER_OTLP_PROTOCOL (or its
- *   _TRACES_ form) is `http/json`; the exporters read their headers, timeout, compression and
- *   certificates from the standard variables.
+ *   _TRACES_ form) is `http/json`, from a thread of their own (telemetry/exporter-thread.ts); the
+ *   exporters read their headers, timeout, compression and certificates from the standard variables.
  *
  * The SDK's own tracer provider reads no variable: the sampler (OTEL_TRACES_SAMPLER,
  * OTEL_TRACES_SAMPLER_ARG) and the batches (OTEL_BSP_*) are read here, as the specification says
@@ -71,15 +72,20 @@ export function startTracing (config: Pick<Config, 'otelExporterOtlpEndpoint' | 
   if (url === undefined || getBooleanFromEnv('OTEL_SDK_DISABLED') || getStringFromEnv('OTEL_TRACES_EXPORTER') === 'none') return undefined
   const protocol = getStringFromEnv('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? getStringFromEnv('OTEL_EXPORTER_OTLP_PROTOCOL') ??
     'http/protobuf'
-  const exporter = protocol === 'http/json' ? new JsonExporter({ url }) : new ProtobufExporter({ url })
+  const resource = defaultResource()
+    .merge(resourceFromAttributes({ 'service.name': 'zoo-api', 'service.version': programVersion() }))
+    .merge(detectResources({ detectors: [envDetector] }))
+  const exporter = new ExporterThread(threadModule('telemetry/exporter.js'), {
+    url,
+    protocol: protocol === 'http/json' ? 'http/json' : 'http/protobuf',
+    resource: resource.attributes
+  })
   const ids = new DecidedIds()
-  const sampler = samplerFromEnv()
+  const { sampler, root } = samplerFromEnv()
   // The provider takes its processors when made: the statements' spans are made by its tracer, once it is.
   const statementSpans: WhileRecording = new WhileRecording(traceStatements(() => provider.getTracer('zoo-api')))
   const provider: TracerProvider = new TracerProvider({
-    resource: defaultResource()
-      .merge(resourceFromAttributes({ 'service.name': 'zoo-api', 'service.version': programVersion() }))
-      .merge(detectResources({ detectors: [envDetector] })),
+    resource,
     spanProcessors: [statementSpans, new WithoutValues(new BatchSpanProcessor({
       exporter,
       maxQueueSize: getNumberFromEnv('OTEL_BSP_MAX_QUEUE_SIZE'),
@@ -95,9 +101,9 @@ export function startTracing (config: Pick<Config, 'otelExporterOtlpEndpoint' | 
   propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }))
   trace.setGlobalTracerProvider(provider)
   return {
-    plugin: requestSpans(provider.getTracer('zoo-api'), sampler, ids),
+    plugin: requestSpans(provider.getTracer('zoo-api'), { sampler, root }, ids),
     logMixin (_merged, _level, logger) {
-      const span = trace.getActiveSpan() ?? (logger as Record<symbol, Span | undefined>)[REQUEST_SPAN]
+      const span = trace.getActiveSpan() ?? loggerSpans.get(logger)
       if (span === undefined) return {}
       const { traceId, spanId } = span.spanContext()
       return { trace_id: traceId, span_id: spanId }
@@ -122,7 +128,7 @@ export function startTracing (config: Pick<Config, 'otelExporterOtlpEndpoint' | 
  * sends a body in two parts). It ends when the answer's stream closes, sent or abandoned. Only the
  * first hook, and an error's, run for every request: the rest is the kept requests' own listener.
  */
-function requestSpans (tracer: ReturnType<TracerProvider['getTracer']>, sampler: Sampler, ids: DecidedIds): FastifyPluginAsync {
+function requestSpans (tracer: ReturnType<TracerProvider['getTracer']>, { sampler, root }: Samplers, ids: DecidedIds): FastifyPluginAsync {
   const failed = new WeakMap<FastifyRequest, unknown>()
   return fp(async function tracing (fastify) {
     fastify.addHook('onRequest', (request, reply, done) => {
@@ -134,7 +140,10 @@ function requestSpans (tracer: ReturnType<TracerProvider['getTracer']>, sampler:
       const traceId = parentSpan?.traceId ?? ids.generateTraceId()
       // Asked with the method for a name: the samplers OTEL_TRACES_SAMPLER names read no name, and
       // the route's template is read only for a trace kept (Fastify makes its route options anew at each read).
-      if (sampler.shouldSample(parent, traceId, method ?? '', SpanKind.SERVER, NO_ATTRIBUTES, NO_LINKS).decision ===
+      // A request without a parent is the root sampler's to decide, as the parent-based sampler would
+      // have it decide after looking for a parent in the context (200 instructions a request).
+      const deciding = parentSpan === undefined ? root : sampler
+      if (deciding.shouldSample(parent, traceId, method ?? '', SpanKind.SERVER, NO_ATTRIBUTES, NO_LINKS).decision ===
         SamplingDecision.NOT_RECORD) return done()
       const route = request.routeOptions.url
       // OpenTelemetry's HTTP server span name: the method and the route's template, the method alone without a route.
@@ -163,7 +172,7 @@ function requestSpans (tracer: ReturnType<TracerProvider['getTracer']>, sampler:
         span.end()
       })
       // request.log is the request's own logger (reply.log too), the app's only before the request has one.
-      if (request.log !== request.server.log) (request.log as unknown as Record<symbol, Span>)[REQUEST_SPAN] = span
+      if (request.log !== request.server.log) loggerSpans.set(request.log, span)
       context.with(within, done)
     })
     // The kind of error, which names no value; the status says an error, without its message.
@@ -172,47 +181,6 @@ function requestSpans (tracer: ReturnType<TracerProvider['getTracer']>, sampler:
       done()
     })
   }, { name: 'tracing' })
-}
-
-/** Random bytes drawn at a time for the ids (DecidedIds). */
-const ID_POOL_BYTES = 4096
-/** The ids W3C Trace Context says are invalid, by their length in bytes. */
-const ZERO_IDS: Record<number, string> = { 8: '0'.repeat(16), 16: '0'.repeat(32) }
-
-/**
- * Random ids, as the SDK's own generator makes them, but for two things. The trace id of a request
- * span is the one its sampling was asked with (requestSpans), set just before the tracer makes the
- * span, in the same synchronous step. And they are cut from a pool of the system's random bytes,
- * filled 4 KiB at a time: every request's sampling asks for a trace id, and the SDK's four calls of
- * Math.random and four writes an id cost a request whose trace is not kept 700 instructions more.
- * (The ids as slices of one long text cost more still: the sampler reads a slice's characters slowly.)
- */
-class DecidedIds implements IdGenerator {
-  readonly #pool = Buffer.allocUnsafe(ID_POOL_BYTES)
-  #used = ID_POOL_BYTES
-  decided: string | undefined
-
-  generateTraceId (): string {
-    const id = this.decided ?? this.#random(16)
-    this.decided = undefined
-    return id
-  }
-
-  generateSpanId (): string {
-    return this.#random(8)
-  }
-
-  #random (bytes: number): string {
-    if (this.#used + bytes > ID_POOL_BYTES) {
-      randomFillSync(this.#pool)
-      this.#used = 0
-    }
-    const start = this.#used
-    this.#used += bytes
-    const id = this.#pool.toString('hex', start, this.#used)
-    // Its first character first: comparing every id with the zeros' cost a request about a hundred instructions.
-    return id.charCodeAt(0) === 48 && id === ZERO_IDS[bytes] ? this.#random(bytes) : id
-  }
 }
 
 /**
@@ -286,19 +254,6 @@ function withoutValues (span: ReadableSpan): ReadableSpan {
     droppedAttributesCount: span.droppedAttributesCount,
     droppedEventsCount: span.droppedEventsCount,
     droppedLinksCount: span.droppedLinksCount
-  }
-}
-
-/** The sampler OTEL_TRACES_SAMPLER names (the specification's names), every trace by default. */
-function samplerFromEnv (): Sampler {
-  const ratio = getNumberFromEnv('OTEL_TRACES_SAMPLER_ARG') ?? 1
-  switch (getStringFromEnv('OTEL_TRACES_SAMPLER')) {
-    case 'always_on': return new AlwaysOnSampler()
-    case 'always_off': return new AlwaysOffSampler()
-    case 'traceidratio': return new TraceIdRatioBasedSampler(ratio)
-    case 'parentbased_always_off': return new ParentBasedSampler({ root: new AlwaysOffSampler() })
-    case 'parentbased_traceidratio': return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) })
-    default: return new ParentBasedSampler({ root: new AlwaysOnSampler() })
   }
 }
 

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto'
 import { availableParallelism } from 'node:os'
-import { extname } from 'node:path'
 import type Database from 'better-sqlite3'
 import { compareAsciiCaseInsensitive, KINDS, type Comparator, type Scalar } from '../../model/kinds.ts'
 import type { Resource, ResourceRecord } from '../../model/resource.ts'
@@ -9,7 +8,7 @@ import { feedRows } from '../feed.ts'
 import { AppliedTotals } from '../kept-totals.ts'
 import { sqliteStatement } from '../observed.ts'
 import { ReaderThreads } from '../reader-threads.ts'
-import { sqliteReader } from '../../packaging/shipped.ts'
+import { sqliteAddonFile, threadModule } from '../../packaging/shipped.ts'
 import { runNow, type Ask, type Change, type Sequence } from '../sequence.ts'
 import { sql, type Sql } from '../sql.ts'
 import { emptyByTotal, TableCollection } from '../table-collection.ts'
@@ -50,10 +49,8 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
   constructor (db: SqliteDatabase, resources: Resource[]) {
     super()
     this.db = db
-    // In the binary, the module it unpacked; elsewhere the one beside this (import.meta.url, read only then).
-    const reader = sqliteReader()
-    const module = reader?.module ?? new URL(`./reader${extname(new URL(import.meta.url).pathname)}`, import.meta.url)
-    this.readers = new ReaderThreads(module, { file: db.name, addon: reader?.addon } satisfies ReaderData, availableParallelism())
+    const data: ReaderData = { file: db.name, addon: sqliteAddonFile() }
+    this.readers = new ReaderThreads(threadModule('store/sqlite/reader.js'), data, availableParallelism())
     this.port = new SqlitePort(db)
     this.resources = resources
     checkTables(db, resources)
