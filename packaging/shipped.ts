@@ -83,8 +83,8 @@ interface Unpacked {
 
 let unpacked: Unpacked | undefined
 
-/** The modules a thread runs, bundled apart (scripts/build-binary.ts): SQLite's reader threads and the traces' exporter. */
-export const THREAD_MODULES = ['store/sqlite/reader.js', 'telemetry/exporter.js']
+/** The modules a thread runs, bundled apart (scripts/build-binary.ts): SQLite's readers, the traces' exporter, the webhooks' sender. */
+export const THREAD_MODULES = ['store/sqlite/reader.js', 'telemetry/exporter.js', 'webhooks/sender.js']
 
 /**
  * What must be a file on disk to be used: the SQLite addon (the system loads code only from a
@@ -138,9 +138,9 @@ export function sqliteAddonFile (): string | undefined {
 }
 
 /**
- * The file of a module a thread runs (THREAD_MODULES), by its path from the program's folder
- * (as THREAD_MODULES names them): in the binary the one it unpacked, elsewhere the program's own
- * (in dist/, or its `.ts` source where tap runs it).
+ * The file of a module a thread runs, by its path from the program's folder as THREAD_MODULES
+ * names it: in the binary the one it unpacked, elsewhere the program's own (in dist/, or its
+ * `.ts` source where tap runs it).
  */
 export function threadModule (path: string): string {
   if (!inBinary) return join(programDir, `${path.replace(/\.js$/, '')}${extname(fileURLToPath(import.meta.url))}`)

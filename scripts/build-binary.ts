@@ -24,7 +24,7 @@ import { ASSET_INDEX, BUNDLED_ROOT, THREAD_MODULES } from '../packaging/shipped.
  *    here, the same files imported statically (`resourcesModule`).
  * 2. Node makes the application blob: the bundle with its V8 code cache, and as assets the files
  *    the program reads (migrations, package.json), the SQLite addon, the modules threads run
- *    (SQLite's readers, the traces' exporter: each bundled apart) and the UI's files.
+ *    (SQLite's readers, the traces' exporter, the webhooks' sender: each bundled apart) and the UI's files.
  * 3. A copy of this Node.js binary, stripped of its debug symbols, gets the blob (postject).
  */
 

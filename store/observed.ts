@@ -50,6 +50,16 @@ export interface StatementTime {
  */
 export const writeContexts = channel('zoo-api:db.write-context')
 
+/**
+ * Whether `statements` and `writeContexts` are told now, beside having subscribers: how many of
+ * their subscribers want them now. Their subscriber, the traces, subscribes once and wants them
+ * only while a kept trace is under way (telemetry/tracing.ts). Subscribing and unsubscribing at each kept trace gave the channels
+ * another class each time (Node changes a channel's prototype as it gains its first subscriber and
+ * loses its last), which cost every request about 1,900 instructions with 1% of traces kept
+ * (docs/benchmarks.md); a property of a plain object changes nothing else.
+ */
+export const heard = { statements: 0 }
+
 /** A SQLite group commit (store/sqlite/group-commit.ts): `{ writes }`, how many writes it committed together. */
 export const groupCommits = channel('zoo-api:sqlite.group-commit')
 
@@ -65,7 +75,7 @@ export function sqliteStatement<T> (text: string, run: () => T): T {
 }
 
 function traced<T> (text: string, run: () => T): T {
-  return statements.hasSubscribers ? statements.traceSync(run, { system: 'sqlite', text }) : run()
+  return heard.statements > 0 && statements.hasSubscribers ? statements.traceSync(run, { system: 'sqlite', text }) : run()
 }
 
 /**
@@ -96,7 +106,7 @@ export function laterStatement (
 
 function tracedLater (event: StatementEvent, call: (...args: unknown[]) => unknown, self: unknown, args: unknown[], withCallback: boolean):
 unknown {
-  if (!statements.hasSubscribers) return Reflect.apply(call, self, args)
+  if (heard.statements === 0 || !statements.hasSubscribers) return Reflect.apply(call, self, args)
   return withCallback
     ? statements.traceCallback(call, -1, event, self, ...args)
     : statements.tracePromise(call as (...args: unknown[]) => Promise<unknown>, event, self, ...args)

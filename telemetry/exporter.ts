@@ -1,10 +1,11 @@
-import { parentPort, workerData } from 'node:worker_threads'
+import { workerData } from 'node:worker_threads'
 import { ExportResultCode, TraceState } from '@opentelemetry/core'
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http'
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto'
 import { resourceFromAttributes } from '@opentelemetry/resources'
 import type { SpanContext } from '@opentelemetry/api'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace'
+import { answerAsked } from '../threads/asked.ts'
 import type { ContextData, ExporterAnswer, ExporterData, ExporterRequest, SpanData } from './exporter-thread.ts'
 
 /*
@@ -32,17 +33,14 @@ function spanOf ({ context, parent, links, ...span }: SpanData): ReadableSpan {
   }
 }
 
-const answer = (message: ExporterAnswer): void => { parentPort?.postMessage(message) }
-
-parentPort?.on('message', (request: ExporterRequest) => {
-  const { id } = request
+answerAsked<ExporterRequest, ExporterAnswer>(async request => {
   if ('spans' in request) {
-    exporter.export(request.spans.map(spanOf), ({ code, error }) => {
-      answer(error === undefined ? { id, code } : { id, code, error: error.message })
+    return await new Promise(resolve => {
+      exporter.export(request.spans.map(spanOf), ({ code, error }) => {
+        resolve(error === undefined ? { code } : { code, error: error.message })
+      })
     })
-  } else {
-    const done = 'flush' in request ? exporter.forceFlush() : exporter.shutdown()
-    done.then(() => { answer({ id, code: ExportResultCode.SUCCESS }) },
-      (error: Error) => { answer({ id, code: ExportResultCode.FAILED, error: error.message }) })
   }
+  await ('flush' in request ? exporter.forceFlush() : exporter.shutdown())
+  return { code: ExportResultCode.SUCCESS }
 })

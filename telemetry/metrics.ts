@@ -1,5 +1,5 @@
 import type { Channel } from 'node:diagnostics_channel'
-import type { FastifyInstance, onSendHookHandler } from 'fastify'
+import type { FastifyInstance, FastifyReply, onSendHookHandler } from 'fastify'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client'
 import type { BackupSchedule } from '../backups/schedule.ts'
 import { liveDeliveries } from '../collections/feed.ts'
@@ -11,10 +11,13 @@ import type { Storage } from '../store/storage.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Counted among the requests in flight, until answered or abandoned. */
-    inFlight: boolean
     /** The template of the route that answered, once its answer is sent; undefined where no route did. */
     answeredRoute: string | undefined
+    /**
+     * Its place among the requests in flight (InFlight), -1 once answered or abandoned. The
+     * request's, not the reply's: a decoration of every reply slowed Fastify's reply code.
+     */
+    inFlightSlot: number
   }
 }
 
@@ -26,8 +29,8 @@ declare module 'fastify' {
  * `request.routeOptions`, which Fastify makes anew at each read, cost a GET 2,000 instructions.
  */
 export function countRequests (fastify: FastifyInstance, metrics: Metrics): void {
-  fastify.decorateRequest('inFlight', false)
   fastify.decorateRequest('answeredRoute', undefined)
+  fastify.decorateRequest('inFlightSlot', -1)
   fastify.addHook('onRoute', route => {
     const template = route.url
     const answered: onSendHookHandler = (request, _reply, payload, done) => {
@@ -36,26 +39,75 @@ export function countRequests (fastify: FastifyInstance, metrics: Metrics): void
     }
     route.onSend = route.onSend === undefined ? [answered] : [route.onSend, answered].flat()
   })
-  fastify.addHook('onRequest', (request, reply, done) => {
-    request.inFlight = true
-    metrics.started(request.method)
-    // A client that leaves before its answer ends the request without onResponse, and without
-    // onRequestAbort once it had sent the whole request: its answer's stream always closes, once
-    // (`on`, which costs less than `once`'s wrapper: the stream is not used again).
-    reply.raw.on('close', () => {
-      if (!request.inFlight) return
-      request.inFlight = false
-      metrics.abandoned(request.method)
-    })
+  fastify.addHook('onRequest', (_request, reply, done) => {
+    metrics.inFlight.add(reply)
     done()
   })
   fastify.addHook('onResponse', (request, reply, done) => {
-    if (request.inFlight) {
-      request.inFlight = false
+    if (metrics.inFlight.remove(reply)) {
       metrics.answered(request.method, request.answeredRoute, reply.statusCode, reply.elapsedTime / 1000)
     }
     done()
   })
+}
+
+/** Requests that arrive between two looks for the abandoned ones, at most (InFlight). */
+const ARRIVALS_BETWEEN_SWEEPS = 4096
+
+/**
+ * The requests in flight, each in a slot it knows: it leaves in a few steps, with no hashing and
+ * no listener of its own. A client that leaves before its answer ends the request without
+ * onResponse (and without onRequestAbort, once it had sent the whole request); such a request's
+ * answer stream is closed, and it is counted out when found so: at each scrape, before the count
+ * is read, and every ARRIVALS_BETWEEN_SWEEPS arrivals, which bounds what abandoned requests hold.
+ * A listener on each answer's `close` cost a one-record read 1,650 instructions (docs/benchmarks.md).
+ */
+export class InFlight {
+  readonly #replies: FastifyReply[] = []
+  #arrivals = 0
+
+  add (reply: FastifyReply): void {
+    reply.request.inFlightSlot = this.#replies.length
+    this.#replies.push(reply)
+    if (++this.#arrivals === ARRIVALS_BETWEEN_SWEEPS) this.sweep()
+  }
+
+  /** The requests in flight, those abandoned since the last sweep among them. */
+  get size (): number {
+    return this.#replies.length
+  }
+
+  /** Whether `reply` was in flight: false once answered or abandoned. */
+  remove (reply: FastifyReply): boolean {
+    const request = reply.request
+    const slot = request.inFlightSlot
+    if (slot < 0) return false
+    request.inFlightSlot = -1
+    const last = this.#replies.pop() as FastifyReply
+    if (last !== reply) {
+      this.#replies[slot] = last
+      last.request.inFlightSlot = slot
+    }
+    return true
+  }
+
+  /** Counts out the requests whose answer stream closed unanswered. */
+  sweep (): void {
+    this.#arrivals = 0
+    for (let slot = this.#replies.length - 1; slot >= 0; slot--) {
+      const reply = this.#replies[slot] as FastifyReply
+      // HTTP/1's answer says it closed; HTTP/2's emits `finish` as its stream closes, which runs onResponse.
+      if (reply.raw.destroyed) this.remove(reply)
+    }
+  }
+
+  /** The requests in flight by method, the abandoned ones counted out first. */
+  byMethod (): Map<string, number> {
+    this.sweep()
+    const counts = new Map<string, number>()
+    for (const reply of this.#replies) counts.set(reply.request.method, (counts.get(reply.request.method) ?? 0) + 1)
+    return counts
+  }
 }
 
 /** What the metrics read when scraped, rather than count as it happens. */
@@ -93,8 +145,10 @@ export class Metrics {
   readonly #webhookAttempts: Counter<'outcome'>
   /** The observers of each label set, kept: a request finds its own by one lookup. */
   readonly #durations = new Map<string | undefined, Map<string, Map<number, Observe>>>()
-  /** Requests in flight by method: counted here, read when scraped (prom-client's gauge, too, hashes its labels at each change). */
-  readonly #inFlight = new Map<string, number>()
+  /** The requests in flight: kept here, counted when scraped (prom-client's gauge, too, hashes its labels at each change). */
+  readonly inFlight = new InFlight()
+  /** The methods the gauge of requests in flight has reported: each stays, at 0 when none is in flight. */
+  readonly #methodsInFlight = new Set<string>()
   /** By engine, then by the statement's text: the same text object each time, whose hash V8 keeps. */
   readonly #statementObservers = new Map<string, Map<string, Observe>>()
   readonly #unsubscribe: (() => void)[] = []
@@ -106,14 +160,14 @@ export class Metrics {
       'Duration of HTTP server requests, by method, route template and status',
       ['http_request_method', 'http_route', 'http_response_status_code'], REQUEST_BUCKETS)
     registry.registerMetric(this.#requestDuration as unknown as Metric)
-    const inFlight = this.#inFlight
+    const inFlight = (): Map<string, number> => this.#inFlightByMethod()
     registry.registerMetric(new Gauge({
       name: 'http_server_active_requests',
       help: 'HTTP server requests being answered',
       labelNames: ['http_request_method'],
       registers: [],
       collect () {
-        for (const [method, count] of inFlight) this.set({ http_request_method: method }, count)
+        for (const [method, count] of inFlight()) this.set({ http_request_method: method }, count)
       }
     }))
     this.#statementDuration = new FastHistogram('db_client_operation_duration_seconds',
@@ -242,23 +296,12 @@ export class Metrics {
     for (const metric of watched) this.registry.registerMetric(metric)
   }
 
-  /** A request began. */
-  started (method: string): void {
-    this.#inFlight.set(method, (this.#inFlight.get(method) ?? 0) + 1)
-  }
-
-  /** A request `started` was abandoned by its client before it was answered. */
-  abandoned (method: string): void {
-    this.#inFlight.set(method, (this.#inFlight.get(method) ?? 1) - 1)
-  }
-
   /**
-   * A request `started` was answered: `route` is its template, `undefined` where no route served it.
+   * A request was answered: `route` is its template, `undefined` where no route served it.
    * Its observer is found by the route's template, the method and the status in turn, never by a
    * key made anew for each request, which would be hashed anew.
    */
   answered (method: string, route: string | undefined, status: number, seconds: number): void {
-    this.abandoned(method)
     let byMethod = this.#durations.get(route)
     if (byMethod === undefined) this.#durations.set(route, byMethod = new Map())
     let byStatus = byMethod.get(method)
@@ -276,6 +319,17 @@ export class Metrics {
   close (): void {
     for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe()
     this.registry.clear()
+  }
+
+  /** The requests in flight by method: 0 for a method reported before or answered before, and none in flight now. */
+  #inFlightByMethod (): Map<string, number> {
+    const counts = this.inFlight.byMethod()
+    for (const method of counts.keys()) this.#methodsInFlight.add(method)
+    for (const byMethod of this.#durations.values()) {
+      for (const method of byMethod.keys()) this.#methodsInFlight.add(method)
+    }
+    for (const method of this.#methodsInFlight) if (!counts.has(method)) counts.set(method, 0)
+    return counts
   }
 
   #listen (channel: Channel, fn: (message: unknown) => void): void {

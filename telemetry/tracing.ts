@@ -13,7 +13,7 @@ import type { Config } from '../config/index.ts'
 import { loggedPath } from '../http/links.ts'
 import { StoreError } from '../model/refusal.ts'
 import { programVersion, threadModule } from '../packaging/shipped.ts'
-import { operationOf, statements, writeContexts, type StatementEvent } from '../store/observed.ts'
+import { heard, operationOf, statements, writeContexts, type StatementEvent } from '../store/observed.ts'
 import { ExporterThread } from './exporter-thread.ts'
 import { DecidedIds, samplerFromEnv, type Samplers } from './sampling.ts'
 
@@ -257,16 +257,17 @@ function withoutValues (span: ReadableSpan): ReadableSpan {
   }
 }
 
-/** What listens to the statements, from when `listen` is called until `stop` is. */
+/** What hears the statements from when `listen` is called until `stop` is, until `close`d. */
 interface Listening {
   listen: () => void
   stop: () => void
+  close: () => void
 }
 
 /**
  * A span for each statement run within a span (a request's, a job's) that records, with each
- * write of SQLite's group commit run in its request's context: listened to only while a span
- * records (WhileRecording).
+ * write of SQLite's group commit run in its request's context: subscribed from the start, heard
+ * only while a span records (WhileRecording, store/observed.ts `heard`).
  */
 function traceStatements (tracerOf: () => ReturnType<TracerProvider['getTracer']>): Listening {
   const names = new Map<string, { name: string, operation: string }>()
@@ -306,12 +307,21 @@ function traceStatements (tracerOf: () => ReturnType<TracerProvider['getTracer']
     }
   } as Parameters<typeof statements.subscribe>[0]
   const inContext = (): void => {}
+  statements.subscribe(subscribers)
+  writeContexts.subscribe(inContext)
+  let listening = false
+  const stop = (): void => {
+    if (listening) heard.statements--
+    listening = false
+  }
   return {
     listen () {
-      statements.subscribe(subscribers)
-      writeContexts.subscribe(inContext)
+      if (!listening) heard.statements++
+      listening = true
     },
-    stop () {
+    stop,
+    close () {
+      stop()
       statements.unsubscribe(subscribers)
       writeContexts.unsubscribe(inContext)
     }
@@ -346,7 +356,7 @@ class WhileRecording implements SpanProcessor {
   async forceFlush (): Promise<void> {}
 
   async shutdown (): Promise<void> {
-    if (this.#recording > 0) this.#listening.stop()
+    this.#listening.close()
     this.#recording = 0
   }
 }

@@ -6,8 +6,7 @@ import { fieldComparator, type Resource } from '../model/resource.ts'
 import { BoundStores, type Bearer } from '../store/bound.ts'
 import type { ChangeEntry, ChangeLog, CollectionStores, FeedEvent } from '../store/contract.ts'
 import type { Attempt, DueDelivery, Move, SqlWebhookStore, WebhookSubscription } from '../store/webhooks.ts'
-import type { Destinations } from './destination.ts'
-import { keptConnections, post } from './sending.ts'
+import type { Answer, Posting } from './sending.ts'
 import { signature } from './signing.ts'
 
 /** Each attempt's outcome, for whoever listens (the metrics): `{ outcome }`, succeeded, retried, failed or skipped. */
@@ -37,7 +36,8 @@ export interface DelivererOptions {
 export interface DelivererSettings {
   timeout: number
   retries: readonly number[]
-  destinations: Destinations
+  /** Sends a delivery's POST: on a thread of its own (webhooks/sender.ts), beside the requests'. */
+  send: (posting: Posting) => Promise<Answer>
 }
 
 /**
@@ -84,7 +84,6 @@ export class Deliverer {
    * shared database the poll looks every second whatever it found, for another instance's.
    */
   #busy = true
-  readonly #agents = keptConnections()
   #pruned = 0
 
   constructor (options: DelivererOptions) {
@@ -112,8 +111,6 @@ export class Deliverer {
     clearInterval(this.#timer)
     this.#stopListening?.()
     await this.#running
-    this.#agents.http.destroy()
-    this.#agents.https.destroy()
   }
 
   wake (): void {
@@ -249,7 +246,7 @@ export class Deliverer {
       'webhook-timestamp': String(timestamp),
       'webhook-signature': signature(secrets, delivery.change, timestamp, body)
     }
-    const answer = await post(webhook.url, headers, body, this.#settings.timeout, this.#settings.destinations, this.#agents)
+    const answer = await this.#settings.send({ url: webhook.url, headers, body, timeout: this.#settings.timeout })
     if ('code' in answer && answer.code >= 200 && answer.code < 300) {
       return { status: 'succeeded', code: answer.code, error: null, next: null }
     }

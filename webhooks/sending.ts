@@ -18,6 +18,14 @@ export function keptConnections (): { http: Agent, https: HttpsAgent } {
 /** A receiver's answer to a delivery: its status code; or why there was none (refused, timed out, an address not allowed). */
 export type Answer = { code: number } | { error: string }
 
+/** A delivery's POST, as the sending thread is asked it (webhooks/sender.ts): `timeout` in seconds. */
+export interface Posting {
+  url: string
+  headers: Record<string, string>
+  body: string
+  timeout: number
+}
+
 /**
  * POSTs `body` to `url` with `headers`, connecting only to an address `destinations` allows, and
  * waits at most `timeout` seconds for the whole answer. A redirect is an answer like any other

@@ -1,7 +1,10 @@
 import fp from 'fastify-plugin'
 import { grantOf } from '../../auth/grants.ts'
 import { Deliverer } from '../../webhooks/deliverer.ts'
-import { Destinations } from '../../webhooks/destination.ts'
+import { threadModule } from '../../packaging/shipped.ts'
+import { AskedThread } from '../../threads/asked.ts'
+import { Destinations, type AllowedHosts } from '../../webhooks/destination.ts'
+import type { Answer, Posting } from '../../webhooks/sending.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,6 +25,9 @@ export default fp(async function webhooks (fastify) {
   const { tokens } = fastify.oauth
   const destinations = new Destinations(config.webhookAllowHosts)
   fastify.decorate('webhookDestinations', destinations)
+  // The deliveries' HTTP requests, sent from a thread of their own, which checks each address against the same hosts.
+  const sender = new AskedThread<Posting, Answer>(threadModule('webhooks/sender.js'), config.webhookAllowHosts satisfies AllowedHosts,
+    why => ({ error: `the sending thread failed: ${why}` }))
   const deliverer = new Deliverer({
     store: storage.webhooks,
     log: storage.collections.feed,
@@ -31,10 +37,13 @@ export default fp(async function webhooks (fastify) {
       const { scope, claims } = await grantOf(webhook, tokens, storage.accounts)
       return { scopes: new Set(scope.split(' ').filter(s => s !== '')), claims }
     },
-    settings: { timeout: config.webhookTimeout, retries: config.webhookRetries, destinations },
+    settings: { timeout: config.webhookTimeout, retries: config.webhookRetries, send: async posting => await sender.ask(posting) },
     logger: fastify.log
   })
   fastify.decorate('webhooks', deliverer)
   fastify.addHook('onReady', async () => { if (fastify.runJobs) await deliverer.start() })
-  fastify.addHook('preClose', async () => { await deliverer.stop() })
+  fastify.addHook('preClose', async () => {
+    await deliverer.stop()
+    await sender.close()
+  })
 }, { name: 'webhooks', dependencies: ['storage', 'oauth'] })

@@ -10,7 +10,7 @@ import { raw, sql, type Sql } from '../sql.ts'
 import { applying, type Migration } from '../migrations.ts'
 import { quote } from '../text.ts'
 import { POSTGRES } from './dialect.ts'
-import { announced, laterStatement, statements, statementTimes } from '../observed.ts'
+import { announced, heard, laterStatement, statementTimes } from '../observed.ts'
 
 // bigint arrives as text unless told otherwise: every one here is an id, a count or a version, below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
@@ -38,7 +38,7 @@ export interface PostgresSettings {
 class ObservedClient extends pg.Client {}
 const query = pg.Client.prototype.query
 ObservedClient.prototype.query = function observedQuery (this: pg.Client, ...args: unknown[]): unknown {
-  if (!statementTimes.hasSubscribers && !statements.hasSubscribers) return Reflect.apply(query, this, args)
+  if (!statementTimes.hasSubscribers && heard.statements === 0) return Reflect.apply(query, this, args)
   const [config] = args
   const text = announced(typeof config === 'string' ? config : (config as { text: string }).text)
   return laterStatement('postgresql', text, query as (...args: unknown[]) => unknown, this, args)

@@ -51,10 +51,10 @@ export class SqliteCollectionStores extends TableStore<SqliteCollection> {
     this.db = db
     const data: ReaderData = { file: db.name, addon: sqliteAddonFile() }
     this.readers = new ReaderThreads(threadModule('store/sqlite/reader.js'), data, availableParallelism())
-    this.port = new SqlitePort(db)
+    this.groupCommit = new GroupCommit(db)
+    this.port = new SqlitePort(db, this.groupCommit)
     this.resources = resources
     checkTables(db, resources)
-    this.groupCommit = new GroupCommit(db)
     this.feed = new SqliteChangeLog(this.port)
     this.#dataVersion = db.prepare('PRAGMA data_version').pluck()
     this.#seenVersion = this.#dataVersion.get() as number

@@ -9,6 +9,7 @@ import { Recent } from '../recent.ts'
 import { runNow } from '../sequence.ts'
 import { raw, sql, type Sql } from '../sql.ts'
 import { SQLITE } from './dialect.ts'
+import type { GroupCommit } from './group-commit.ts'
 import { applying, migrationsOf, type Migration } from '../migrations.ts'
 
 export type SqliteDatabase = Database.Database
@@ -60,19 +61,28 @@ function makePrivate (dataDir: string, file: string): void {
 /** Compiled statements kept: a list's vary with its filters, so the least recently used are dropped. */
 const STATEMENTS_KEPT = 512
 
-/** The database port on SQLite: each statement answered at once on the one connection; a transaction holds the whole file. */
+/**
+ * The database port on SQLite: each statement answered at once on the one connection; a
+ * transaction holds the whole file. Given the collections' group commit, a transaction is one
+ * write of it: it shares the commit, and its wait for the disk, with the writes that arrive with
+ * it (the webhooks' deliveries kept beside the creates that made them: each alone waited for the
+ * disk, docs/benchmarks.md), and is answered once that commit returns.
+ */
 export class SqlitePort extends DatabasePort {
   readonly #statements = new Recent<string, Database.Statement>(STATEMENTS_KEPT)
+  readonly #groups: GroupCommit | undefined
   readonly forUpdate = raw('')
   readonly db: SqliteDatabase
 
-  constructor (db: SqliteDatabase) {
+  constructor (db: SqliteDatabase, groups?: GroupCommit) {
     super()
     this.db = db
+    this.#groups = groups
   }
 
   async transaction<T> (work: Work<T>): Promise<T> {
-    return this.now(work)
+    if (this.#groups === undefined) return this.now(work)
+    return await this.#groups.submit(() => runNow(work, ask => this.answer(ask)))
   }
 
   /** Runs `work` in one transaction at once. */

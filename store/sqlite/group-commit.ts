@@ -1,6 +1,6 @@
 import { AsyncResource } from 'node:async_hooks'
 import type Database from 'better-sqlite3'
-import { groupCommits, sqliteStatement, writeContexts } from '../observed.ts'
+import { groupCommits, heard, sqliteStatement, writeContexts } from '../observed.ts'
 
 /** Registers work to run once the write's transaction has committed (never if it is undone). */
 export type OnCommit = (effect: () => void) => void
@@ -55,7 +55,7 @@ export class GroupCommit {
     return new Promise<T>((resolve, reject) => {
       // With traces on, a write runs in the context of the request that sent it, its statements
       // children of that request's span rather than of the one whose write scheduled the group.
-      const bound = writeContexts.hasSubscribers ? AsyncResource.bind(write) : write
+      const bound = heard.statements > 0 && writeContexts.hasSubscribers ? AsyncResource.bind(write) : write
       this.#pending.push({ write: bound, resolve: resolve as (value: unknown) => void, reject })
       this.#schedule()
     })
