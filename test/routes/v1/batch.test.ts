@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import t, { type Test } from 'tap'
-import { groupCommits, statements, type StatementEvent } from '../../../store/observed.ts'
+import { groupCommits, heard, statements, type StatementEvent } from '../../../store/observed.ts'
 import { bearerWith, build, buildBeside, call, create, snapshot } from '../../helper.ts'
 import { accepted, finished } from '../../jobs/helper.ts'
 
@@ -18,7 +18,8 @@ const ZOO = { name: 'Tierpark', city: 'Berlin' }
 
 /**
  * The transactions the store begins while `t` runs: on SQLite each group commit (a write joins
- * one to run), on PostgreSQL each BEGIN sent.
+ * one to run), on PostgreSQL each BEGIN sent, heard as the traces hear statements: subscribed to,
+ * and wanted (store/observed.ts `heard`).
  */
 function transactionsBegun (t: Test): { begun: number } {
   const counted = { begun: 0 }
@@ -28,7 +29,9 @@ function transactionsBegun (t: Test): { begun: number } {
   }
   groupCommits.subscribe(onGroup)
   statements.start.subscribe(onStatement)
+  heard.statements++
   t.teardown(() => {
+    heard.statements--
     groupCommits.unsubscribe(onGroup)
     statements.start.unsubscribe(onStatement)
   })
