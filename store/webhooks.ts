@@ -256,18 +256,23 @@ export class SqlWebhookStore {
    * same subscription, so that a record's changes arrive in the order they were made.
    */
   async take (now: string, until: string, limit: number): Promise<DueDelivery[]> {
-    const skip = this.skip
-    const taken = await this.db.transaction(function * () {
-      // One table read, so that the lease's lock takes the deliveries' rows alone, not their subscriptions'.
-      const due = (yield * rowsOf<{ id: number }>(sql`SELECT d.id FROM webhook_deliveries d
-        WHERE d.status = 'pending' AND d.next_attempt_at <= ${now} AND (d.leased_until IS NULL OR d.leased_until < ${now})
-        AND d.webhook_id IN (SELECT id FROM webhooks WHERE enabled = 1)
-        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e WHERE e.webhook_id = d.webhook_id AND e.collection = d.collection
-          AND e.record_id = d.record_id AND e.position < d.position AND e.status = 'pending')
-        ORDER BY d.id LIMIT ${limit}${skip}`)).map(row => Number(row.id))
-      for (const id of due) yield * changesOf(sql`UPDATE webhook_deliveries SET leased_until = ${until} WHERE id = ${id}`)
-      return due
-    }())
+    // One table read, so that the lease's lock takes the deliveries' rows alone, not their subscriptions'.
+    const due = sql`SELECT d.id FROM webhook_deliveries d
+      WHERE d.status = 'pending' AND d.next_attempt_at <= ${now} AND (d.leased_until IS NULL OR d.leased_until < ${now})
+      AND d.webhook_id IN (SELECT id FROM webhooks WHERE enabled = 1)
+      AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e WHERE e.webhook_id = d.webhook_id AND e.collection = d.collection
+        AND e.record_id = d.record_id AND e.position < d.position AND e.status = 'pending')
+      ORDER BY d.id LIMIT ${limit}${this.skip}`
+    // Where one process serves the database (SQLite), its one deliverer takes the next deliveries
+    // only once it has kept the outcomes of the last ones, and releaseAbandoned lets go of what a
+    // process that died held: a lease would hold nothing from anyone, and cost a transaction a cycle.
+    const taken = !this.shared
+      ? (await this.db.rows<{ id: number }>(due)).map(row => Number(row.id))
+      : await this.db.transaction(function * () {
+        const ids = (yield * rowsOf<{ id: number }>(due)).map(row => Number(row.id))
+        for (const id of ids) yield * changesOf(sql`UPDATE webhook_deliveries SET leased_until = ${until} WHERE id = ${id}`)
+        return ids
+      }())
     if (taken.length === 0) return []
     const rows = await this.db.rows<DeliveryRow & { webhook_id: number }>(sql`SELECT ${DELIVERY}, webhook_id
       FROM webhook_deliveries WHERE id IN (${list(taken)}) ORDER BY id`)
