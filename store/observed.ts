@@ -53,10 +53,11 @@ export const writeContexts = channel('zoo-api:db.write-context')
 /**
  * Whether `statements` and `writeContexts` are told now, beside having subscribers: how many of
  * their subscribers want them now. Their subscriber, the traces, subscribes once and wants them
- * only while a kept trace is under way (telemetry/tracing.ts). Subscribing and unsubscribing at each kept trace gave the channels
- * another class each time (Node changes a channel's prototype as it gains its first subscriber and
- * loses its last), which cost every request about 1,900 instructions with 1% of traces kept
- * (docs/benchmarks.md); a property of a plain object changes nothing else.
+ * only while a kept trace is under way (telemetry/tracing.ts). Subscribing and unsubscribing at
+ * each kept trace gave the channels another class each time (Node changes a channel's prototype
+ * as it gains its first subscriber and loses its last), which cost every request about 1,900
+ * instructions with 1% of traces kept (docs/benchmarks.md); a property of a plain object changes
+ * nothing else.
  */
 export const heard = { statements: 0 }
 

@@ -264,8 +264,9 @@ export class SqlWebhookStore {
         AND e.record_id = d.record_id AND e.position < d.position AND e.status = 'pending')
       ORDER BY d.id LIMIT ${limit}${this.skip}`
     // Where one process serves the database (SQLite), its one deliverer takes the next deliveries
-    // only once it has kept the outcomes of the last ones, and releaseAbandoned lets go of what a
-    // process that died held: a lease would hold nothing from anyone, and cost a transaction a cycle.
+    // only once it has kept the outcomes of the last ones, and a delivery under way when the process
+    // died is still pending at the next start: a lease would hold nothing from anyone, and cost a
+    // transaction a cycle.
     const taken = !this.shared
       ? (await this.db.rows<{ id: number }>(due)).map(row => Number(row.id))
       : await this.db.transaction(function * () {
@@ -288,9 +289,10 @@ export class SqlWebhookStore {
   }
 
   /**
-   * Lets go of the deliveries this process held when it stopped, to be sent again at once: where
-   * one process serves the database, a delivery held at start-up was under way when it died.
-   * Where several do, a lease passes only once its time is out.
+   * Lets go of the deliveries held when this process started, to be sent again at once, where one
+   * process serves the database: its deliveries are taken without a lease (take), so one held was
+   * leased by an earlier version of the program, under way when it stopped. Where several do, a
+   * lease passes only once its time is out.
    */
   async releaseAbandoned (): Promise<void> {
     if (!this.shared) await this.db.run(sql`UPDATE webhook_deliveries SET leased_until = NULL WHERE leased_until IS NOT NULL`)

@@ -329,13 +329,13 @@ function traceStatements (tracerOf: () => ReturnType<TracerProvider['getTracer']
 }
 
 /**
- * Listens while at least one span records, that is while a trace that is kept is under way: a
- * span's start and end pass through every processor, and only a recording span's do. Heard at
- * every statement, and binding every write to its context, the statements' channels cost a
- * request whose trace is not kept several per cent (docs/benchmarks.md); at 1% sampling they are
- * heard for the requests that are kept and little else. A statement that starts unheard and ends
- * heard makes no span; one can start heard and end unheard only outside a recording span, where it
- * makes none either.
+ * Wants the statements told (store/observed.ts `heard`) while at least one span records, that is
+ * while a trace that is kept is under way: a span's start and end pass through every processor,
+ * and only a recording span's do. Told at every statement, and binding every write to its
+ * context, the statements' channels cost a request whose trace is not kept several per cent
+ * (docs/benchmarks.md); at 1% sampling they are told for the requests that are kept and little
+ * else. A statement that starts untold makes no span; one that starts told is heard to its end,
+ * told or not by then, as its subscribers stay.
  */
 class WhileRecording implements SpanProcessor {
   readonly #listening: Listening
