@@ -14,25 +14,49 @@ interface HexSlice { hexSlice: (start: number, end: number) => string }
 
 /**
  * The sampler OTEL_TRACES_SAMPLER names (the specification's names), every trace by default, and
- * the one that decides a trace without a parent: a parent-based sampler's root, else the sampler itself.
+ * how a trace without a parent is decided: as the parent-based sampler's root, else the sampler
+ * itself, decides it, but on the bytes of its id before any text is made of them (RootDecision).
  */
 export interface Samplers {
   sampler: Sampler
-  root: Sampler
+  root: RootDecision
 }
+
+/**
+ * Whether a new trace is kept, decided on the 16 bytes of its id from `start` in `id`, as the root
+ * sampler decides on their hex. Most requests of a sampled service start a trace that is not kept:
+ * the ratio sampler's reading of the hex (and the check that it is hex) cost each of them 2,200
+ * instructions, the hex itself 500 more (docs/benchmarks.md). The tracer asks the SDK's sampler
+ * again as it makes a kept span, on the same id, and a test holds the two to the same answers.
+ */
+export type RootDecision = (id: Buffer, start: number) => boolean
 
 export function samplerFromEnv (): Samplers {
   const ratio = getNumberFromEnv('OTEL_TRACES_SAMPLER_ARG') ?? 1
-  const alone = (sampler: Sampler): Samplers => ({ sampler, root: sampler })
-  const parentBased = (root: Sampler): Samplers => ({ sampler: new ParentBasedSampler({ root }), root })
+  const always = (): boolean => true
+  const never = (): boolean => false
+  const alone = (sampler: Sampler, root: RootDecision): Samplers => ({ sampler, root })
+  const parentBased = (sampler: Sampler, root: RootDecision): Samplers => ({ sampler: new ParentBasedSampler({ root: sampler }), root })
   switch (getStringFromEnv('OTEL_TRACES_SAMPLER')) {
-    case 'always_on': return alone(new AlwaysOnSampler())
-    case 'always_off': return alone(new AlwaysOffSampler())
-    case 'traceidratio': return alone(new TraceIdRatioBasedSampler(ratio))
-    case 'parentbased_always_off': return parentBased(new AlwaysOffSampler())
-    case 'parentbased_traceidratio': return parentBased(new TraceIdRatioBasedSampler(ratio))
-    default: return parentBased(new AlwaysOnSampler())
+    case 'always_on': return alone(new AlwaysOnSampler(), always)
+    case 'always_off': return alone(new AlwaysOffSampler(), never)
+    case 'traceidratio': return alone(new TraceIdRatioBasedSampler(ratio), ratioDecision(ratio))
+    case 'parentbased_always_off': return parentBased(new AlwaysOffSampler(), never)
+    case 'parentbased_traceidratio': return parentBased(new TraceIdRatioBasedSampler(ratio), ratioDecision(ratio))
+    default: return parentBased(new AlwaysOnSampler(), always)
   }
+}
+
+/**
+ * TraceIdRatioBasedSampler's rule on an id's bytes: its ratio brought within 0 to 1, and an id
+ * kept when its four 32-bit words (big-endian, as its hex reads them) XORed together fall below
+ * the ratio of 0xffffffff, every id at 1.
+ */
+export function ratioDecision (ratio: number): RootDecision {
+  const within = Number.isNaN(ratio) ? 0 : Math.min(1, Math.max(0, ratio))
+  const bound = within === 1 ? 0x100000000 : Math.floor(within * 0xffffffff)
+  return (id, start) =>
+    ((id.readUInt32BE(start) ^ id.readUInt32BE(start + 4) ^ id.readUInt32BE(start + 8) ^ id.readUInt32BE(start + 12)) >>> 0) < bound
 }
 
 /** Random bytes drawn at a time for the ids (DecidedIds). */
@@ -63,15 +87,30 @@ export class DecidedIds implements IdGenerator {
     return this.#random(8)
   }
 
-  #random (bytes: number): string {
+  /** A new trace's id if `keeps` keeps it, decided on its bytes, no text made of them otherwise. */
+  keptRoot (keeps: RootDecision): string | undefined {
+    const start = this.#draw(16)
+    if (!keeps(this.#pool, start)) return undefined
+    const id = (this.#pool as unknown as HexSlice).hexSlice(start, start + 16)
+    // An id of zeros is invalid (the ratio sampler keeps none): a new trace is drawn, and decided, instead.
+    return id === ZERO_IDS[16] ? this.keptRoot(keeps) : id
+  }
+
+  /** Where the next `bytes` random bytes start in the pool. */
+  #draw (bytes: number): number {
     if (this.#used + bytes > ID_POOL_BYTES) {
       randomFillSync(this.#pool)
       this.#used = 0
     }
     const start = this.#used
     this.#used += bytes
+    return start
+  }
+
+  #random (bytes: number): string {
+    const start = this.#draw(bytes)
     // Buffer's own hex writer, without toString's reading of its arguments (300 instructions an id).
-    const id = (this.#pool as unknown as HexSlice).hexSlice(start, this.#used)
+    const id = (this.#pool as unknown as HexSlice).hexSlice(start, start + bytes)
     // Its first character first: comparing every id with the zeros' cost a request about a hundred instructions.
     return id.charCodeAt(0) === 48 && id === ZERO_IDS[bytes] ? this.#random(bytes) : id
   }

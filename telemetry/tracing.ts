@@ -137,19 +137,20 @@ function requestSpans (tracer: ReturnType<TracerProvider['getTracer']>, { sample
       const { headers, method } = request.raw
       const parent = headers.traceparent === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, headers)
       const parentSpan = parent === ROOT_CONTEXT ? undefined : trace.getSpanContext(parent)
-      const traceId = parentSpan?.traceId ?? ids.generateTraceId()
+      if (parentSpan === undefined) {
+        // A request without a parent is the root sampler's to decide, as the parent-based sampler would
+        // have it decide after looking for a parent in the context; on the new id's bytes (RootDecision).
+        const traceId = ids.keptRoot(root)
+        if (traceId === undefined) return done()
+        // The tracer asks the sampler again, for the same trace id: it decides the same.
+        ids.decided = traceId
       // Asked with the method for a name: the samplers OTEL_TRACES_SAMPLER names read no name, and
       // the route's template is read only for a trace kept (Fastify makes its route options anew at each read).
-      // A request without a parent is the root sampler's to decide, as the parent-based sampler would
-      // have it decide after looking for a parent in the context (200 instructions a request).
-      const deciding = parentSpan === undefined ? root : sampler
-      if (deciding.shouldSample(parent, traceId, method ?? '', SpanKind.SERVER, NO_ATTRIBUTES, NO_LINKS).decision ===
+      } else if (sampler.shouldSample(parent, parentSpan.traceId, method ?? '', SpanKind.SERVER, NO_ATTRIBUTES, NO_LINKS).decision ===
         SamplingDecision.NOT_RECORD) return done()
       const route = request.routeOptions.url
       // OpenTelemetry's HTTP server span name: the method and the route's template, the method alone without a route.
       const name = route === undefined ? request.method : `${request.method} ${route}`
-      // The tracer asks the same sampler again: for the same trace id, it decides the same.
-      if (parentSpan === undefined) ids.decided = traceId
       const span = tracer.startSpan(name, {
         kind: SpanKind.SERVER,
         attributes: {
