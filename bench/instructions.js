@@ -3,7 +3,7 @@
 // requests a second on a shared two-core machine, for a change of a few per cent (what metrics
 // and traces cost, docs/benchmarks.md). Not part of `npm test`; needs valgrind.
 //
-//   node bench/instructions.js --case get-one|list-zoos|post-one|patch-one [--warmup 6000] [--requests 3000]
+//   node bench/instructions.js --case get-one|list-zoos|post-one|patch-one [--warmup 30000] [--requests 3000]
 //     [--dist DIR] [--keep DIR] [NAME=VALUE ...]
 //
 // --keep DIR keeps the main thread's profile there, with V8's map of its compiled code and the
@@ -21,7 +21,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     case: { type: 'string', default: 'get-one' },
-    warmup: { type: 'string', default: '6000' },
+    warmup: { type: 'string', default: '30000' },
     requests: { type: 'string', default: '3000' },
     dist: { type: 'string', default: 'dist' },
     keep: { type: 'string' }
@@ -75,7 +75,9 @@ try {
   const load = amount => new Promise((resolve, reject) => autocannon(
     { url: `${base}${chosen.path}`, method: chosen.method, headers, body: chosen.body, connections: 4, amount },
     (error, result) => error ? reject(error) : resolve(result)))
-  // Until V8 has compiled what the requests run: fewer than about 6,000 left a run 10% off the next.
+  // Until V8 has compiled what the requests run, the code they run rarely too (a trace kept at 1%):
+  // a GET counted 216,400 instructions after 6,000 requests, 190,100 after 30,000, 188,700 after
+  // 60,000 (docs/benchmarks.md); fewer than about 6,000 left a run 10% off the next.
   await load(Number(values.warmup))
   control(['-i', 'on'])
   const counted = await load(Number(values.requests))
