@@ -91,7 +91,7 @@ export class DecidedIds implements IdGenerator {
   keptRoot (keeps: RootDecision): string | undefined {
     const start = this.#draw(16)
     if (!keeps(this.#pool, start)) return undefined
-    const id = (this.#pool as unknown as HexSlice).hexSlice(start, start + 16)
+    const id = this.#hex(start, 16)
     // An id of zeros is invalid (the ratio sampler keeps none): a new trace is drawn, and decided, instead.
     return id === ZERO_IDS[16] ? this.keptRoot(keeps) : id
   }
@@ -107,10 +107,13 @@ export class DecidedIds implements IdGenerator {
     return start
   }
 
+  /** The pool's `bytes` from `start` in hex: Buffer's own writer, without toString's reading of its arguments (300 instructions an id). */
+  #hex (start: number, bytes: number): string {
+    return (this.#pool as unknown as HexSlice).hexSlice(start, start + bytes)
+  }
+
   #random (bytes: number): string {
-    const start = this.#draw(bytes)
-    // Buffer's own hex writer, without toString's reading of its arguments (300 instructions an id).
-    const id = (this.#pool as unknown as HexSlice).hexSlice(start, start + bytes)
+    const id = this.#hex(this.#draw(bytes), bytes)
     // Its first character first: comparing every id with the zeros' cost a request about a hundred instructions.
     return id.charCodeAt(0) === 48 && id === ZERO_IDS[bytes] ? this.#random(bytes) : id
   }

@@ -144,10 +144,12 @@ function requestSpans (tracer: ReturnType<TracerProvider['getTracer']>, { sample
         if (traceId === undefined) return done()
         // The tracer asks the sampler again, for the same trace id: it decides the same.
         ids.decided = traceId
-      // Asked with the method for a name: the samplers OTEL_TRACES_SAMPLER names read no name, and
-      // the route's template is read only for a trace kept (Fastify makes its route options anew at each read).
-      } else if (sampler.shouldSample(parent, parentSpan.traceId, method ?? '', SpanKind.SERVER, NO_ATTRIBUTES, NO_LINKS).decision ===
-        SamplingDecision.NOT_RECORD) return done()
+      } else {
+        // Asked with the method for a name: the samplers OTEL_TRACES_SAMPLER names read no name, and
+        // the route's template is read only for a trace kept (Fastify makes its route options anew at each read).
+        const { decision } = sampler.shouldSample(parent, parentSpan.traceId, method ?? '', SpanKind.SERVER, NO_ATTRIBUTES, NO_LINKS)
+        if (decision === SamplingDecision.NOT_RECORD) return done()
+      }
       const route = request.routeOptions.url
       // OpenTelemetry's HTTP server span name: the method and the route's template, the method alone without a route.
       const name = route === undefined ? request.method : `${request.method} ${route}`

@@ -12,4 +12,4 @@ import { keptConnections, post, type Answer, type Posting } from './sending.ts'
 const destinations = new Destinations(workerData as AllowedHosts)
 const agents = keptConnections()
 
-answerAsked<Posting, Answer>(async ({ url, headers, body, timeout }) => await post(url, headers, body, timeout, destinations, agents))
+answerAsked<Posting, Answer>(async posting => await post(posting, destinations, agents))

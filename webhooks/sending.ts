@@ -27,13 +27,12 @@ export interface Posting {
 }
 
 /**
- * POSTs `body` to `url` with `headers`, connecting only to an address `destinations` allows, and
- * waits at most `timeout` seconds for the whole answer. A redirect is an answer like any other
+ * POSTs a delivery's `body` to its `url` with its `headers`, connecting only to an address
+ * `destinations` allows, and waits at most its `timeout` seconds for the whole answer. A redirect is an answer like any other
  * (not followed); at most 64 KiB of the answer's body is read, and dropped.
  */
 export async function post (
-  url: string, headers: Record<string, string>, body: string, timeout: number, destinations: Destinations,
-  agents: { http: Agent, https: HttpsAgent }
+  { url, headers, body, timeout }: Posting, destinations: Destinations, agents: { http: Agent, https: HttpsAgent }
 ): Promise<Answer> {
   const refused = destinations.refusalOfUrl(url)
   if (refused !== undefined) return { error: `the URL is refused: ${refused}` }

@@ -39,7 +39,7 @@ test('a kept root\'s id is the one the tracer then gets; a trace not kept makes 
   const ids = new DecidedIds()
   let asked = 0
   t.equal(ids.keptRoot(() => { asked++; return false }), undefined)
-  const id = ids.keptRoot((pool, start) => { asked++; return pool.readUInt8(start) >= 0 })
+  const id = ids.keptRoot(() => { asked++; return true })
   t.match(id, /^[0-9a-f]{32}$/)
   t.equal(asked, 2)
   ids.decided = id
