@@ -61,8 +61,17 @@ export interface DueDelivery extends Delivery {
   webhook: WebhookSubscription
 }
 
-/** A subscription's changes after `from` up to `to`, and those of them it wants (`entries`), to keep as deliveries. */
-export interface Move { id: number, from: string, to: string, entries: readonly ChangeEntry[] }
+/**
+ * A change a subscription wants, to keep as a delivery: with the outcome of its first attempt, sent
+ * straight from the feed, or with none (`attempt` undefined), to be sent in its turn.
+ */
+export interface Kept { entry: ChangeEntry, attempt: Attempt | undefined }
+
+/** A subscription's changes after `from` up to `to`, and those of them it wants, to keep as deliveries. */
+export interface Move { id: number, from: string, to: string, kept: readonly Kept[] }
+
+/** How a record is named among the records with a delivery waiting (`queued`). */
+export const recordKey = (collection: string, id: number): string => `${collection}/${id}`
 
 /** What an attempt came to: sent (any 2xx), to try again at `next`, given up, or skipped (outside what the owner may read). */
 export interface Attempt {
@@ -229,22 +238,46 @@ export class SqlWebhookStore {
   }
 
   /**
-   * For each move, keeps its `entries` (changes after `from`, up to `to`) as deliveries of its
-   * subscription and moves the subscription to `to`, all in one transaction (one wait for the disk
-   * on SQLite); a move whose subscription is no longer at `from` (another instance moved it first)
-   * keeps nothing.
+   * Holds a subscription's changes after `from` for this instance to send until `until`, where
+   * several serve the database: whether it holds them (none moved the subscription on, and no
+   * other holds it). Where one process does, its one deliverer holds them all.
+   */
+  async hold (id: number, from: string, now: string, until: string): Promise<boolean> {
+    if (!this.shared) return true
+    return await this.db.run(sql`UPDATE webhooks SET leased_until = ${until} WHERE id = ${id} AND position = CAST(${from} AS BIGINT)
+      AND (leased_until IS NULL OR leased_until < ${now})`) > 0
+  }
+
+  /** Of the records `entries` changed, those with a delivery to subscription `id` waiting to be sent (their `recordKey`s). */
+  async queued (id: number, entries: readonly ChangeEntry[]): Promise<Set<string>> {
+    if (entries.length === 0) return new Set()
+    const rows = await this.db.rows<{ collection: string, record_id: number }>(sql`SELECT DISTINCT collection, record_id
+      FROM webhook_deliveries WHERE webhook_id = ${id} AND collection IN (${list([...new Set(entries.map(e => e.collection))])})
+      AND record_id IN (${list([...new Set(entries.map(e => e.id))])}) AND status = 'pending'`)
+    return new Set(rows.map(row => recordKey(row.collection, Number(row.record_id))))
+  }
+
+  /**
+   * For each move, keeps the changes it wants (after `from`, up to `to`) as deliveries of its
+   * subscription, each with the outcome of its first attempt or waiting to be sent, and moves the
+   * subscription to `to`, letting it go, all in one transaction (one wait for the disk on SQLite);
+   * a move whose subscription is no longer at `from` (another instance moved it first) keeps
+   * nothing. A delivery's change is kept only while it may be sent again (pending, failed).
    */
   async advance (moves: readonly Move[]): Promise<void> {
     if (moves.length === 0) return
     await this.db.transaction(function * () {
-      for (const { id, from, to, entries } of moves) {
-        const moved = yield * changesOf(sql`UPDATE webhooks SET position = CAST(${to} AS BIGINT)
+      for (const { id, from, to, kept } of moves) {
+        const moved = yield * changesOf(sql`UPDATE webhooks SET position = CAST(${to} AS BIGINT), leased_until = NULL
           WHERE id = ${id} AND position = CAST(${from} AS BIGINT)`)
         if (moved === 0) continue
-        for (const e of entries) {
+        for (const { entry: e, attempt } of kept) {
+          const status = attempt?.status ?? 'pending'
+          const record = e.record === null || status === 'succeeded' || status === 'skipped' ? null : JSON.stringify(e.record)
           yield * changesOf(sql`INSERT INTO webhook_deliveries (webhook_id, position, collection, record_id, event, record, at, status,
-            attempts, next_attempt_at) VALUES (${id}, CAST(${e.position} AS BIGINT), ${e.collection}, ${e.id}, ${e.event},
-            ${e.record === null ? null : JSON.stringify(e.record)}, ${e.at}, 'pending', 0, ${e.at}) ON CONFLICT DO NOTHING`)
+            attempts, last_status, last_error, next_attempt_at) VALUES (${id}, CAST(${e.position} AS BIGINT), ${e.collection}, ${e.id},
+            ${e.event}, ${record}, ${e.at}, ${status}, ${attempt === undefined ? 0 : 1}, ${attempt?.code ?? null},
+            ${attempt?.error ?? null}, ${attempt === undefined ? e.at : attempt.next}) ON CONFLICT DO NOTHING`)
         }
       }
     }())

@@ -14,12 +14,12 @@ type Answered<A> = { id: number, answer: A } | { id: number, failed: string }
 export class AskedThread<Q, A> {
   readonly #module: URL | string
   readonly #data: unknown
-  readonly #lost: (why: string) => A
-  readonly #waiting = new Map<number, (answer: A) => void>()
+  readonly #lost: (why: string, question: Q) => A
+  readonly #waiting = new Map<number, { question: Q, answered: (answer: A) => void }>()
   #thread: Worker | undefined
   #next = 0
 
-  constructor (module: URL | string, data: unknown, lost: (why: string) => A) {
+  constructor (module: URL | string, data: unknown, lost: (why: string, question: Q) => A) {
     this.#module = module
     this.#data = data
     this.#lost = lost
@@ -34,7 +34,7 @@ export class AskedThread<Q, A> {
     const thread = this.#thread ?? this.#start()
     const id = this.#next++
     return await new Promise<A>(resolve => {
-      this.#waiting.set(id, resolve)
+      this.#waiting.set(id, { question, answered: resolve })
       if (this.#waiting.size === 1) thread.ref()
       thread.postMessage({ id, question } satisfies Asked<Q>)
     })
@@ -52,7 +52,9 @@ export class AskedThread<Q, A> {
     const thread = new Worker(this.#module, { workerData: this.#data })
     thread.unref()
     thread.on('message', (answered: Answered<A>) => {
-      this.#answer(answered.id, 'answer' in answered ? answered.answer : this.#lost(answered.failed))
+      const waiting = this.#waiting.get(answered.id)
+      if (waiting === undefined) return
+      this.#answer(answered.id, 'answer' in answered ? answered.answer : this.#lost(answered.failed, waiting.question))
     })
     thread.on('error', error => { this.#lose(thread, error.message) })
     thread.on('exit', () => { this.#lose(thread, 'the thread ended') })
@@ -63,15 +65,15 @@ export class AskedThread<Q, A> {
   #lose (thread: Worker, why: string): void {
     if (this.#thread !== thread) return
     this.#thread = undefined
-    for (const id of [...this.#waiting.keys()]) this.#answer(id, this.#lost(why))
+    for (const [id, { question }] of [...this.#waiting]) this.#answer(id, this.#lost(why, question))
   }
 
   #answer (id: number, answer: A): void {
-    const answered = this.#waiting.get(id)
-    if (answered === undefined) return
+    const waiting = this.#waiting.get(id)
+    if (waiting === undefined) return
     this.#waiting.delete(id)
     if (this.#waiting.size === 0) this.#thread?.unref()
-    answered(answer)
+    waiting.answered(answer)
   }
 }
 

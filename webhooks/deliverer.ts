@@ -1,11 +1,11 @@
 import { channel } from 'node:diagnostics_channel'
-import { context, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api'
+import { context, ROOT_CONTEXT, SpanStatusCode, trace, type Span } from '@opentelemetry/api'
 import type { FastifyBaseLogger } from 'fastify'
 import { filterOfText, matcher, termOf, type Filter, type Matcher } from '../model/filters.ts'
 import { fieldComparator, type Resource } from '../model/resource.ts'
 import { BoundStores, type Bearer } from '../store/bound.ts'
 import type { ChangeEntry, ChangeLog, CollectionStores, FeedEvent } from '../store/contract.ts'
-import type { Attempt, DueDelivery, Move, SqlWebhookStore, WebhookSubscription } from '../store/webhooks.ts'
+import { recordKey, type Attempt, type Move, type SqlWebhookStore, type WebhookSubscription } from '../store/webhooks.ts'
 import type { Answer, Posting } from './sending.ts'
 import { signature } from './signing.ts'
 
@@ -15,12 +15,19 @@ export const webhookAttempts = channel('zoo-api:webhook.attempt')
 /** Changes of the feed made deliveries at a time, and deliveries sent at a time. */
 const PAGE = 500
 const SENT_TOGETHER = 50
+/** What an attempt comes to when the record is outside what the subscription's account may read. */
+const SKIPPED: Attempt = {
+  status: 'skipped', code: null, error: 'outside what the subscription\'s account may read now (its scopes and access rules)', next: null
+}
 /** How often the deliverer looks for changes other instances wrote, and for retries that fell due. */
 const POLL_MS = 1000
 /** How long the log keeps a delivery sent or skipped, and one given up (which may be sent again until then); how often it is pruned. */
 const KEPT_DONE_MS = 7 * 24 * 3600 * 1000
 const KEPT_FAILED_MS = 30 * 24 * 3600 * 1000
 const PRUNE_MS = 3600 * 1000
+
+/** A delivery to attempt: a change to a subscription, the attempts made before, and its id once kept (one sent again). */
+interface Outgoing { webhook: WebhookSubscription, entry: ChangeEntry, change: string, attempts: number, id?: number }
 
 /** What the deliverer works with: `grant` is what a subscription's account may read now (auth/grants.ts). */
 export interface DelivererOptions {
@@ -36,8 +43,8 @@ export interface DelivererOptions {
 export interface DelivererSettings {
   timeout: number
   retries: readonly number[]
-  /** Sends a delivery's POST: on a thread of its own (webhooks/sender.ts), beside the requests'. */
-  send: (posting: Posting) => Promise<Answer>
+  /** Sends deliveries' POSTs together, answered in the same order: on a thread of its own (webhooks/sender.ts), beside the requests'. */
+  send: (postings: Posting[]) => Promise<Answer[]>
 }
 
 /**
@@ -56,11 +63,12 @@ export function filtersOf (resource: Resource, text: string): Filter[] {
 
 /**
  * Delivers each change to the subscriptions that want it (docs/webhooks.md), in two steps that
- * survive any stop: the changes of the feed after a subscription's position become deliveries,
- * kept with the position moved past them in one transaction; then the deliveries due are taken
- * (held by a lease on a shared database), sent within what the subscription's account may read
- * at that moment, and their outcome kept. Woken by every commit of this process, and every
- * second for the others' writes and the retries that fell due.
+ * survive any stop: the changes of the feed after a subscription's position are sent, within what
+ * the subscription's account may read at that moment, and kept as deliveries with their outcomes,
+ * the position moved past them, in one transaction (a subscription's next page held by one
+ * instance on a shared database); then the deliveries kept to be sent again that are due are
+ * taken (held by a lease on a shared database), sent, and their outcome kept. Woken by every
+ * commit of this process, and every second for the others' writes and the retries that fell due.
  */
 export class Deliverer {
   readonly #store: SqlWebhookStore
@@ -142,13 +150,17 @@ export class Deliverer {
   }
 
   /**
-   * Makes deliveries of the changes after each subscription's position that it wants, a page of
-   * the feed for each (read once for the subscriptions at the same position), kept in one
-   * transaction; another run follows when a page was full.
+   * Sends the changes after each subscription's position that it wants, a page of the feed for each
+   * (read once for the subscriptions at the same position), straight from the feed (#sendFirst),
+   * then keeps them as deliveries with their outcomes, the subscriptions moved past them, in one
+   * transaction: a change sent when the process stops before that commit is sent again (at least
+   * once). Where several instances serve the database, each page is sent by the one holding its
+   * subscription. Another run follows when a page was full.
    */
   async #dispatch (enabled: readonly WebhookSubscription[]): Promise<void> {
     const pages = new Map<string, Promise<ChangeEntry[]>>()
-    const moves: Move[] = []
+    const moves: Array<Omit<Move, 'kept'> & { webhook: WebhookSubscription, wanted: ChangeEntry[] }> = []
+    const now = Date.now()
     for (const webhook of enabled) {
       let page = pages.get(webhook.position)
       if (page === undefined) pages.set(webhook.position, page = this.#log.after(webhook.position, undefined, PAGE))
@@ -158,9 +170,60 @@ export class Deliverer {
       const matchers = this.#matchers(webhook)
       const wanted: ChangeEntry[] = []
       for (const entry of read) if (await this.#wants(webhook, matchers, entry)) wanted.push(entry)
-      moves.push({ id: webhook.id, from: webhook.position, to: (read.at(-1) as ChangeEntry).position, entries: wanted })
+      if (wanted.length > 0 && !await this.#store.hold(webhook.id, webhook.position, new Date(now).toISOString(), this.#leasedUntil(now))) {
+        continue
+      }
+      moves.push({ id: webhook.id, from: webhook.position, to: (read.at(-1) as ChangeEntry).position, webhook, wanted })
     }
-    await this.#store.advance(moves)
+    const attempts = await this.#sendFirst(moves)
+    await this.#store.advance(moves.map(({ id, from, to, wanted }) =>
+      ({ id, from, to, kept: wanted.map(entry => ({ entry, attempt: attempts.get(entry) })) })))
+    this.#published(attempts.values())
+  }
+
+  /**
+   * Sends the first attempt of the changes each subscription wants, up to SENT_TOGETHER at a time:
+   * a record's changes one after another, each once the one before it was sent; none of a record
+   * whose earlier change waits to be sent again (they follow it, in order, through #sendDue), nor,
+   * after a receiver answered 410 Gone, of its subscription. Those not sent before the receivers'
+   * timeout has passed once, or the deliverer stops, wait too.
+   */
+  async #sendFirst (moves: ReadonlyArray<{ webhook: WebhookSubscription, wanted: readonly ChangeEntry[] }>):
+  Promise<Map<ChangeEntry, Attempt>> {
+    const chains: Outgoing[][] = []
+    for (const { webhook, wanted } of moves) {
+      const queued = await this.#store.queued(webhook.id, wanted)
+      const byRecord = new Map<string, Outgoing[]>()
+      for (const entry of wanted) {
+        const key = recordKey(entry.collection, entry.id)
+        if (queued.has(key)) continue
+        let chain = byRecord.get(key)
+        if (chain === undefined) byRecord.set(key, chain = [])
+        chain.push({ webhook, entry, change: entry.position, attempts: 0 })
+      }
+      chains.push(...byRecord.values())
+    }
+    const attempts = new Map<ChangeEntry, Attempt>()
+    const gone = new Set<number>()
+    const until = Date.now() + this.#settings.timeout * 1000
+    while (!this.#stopped && Date.now() < until) {
+      const sent = chains.filter(chain => chain.length > 0 && !gone.has((chain[0] as Outgoing).webhook.id)).slice(0, SENT_TOGETHER)
+      if (sent.length === 0) break
+      const heads = sent.map(chain => chain.shift() as Outgoing)
+      const outcomes = await this.#attemptAll(heads)
+      heads.forEach((head, i) => {
+        const attempt = outcomes[i] as Attempt
+        attempts.set(head.entry, attempt)
+        if (attempt.status === 'pending') (sent[i] as Outgoing[]).length = 0
+        if (attempt.code === 410) gone.add(head.webhook.id)
+      })
+    }
+    return attempts
+  }
+
+  /** Until when a delivery or a page of changes taken now is held: one attempt's timeout after another's, and a margin. */
+  #leasedUntil (now: number): string {
+    return new Date(now + (2 * this.#settings.timeout + 30) * 1000).toISOString()
   }
 
   /** A subscription's filter, as a matcher for each of its collections that takes it. */
@@ -189,64 +252,84 @@ export class Deliverer {
     return before?.record === null || before?.record === undefined || matches(before.record)
   }
 
-  /** Sends the deliveries due, up to SENT_TOGETHER at a time: how many it took. */
+  /** Sends the deliveries kept to be sent (again) that are due, up to SENT_TOGETHER at a time: how many it took. */
   async #sendDue (): Promise<number> {
     const now = Date.now()
-    const until = new Date(now + (this.#settings.timeout + 30) * 1000).toISOString()
-    const due = await this.#store.take(new Date(now).toISOString(), until, SENT_TOGETHER)
-    // One look at each account's grant for the deliveries taken together.
+    const due = await this.#store.take(new Date(now).toISOString(), this.#leasedUntil(now), SENT_TOGETHER)
+    if (due.length === 0) return 0
+    const outcomes = await this.#attemptAll(due)
+    const attempts = due.map((delivery, i) => [delivery.id, outcomes[i] as Attempt] as const)
+    await this.#store.attempted(attempts)
+    this.#published(attempts.map(([, attempt]) => attempt))
+    return due.length
+  }
+
+  /** Tells whoever listens (the metrics) each attempt's outcome, once kept. */
+  #published (attempts: Iterable<Attempt>): void {
+    if (!webhookAttempts.hasSubscribers) return
+    for (const { status } of attempts) webhookAttempts.publish({ outcome: status === 'pending' ? 'retried' : status })
+  }
+
+  /**
+   * Makes an attempt of each delivery, their POSTs handed to the sending thread together, each
+   * within what its subscription's account may read at this moment (one look at each account's
+   * grant), in a span of its own when traces are on (a root span: the change's request has long
+   * been answered).
+   */
+  async #attemptAll (outgoing: readonly Outgoing[]): Promise<Attempt[]> {
     const grants = new Map<number, Promise<Bearer>>()
     const grantOf = (webhook: WebhookSubscription): Promise<Bearer> => {
       let grant = grants.get(webhook.id)
       if (grant === undefined) grants.set(webhook.id, grant = this.#grant(webhook))
       return grant
     }
-    const attempts = await Promise.all(due.map(async delivery =>
-      [delivery.id, await this.#traced(delivery, await grantOf(delivery.webhook))] as const))
-    await this.#store.attempted(attempts)
-    if (webhookAttempts.hasSubscribers) {
-      for (const [, { status }] of attempts) webhookAttempts.publish({ outcome: status === 'pending' ? 'retried' : status })
-    }
-    return due.length
-  }
-
-  /** An attempt in a span of its own when traces are on (a root span: the change's request has long been answered). */
-  async #traced (delivery: DueDelivery, bearer: Bearer): Promise<Attempt> {
-    const attributes = { 'http.request.method': 'POST', 'zoo.webhook.id': delivery.webhook.id, 'zoo.webhook.delivery.id': delivery.id }
     // The tracer of the provider set now: one got once would keep the first provider's, shut down with its app.
-    return await trace.getTracer('zoo-api').startActiveSpan('webhook POST', { attributes }, async span => {
+    const tracer = trace.getTracer('zoo-api')
+    const spans = outgoing.map(({ webhook, id }) => {
+      const delivery = id === undefined ? {} : { 'zoo.webhook.delivery.id': id }
+      const attributes = { 'http.request.method': 'POST', 'zoo.webhook.id': webhook.id, ...delivery }
+      return tracer.startSpan('webhook POST', { attributes }, ROOT_CONTEXT)
+    })
+    const postings = await Promise.all(outgoing.map(async one => await this.#posting(one, await grantOf(one.webhook))))
+    const sent = postings.filter(posting => posting !== undefined)
+    const answers = sent.length === 0 ? [] : await this.#settings.send(sent)
+    let answered = 0
+    return await Promise.all(outgoing.map(async (one, i) => {
+      const posting = postings[i]
+      const span = spans[i] as Span
       try {
-        const attempt = await this.#attempt(delivery, bearer)
+        const attempt = posting === undefined ? SKIPPED : await this.#outcome(one, answers[answered++] as Answer)
         if (attempt.code !== null) span.setAttribute('http.response.status_code', attempt.code)
         if (attempt.status === 'pending' || attempt.status === 'failed') span.setStatus({ code: SpanStatusCode.ERROR })
         return attempt
       } finally {
         span.end()
       }
-    })
+    }))
   }
 
-  async #attempt (delivery: DueDelivery, bearer: Bearer): Promise<Attempt> {
-    const { webhook, entry } = delivery
+  /** A delivery's POST, its record as the subscription's account may read it; undefined for one outside what it may read now. */
+  async #posting ({ webhook, entry, change }: Outgoing, bearer: Bearer): Promise<Posting | undefined> {
     const resource = this.#byName.get(entry.collection)
     const [told] = resource === undefined || !bearer.scopes.has(`${entry.collection}:read`)
       ? []
       : await new BoundStores(this.#stores, this.#resources, bearer).collection(resource).seen([entry])
-    if (told === undefined) {
-      const error = 'outside what the subscription\'s account may read now (its scopes and access rules)'
-      return { status: 'skipped', code: null, error, next: null }
-    }
+    if (told === undefined) return undefined
     const body = JSON.stringify({ type: `${entry.collection}.${told.event}`, timestamp: entry.at, data: told.record ?? { id: entry.id } })
     const timestamp = Math.floor(Date.now() / 1000)
     const secrets = webhook.previousSecret !== null && webhook.previousUntil !== null && webhook.previousUntil > new Date().toISOString()
       ? [webhook.secret, webhook.previousSecret]
       : [webhook.secret]
     const headers = {
-      'webhook-id': delivery.change,
+      'webhook-id': change,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': signature(secrets, delivery.change, timestamp, body)
+      'webhook-signature': signature(secrets, change, timestamp, body)
     }
-    const answer = await this.#settings.send({ url: webhook.url, headers, body, timeout: this.#settings.timeout })
+    return { url: webhook.url, headers, body, timeout: this.#settings.timeout }
+  }
+
+  /** What a receiver's answer makes of an attempt: sent (any 2xx), the subscription disabled (410 Gone), or tried again until given up. */
+  async #outcome ({ webhook, attempts }: Outgoing, answer: Answer): Promise<Attempt> {
     if ('code' in answer && answer.code >= 200 && answer.code < 300) {
       return { status: 'succeeded', code: answer.code, error: null, next: null }
     }
@@ -256,7 +339,7 @@ export class Deliverer {
     }
     const code = 'code' in answer ? answer.code : null
     const error = 'error' in answer ? answer.error : `the receiver answered ${answer.code}`
-    const wait = this.#settings.retries[delivery.attempts]
+    const wait = this.#settings.retries[attempts]
     if (wait === undefined) return { status: 'failed', code, error, next: null }
     // Jitter: receivers that failed together are not all retried at the same moment.
     const next = new Date(Date.now() + wait * (0.8 + 0.4 * Math.random()) * 1000).toISOString()

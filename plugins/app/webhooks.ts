@@ -26,8 +26,8 @@ export default fp(async function webhooks (fastify) {
   const destinations = new Destinations(config.webhookAllowHosts)
   fastify.decorate('webhookDestinations', destinations)
   // The deliveries' HTTP requests, sent from a thread of their own, which checks each address against the same hosts.
-  const sender = new AskedThread<Posting, Answer>(threadModule('webhooks/sender.js'), config.webhookAllowHosts satisfies AllowedHosts,
-    why => ({ error: `the sending thread failed: ${why}` }))
+  const sender = new AskedThread<Posting[], Answer[]>(threadModule('webhooks/sender.js'), config.webhookAllowHosts satisfies AllowedHosts,
+    (why, postings) => postings.map(() => ({ error: `the sending thread failed: ${why}` })))
   const deliverer = new Deliverer({
     store: storage.webhooks,
     log: storage.collections.feed,
@@ -37,7 +37,7 @@ export default fp(async function webhooks (fastify) {
       const { scope, claims } = await grantOf(webhook, tokens, storage.accounts)
       return { scopes: new Set(scope.split(' ').filter(s => s !== '')), claims }
     },
-    settings: { timeout: config.webhookTimeout, retries: config.webhookRetries, send: async posting => await sender.ask(posting) },
+    settings: { timeout: config.webhookTimeout, retries: config.webhookRetries, send: async postings => await sender.ask(postings) },
     logger: fastify.log
   })
   fastify.decorate('webhooks', deliverer)
