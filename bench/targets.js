@@ -100,6 +100,8 @@ export function serviceEnv ({ port, localPort, dataDir, mode, databaseUrl }) {
     ACCESS_TOKEN_TTL: '86400',
     // The feed case's fifty streams are one client's, on its own (client_credentials): one user's.
     CHANGES_STREAMS_PER_USER: '100',
+    // The webhooks case's receiver listens on loopback, which a subscription may not name otherwise.
+    WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
     // Instances behind one balancer issue and accept the tokens of one issuer: the URL clients use.
     ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://zoo.bench.test' })
   }

@@ -8,12 +8,12 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { answering, authorize, freePort, send, serviceEnv } from './targets.js'
+import { answering, authorize, freePort, serviceEnv } from './targets.js'
+import { hookReceiver, subscribeEach, unsubscribe } from './webhook-receiver.js'
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -24,7 +24,6 @@ const { values, positionals } = parseArgs({
     dist: { type: 'string', default: 'dist' }
   }
 })
-const COLLECTIONS = ['zoos', 'animals', 'employees']
 const ZOO = JSON.stringify({ name: 'Zoo', city: 'Berlin' })
 
 const dataDir = mkdtempSync(join(tmpdir(), 'zoo-webhooks-'))
@@ -34,28 +33,12 @@ const service = spawn(process.execPath, [join(resolve(values.dist), 'server.js')
     ...process.env,
     ...serviceEnv({ port, localPort: await freePort(), dataDir, mode: 'proxy' }),
     MAX_EVENT_LOOP_DELAY: '0',
-    WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
     ...Object.fromEntries(positionals.map(pair => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]))
   },
   stdio: ['ignore', 'ignore', 'inherit']
 })
 
-/** The receiver: answers 204 at once, and keeps each delivery's delay in milliseconds from its change's timestamp. */
-const delays = []
-let received = 0
-const counted = () => received
-const receiver = createServer((request, response) => {
-  const chunks = []
-  request.on('data', chunk => chunks.push(chunk))
-  request.on('end', () => {
-    received++
-    delays.push(Date.now() - Date.parse(JSON.parse(Buffer.concat(chunks).toString()).timestamp))
-    response.writeHead(204).end()
-  })
-})
-receiver.listen(0, '127.0.0.1')
-await once(receiver, 'listening')
-const hookUrl = `http://127.0.0.1:${receiver.address().port}/hook`
+const receiver = await hookReceiver()
 
 try {
   const target = { port, https: false, headers: { 'x-forwarded-proto': 'https' } }
@@ -65,23 +48,7 @@ try {
   const load = options => new Promise((resolve, reject) => autocannon(
     { url: `http://127.0.0.1:${port}/v1/zoos`, method: 'POST', headers, body: ZOO, ...options },
     (error, result) => error ? reject(error) : resolve(result)))
-  const subscribe = async () => Promise.all(COLLECTIONS.map(async collection => {
-    const made = await send(target, 'POST', '/v1/webhooks', { headers, body: JSON.stringify({ url: hookUrl, collections: [collection] }) })
-    if (made.status !== 201) throw new Error(`subscribe: ${made.status} ${made.body}`)
-    return JSON.parse(made.body).id
-  }))
-  const unsubscribe = async ids => {
-    for (const id of ids) {
-      const deleted = await send(target, 'DELETE', `/v1/webhooks/${id}`, { headers: target.headers })
-      if (deleted.status !== 204) throw new Error(`unsubscribe: ${deleted.status} ${deleted.body}`)
-    }
-  }
-  /** Until every change made so far has been received. */
-  const drained = async expected => {
-    const until = Date.now() + 120_000
-    while (counted() < expected && Date.now() < until) await new Promise(resolve => setTimeout(resolve, 50))
-    if (counted() < expected) throw new Error(`${received} deliveries received of ${expected}`)
-  }
+  const subscribe = () => subscribeEach(target, receiver.url)
   await load({ connections: 20, amount: 5000 })
   const rows = []
   let expected = 0
@@ -90,8 +57,8 @@ try {
     const ids = await subscribe()
     const withHooks = await load({ connections: 20, duration: Number(values.duration) })
     expected += withHooks.requests.total
-    await drained(expected)
-    await unsubscribe(ids)
+    await receiver.drained(expected)
+    await unsubscribe(target, ids)
     rows.push([without.requests.average, withHooks.requests.average])
     const ratio = (withHooks.requests.average / without.requests.average).toFixed(3)
     console.log(`round ${round + 1}: post-one ${Math.round(without.requests.average)} req/s without, ` +
@@ -102,12 +69,12 @@ try {
   console.log(`post-one with ÷ without: ${ratios.map(r => r.toFixed(3)).join(', ')}; mean ${mean.toFixed(3)}`)
 
   const ids = await subscribe()
-  delays.length = 0
+  receiver.delays.length = 0
   const paced = await load({ connections: 20, duration: 10, overallRate: Number(values.rate) })
   expected += paced.requests.total
-  await drained(expected)
-  await unsubscribe(ids)
-  const sorted = [...delays].sort((a, b) => a - b)
+  await receiver.drained(expected)
+  await unsubscribe(target, ids)
+  const sorted = [...receiver.delays].sort((a, b) => a - b)
   const at = q => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
   console.log(`at ${Math.round(paced.requests.average)} creates a second: ${sorted.length} deliveries, delay from the change to its ` +
     `receiver p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${sorted.at(-1)} ms`)

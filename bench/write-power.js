@@ -11,18 +11,24 @@
 // - feed: 50 streams of /v1/zoos/changes open while zoos are created at 500 a second: the delay
 //   from each write's 201 arriving to its event arriving at each stream; and the most writes a
 //   second (post-one at full load) with the 50 streams open, against the same load without them.
+// - webhooks: the most creates a second (post-one at full load) with a subscription on each
+//   collection, its receiver on loopback answering at once, against the same load without them, in
+//   two alternating rounds; then creates at 1,000 a second, each delivery's delay from its change's
+//   timestamp to its arrival (webhook-receiver.js).
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import autocannon from 'autocannon'
 import { client, expect } from './client.js'
 import { aggregateHold, hold, LIMIT } from './hold.js'
 import { percentile } from './report.js'
+import { hookReceiver, subscribeEach, unsubscribe } from './webhook-receiver.js'
 
 const BATCH = 100
 /** The largest change of many records the service allows (WRITE_MAX_RECORDS). */
 const BULK = LIMIT
 const SUBSCRIBERS = 50
 const WRITES_PER_SECOND = 500
+const DELIVERIES_PER_SECOND = 1000
 
 let serial = 0
 const zoo = () => ({ name: `bench write ${++serial} ${Math.random().toString(36).slice(2, 8)}`, city: 'Benchville' })
@@ -111,10 +117,14 @@ async function subscribe (target, arrivals) {
   })
 }
 
-/** The most writes a second at `connections`, with post-one's load for `seconds` (after a one-second warm-up). */
+/**
+ * The most writes a second at `connections`, with post-one's load for `seconds` (after a one-second
+ * warm-up): `perSecond`, and `created`, every zoo it made, the warm-up's too.
+ */
 async function writeThroughput (target, { connections, duration }) {
   const started = performance.now()
   let ok = 0
+  let created = 0
   const measureFrom = started + 1000
   const instance = autocannon({
     url: `${target.https ? 'https' : 'http'}://127.0.0.1:${target.port}`,
@@ -132,44 +142,30 @@ async function writeThroughput (target, { connections, duration }) {
       })
     }]
   })
-  instance.on('response', (c, status) => { if (performance.now() >= measureFrom && status === 201) ok++ })
+  instance.on('response', (c, status) => {
+    if (status !== 201) return
+    created++
+    if (performance.now() >= measureFrom) ok++
+  })
   await instance
-  return ok / ((performance.now() - measureFrom) / 1000)
+  return { perSecond: ok / ((performance.now() - measureFrom) / 1000), created }
 }
 
 async function feed (target, opts) {
-  const without = await writeThroughput(target, opts)
+  const { perSecond: without } = await writeThroughput(target, opts)
   const arrivals = new Map()
   const streams = []
   try {
     for (let i = 0; i < SUBSCRIBERS; i++) streams.push(await subscribe(target, arrivals))
-    const withStreams = await writeThroughput(target, opts)
+    const { perSecond: withStreams } = await writeThroughput(target, opts)
     arrivals.clear()
 
-    // Paced writes: one every 2 ms on up to 20 connections, each write's 201 noted when it arrives.
-    const http = client(target, 20)
-    const acknowledged = new Map()
-    const pending = []
-    const interval = 1000 / WRITES_PER_SECOND
-    const started = performance.now()
-    for (let n = 0; performance.now() - started < opts.duration * 1000; n++) {
-      const due = started + n * interval
-      const wait = due - performance.now()
-      if (wait > 1) await new Promise(resolve => setTimeout(resolve, wait))
-      const body = zoo()
-      pending.push(http.send('POST', '/v1/zoos', body).then(answer => {
-        expect(answer, 201, 'POST /v1/zoos')
-        acknowledged.set(body.name, performance.now())
-      }))
-    }
-    await Promise.all(pending)
-    const paced = acknowledged.size / ((performance.now() - started) / 1000)
+    const { acknowledged, paced } = await pacedWrites(target, WRITES_PER_SECOND, opts.duration)
     // Every stream must have every event: wait for the last ones (at most 10 s).
     for (const until = performance.now() + 10_000; performance.now() < until;) {
       if ([...acknowledged.keys()].every(name => (arrivals.get(name)?.length ?? 0) >= SUBSCRIBERS)) break
       await new Promise(resolve => setTimeout(resolve, 50))
     }
-    http.close()
     const delays = []
     let missing = 0
     for (const [name, at] of acknowledged) {
@@ -195,12 +191,75 @@ async function feed (target, opts) {
   }
 }
 
+/** Zoos created at `perSecond` for `seconds` on up to 20 connections: each one's 201 noted (by its name) when it arrives. */
+async function pacedWrites (target, perSecond, seconds) {
+  const http = client(target, 20)
+  try {
+    const acknowledged = new Map()
+    const pending = []
+    const started = performance.now()
+    for (let n = 0; performance.now() - started < seconds * 1000; n++) {
+      const wait = started + n * 1000 / perSecond - performance.now()
+      if (wait > 1) await new Promise(resolve => setTimeout(resolve, wait))
+      const body = zoo()
+      pending.push(http.send('POST', '/v1/zoos', body).then(answer => {
+        expect(answer, 201, 'POST /v1/zoos')
+        acknowledged.set(body.name, performance.now())
+      }))
+    }
+    await Promise.all(pending)
+    return { acknowledged, paced: acknowledged.size / ((performance.now() - started) / 1000) }
+  } finally {
+    http.close()
+  }
+}
+
+async function webhooks (target, opts) {
+  const receiver = await hookReceiver()
+  try {
+    const rounds = []
+    let expected = receiver.received
+    for (let round = 0; round < 2; round++) {
+      const { perSecond: without } = await writeThroughput(target, opts)
+      const ids = await subscribeEach(target, receiver.url)
+      const { perSecond: withHooks, created } = await writeThroughput(target, opts)
+      // Every create made with the subscriptions is delivered before they go (deleting one drops what it still owes).
+      expected += created
+      await receiver.drained(expected)
+      await unsubscribe(target, ids)
+      rounds.push({ without, withHooks, ratio: withHooks / without })
+    }
+    const ids = await subscribeEach(target, receiver.url)
+    receiver.delays.length = 0
+    const { acknowledged, paced } = await pacedWrites(target, DELIVERIES_PER_SECOND, opts.duration)
+    await receiver.drained(expected + acknowledged.size)
+    await unsubscribe(target, ids)
+    const delays = [...receiver.delays].sort((a, b) => a - b)
+    const mean = values => values.reduce((a, b) => a + b, 0) / values.length
+    return {
+      subscriptions: ids.length,
+      rounds,
+      without: mean(rounds.map(r => r.without)),
+      withHooks: mean(rounds.map(r => r.withHooks)),
+      ratio: mean(rounds.map(r => r.ratio)),
+      paced,
+      deliveries: delays.length,
+      p50: percentile(delays, 0.5),
+      p99: percentile(delays, 0.99),
+      max: delays.at(-1) ?? null
+    }
+  } finally {
+    receiver.close()
+  }
+}
+
 /** One write-power case against the service. */
 export async function writePower (target, caseName, opts) {
   switch (caseName) {
     case 'batch-100': return batch100(target, opts)
     case 'bulk-patch': return bulkPatch(target, opts)
     case 'feed': return feed(target, opts)
+    case 'webhooks': return webhooks(target, opts)
     case 'hold': return hold(target, opts)
     case 'aggregate-hold': return aggregateHold(target)
     default: throw new Error(`unknown write-power case ${caseName}`)
