@@ -29,6 +29,9 @@ const PRUNE_MS = 3600 * 1000
 /** A delivery to attempt: a change to a subscription, the attempts made before, and its id once kept (one sent again). */
 interface Outgoing { webhook: WebhookSubscription, entry: ChangeEntry, change: string, attempts: number, id?: number }
 
+/** An attempt's key among a run's: subscriptions at the same position are sent the same changes, each its own attempt. */
+const sentTo = (webhook: number, entry: ChangeEntry): string => `${webhook} ${entry.position}`
+
 /** What the deliverer works with: `grant` is what a subscription's account may read now (auth/grants.ts). */
 export interface DelivererOptions {
   store: SqlWebhookStore
@@ -177,7 +180,7 @@ export class Deliverer {
     }
     const attempts = await this.#sendFirst(moves)
     await this.#store.advance(moves.map(({ id, from, to, wanted }) =>
-      ({ id, from, to, kept: wanted.map(entry => ({ entry, attempt: attempts.get(entry) })) })))
+      ({ id, from, to, kept: wanted.map(entry => ({ entry, attempt: attempts.get(sentTo(id, entry)) })) })))
     this.#published(attempts.values())
   }
 
@@ -189,7 +192,7 @@ export class Deliverer {
    * timeout has passed once, or the deliverer stops, wait too.
    */
   async #sendFirst (moves: ReadonlyArray<{ webhook: WebhookSubscription, wanted: readonly ChangeEntry[] }>):
-  Promise<Map<ChangeEntry, Attempt>> {
+  Promise<Map<string, Attempt>> {
     const chains: Outgoing[][] = []
     for (const { webhook, wanted } of moves) {
       const queued = await this.#store.queued(webhook.id, wanted)
@@ -203,7 +206,7 @@ export class Deliverer {
       }
       chains.push(...byRecord.values())
     }
-    const attempts = new Map<ChangeEntry, Attempt>()
+    const attempts = new Map<string, Attempt>()
     const gone = new Set<number>()
     const until = Date.now() + this.#settings.timeout * 1000
     while (!this.#stopped && Date.now() < until) {
@@ -213,7 +216,7 @@ export class Deliverer {
       const outcomes = await this.#attemptAll(heads)
       heads.forEach((head, i) => {
         const attempt = outcomes[i] as Attempt
-        attempts.set(head.entry, attempt)
+        attempts.set(sentTo(head.webhook.id, head.entry), attempt)
         if (attempt.status === 'pending') (sent[i] as Outgoing[]).length = 0
         if (attempt.code === 410) gone.add(head.webhook.id)
       })

@@ -116,6 +116,30 @@ t.test('a receiver that fails, then recovers, gets every delivery in order per r
   t.match((await deliveries(app, webhook.id, '?limit=1'))[0], { status: 'pending', last_status: null, last_error: 'no answer within 1 s' })
 })
 
+t.test('two subscriptions sent the same change each keep their own outcome', async t => {
+  const app = await build(t, SETTINGS)
+  const steady = await receiver(t)
+  const failing = await receiver(t)
+  // Made one after the other with no change between: both start at the same position, sent the same page.
+  const taken = await subscribe(app, { url: steady.url, collections: ['zoos'] })
+  const refused = await subscribe(app, { url: failing.url, collections: ['zoos'] })
+  let refusing = true
+  failing.answerWith(() => refusing ? 503 : 200)
+  await create(app, 'zoos', { name: 'Z', city: 'A' })
+  await steady.waitFor(1)
+  await until('the failing receiver asked once', async () => failing.attempts.length >= 1)
+  await until('the outcomes kept', async () => (await deliveries(app, taken.id))[0]?.status === 'succeeded' &&
+    (await deliveries(app, refused.id))[0]?.last_status === 503)
+  t.match((await deliveries(app, taken.id))[0], { status: 'succeeded', attempts: 1, last_status: 204 })
+  t.match((await deliveries(app, refused.id))[0], { status: 'pending', attempts: 1, last_status: 503 })
+  refusing = false
+  await failing.waitFor(1)
+  await until('the retry kept', async () => (await deliveries(app, refused.id))[0]?.status === 'succeeded')
+  await new Promise(resolve => setTimeout(resolve, 500))
+  t.equal(steady.attempts.length, 1, 'the receiver that took it is not sent it again')
+  t.equal(failing.received.length, 1)
+})
+
 t.test('a delivery out of retries is failed; the retry endpoint sends it again; 410 Gone disables the subscription', async t => {
   const app = await build(t, SETTINGS)
   const hook = await receiver(t)
