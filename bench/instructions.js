@@ -4,7 +4,10 @@
 // and traces cost, docs/benchmarks.md). Not part of `npm test`; needs valgrind.
 //
 //   node bench/instructions.js --case get-one|list-zoos|post-one|patch-one [--warmup 30000] [--requests 3000]
-//     [--dist DIR] [--keep DIR] [NAME=VALUE ...]
+//     [--dist DIR] [--keep DIR] [--webhooks] [NAME=VALUE ...]
+//
+// --webhooks subscribes a receiver on loopback to each collection's changes before the warm-up:
+// the main thread's count then holds the deliveries' work too, made while the requests are answered.
 //
 // --keep DIR keeps the main thread's profile there, with V8's map of its compiled code and the
 // count of requests, for bench/profile-diff.js.
@@ -16,6 +19,7 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { answering, authorize, freePort, send, serviceEnv } from './targets.js'
+import { hookReceiver, subscribeEach } from './webhook-receiver.js'
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -24,7 +28,8 @@ const { values, positionals } = parseArgs({
     warmup: { type: 'string', default: '30000' },
     requests: { type: 'string', default: '3000' },
     dist: { type: 'string', default: 'dist' },
-    keep: { type: 'string' }
+    keep: { type: 'string' },
+    webhooks: { type: 'boolean', default: false }
   }
 })
 const ZOO = JSON.stringify({ name: 'Zoo', city: 'Berlin' })
@@ -63,12 +68,14 @@ const service = spawn('valgrind', [
   join(resolve(values.dist), 'server.js')
 ], { env, stdio: ['ignore', 'ignore', 'inherit'] })
 const control = command => execFileSync('callgrind_control', [command, String(service.pid)].flat(), { env, stdio: 'ignore' })
+const receiver = values.webhooks ? await hookReceiver() : undefined
 
 try {
   const target = { port, https: false, headers: { 'x-forwarded-proto': 'https' } }
   await answering(target)
   await authorize(target)
   const headers = { ...target.headers, 'content-type': 'application/json' }
+  if (receiver !== undefined) await subscribeEach(target, receiver.url)
   const first = await send(target, 'POST', '/v1/zoos', { headers, body: ZOO })
   if (first.status !== 201) throw new Error(`the first zoo: ${first.status} ${first.body}`)
   const base = `http://127.0.0.1:${port}`
@@ -98,8 +105,10 @@ try {
     writeFileSync(join(values.keep, 'requests'), String(counted['2xx']))
   }
   const all = perRequest(totals(files))
-  console.log(`${values.case}: ${main} instructions a request on the main thread, ${all} on all (${counted['2xx']} requests)`)
+  const delivered = receiver === undefined ? '' : `; ${receiver.received} deliveries received`
+  console.log(`${values.case}: ${main} instructions a request on the main thread, ${all} on all (${counted['2xx']} requests${delivered})`)
 } finally {
+  receiver?.close()
   service.kill('SIGTERM')
   await new Promise(resolve => service.once('exit', resolve))
   rmSync(dataDir, { recursive: true, force: true })

@@ -1,6 +1,6 @@
 import type { ChangeEntry, FeedEvent, Owner } from './contract.ts'
 import { changesOf, rowOf, rowsOf, type DatabasePort } from './database.ts'
-import { list, raw, sql, type Sql } from './sql.ts'
+import { join, list, raw, sql, type Sql } from './sql.ts'
 
 /*
  * Webhooks' subscriptions and deliveries (migrations/<engine>/150_webhooks.sql), the same SQL on
@@ -174,6 +174,13 @@ export interface DeliveryPage {
 /** The orders the delivery log may be read in. */
 export const DELIVERY_ORDERS = { id: raw('id'), next_attempt_at: raw('next_attempt_at') } as const
 
+/**
+ * How many of `left` deliveries one INSERT writes: the largest power of two up to 64, so that a run's
+ * rows take a few statements of at most seven texts, each compiled once and kept, where one
+ * statement a row cost its building, its lookup and its run each time.
+ */
+const insertedTogether = (left: number): number => Math.min(64, 2 ** Math.floor(Math.log2(left)))
+
 export class SqlWebhookStore {
   readonly db: DatabasePort
   /** What passes over the rows another instance is taking (nothing where one process serves the database). */
@@ -271,13 +278,17 @@ export class SqlWebhookStore {
         const moved = yield * changesOf(sql`UPDATE webhooks SET position = CAST(${to} AS BIGINT), leased_until = NULL
           WHERE id = ${id} AND position = CAST(${from} AS BIGINT)`)
         if (moved === 0) continue
-        for (const { entry: e, attempt } of kept) {
+        const rows = kept.map(({ entry: e, attempt }) => {
           const status = attempt?.status ?? 'pending'
           const record = e.record === null || status === 'succeeded' || status === 'skipped' ? null : JSON.stringify(e.record)
+          const [attempts, next] = attempt === undefined ? [0, e.at] : [1, attempt.next]
+          return sql`(${id}, CAST(${e.position} AS BIGINT), ${e.collection}, ${e.id}, ${e.event}, ${record}, ${e.at}, ${status},
+            ${attempts}, ${attempt?.code ?? null}, ${attempt?.error ?? null}, ${next})`
+        })
+        for (let at = 0; at < rows.length;) {
+          const size = insertedTogether(rows.length - at)
           yield * changesOf(sql`INSERT INTO webhook_deliveries (webhook_id, position, collection, record_id, event, record, at, status,
-            attempts, last_status, last_error, next_attempt_at) VALUES (${id}, CAST(${e.position} AS BIGINT), ${e.collection}, ${e.id},
-            ${e.event}, ${record}, ${e.at}, ${status}, ${attempt === undefined ? 0 : 1}, ${attempt?.code ?? null},
-            ${attempt?.error ?? null}, ${attempt === undefined ? e.at : attempt.next}) ON CONFLICT DO NOTHING`)
+            attempts, last_status, last_error, next_attempt_at) VALUES ${join(rows.slice(at, at += size), ', ')} ON CONFLICT DO NOTHING`)
         }
       }
     }())

@@ -7,7 +7,6 @@ import { BoundStores, type Bearer } from '../store/bound.ts'
 import type { ChangeEntry, ChangeLog, CollectionStores, FeedEvent } from '../store/contract.ts'
 import { recordKey, type Attempt, type Move, type SqlWebhookStore, type WebhookSubscription } from '../store/webhooks.ts'
 import type { Answer, Posting } from './sending.ts'
-import { signature } from './signing.ts'
 
 /** Each attempt's outcome, for whoever listens (the metrics): `{ outcome }`, succeeded, retried, failed or skipped. */
 export const webhookAttempts = channel('zoo-api:webhook.attempt')
@@ -319,16 +318,10 @@ export class Deliverer {
       : await new BoundStores(this.#stores, this.#resources, bearer).collection(resource).seen([entry])
     if (told === undefined) return undefined
     const body = JSON.stringify({ type: `${entry.collection}.${told.event}`, timestamp: entry.at, data: told.record ?? { id: entry.id } })
-    const timestamp = Math.floor(Date.now() / 1000)
     const secrets = webhook.previousSecret !== null && webhook.previousUntil !== null && webhook.previousUntil > new Date().toISOString()
       ? [webhook.secret, webhook.previousSecret]
       : [webhook.secret]
-    const headers = {
-      'webhook-id': change,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signature(secrets, change, timestamp, body)
-    }
-    return { url: webhook.url, headers, body, timeout: this.#settings.timeout }
+    return { url: webhook.url, id: change, secrets, body, timeout: this.#settings.timeout }
   }
 
   /** What a receiver's answer makes of an attempt: sent (any 2xx), the subscription disabled (410 Gone), or tried again until given up. */

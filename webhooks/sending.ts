@@ -1,6 +1,7 @@
 import { Agent, request as httpRequest } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { Destinations } from './destination.ts'
+import { signature } from './signing.ts'
 
 /** What a receiver's answer may hold that is read (and dropped): more is not read. */
 const READ_AT_MOST = 64 * 1024
@@ -18,26 +19,32 @@ export function keptConnections (): { http: Agent, https: HttpsAgent } {
 /** A receiver's answer to a delivery: its status code; or why there was none (refused, timed out, an address not allowed). */
 export type Answer = { code: number } | { error: string }
 
-/** A delivery's POST, as the sending thread is asked it (webhooks/sender.ts): `timeout` in seconds. */
+/**
+ * A delivery's POST, as the sending thread is asked it (webhooks/sender.ts): its `webhook-id`, the
+ * secrets that sign it (signed there, beside the requests' thread), `timeout` in seconds.
+ */
 export interface Posting {
   url: string
-  headers: Record<string, string>
+  id: string
+  secrets: string[]
   body: string
   timeout: number
 }
 
 /**
- * POSTs a delivery's `body` to its `url` with its `headers`, connecting only to an address
- * `destinations` allows, and waits at most its `timeout` seconds for the whole answer. A redirect is an answer like any other
- * (not followed); at most 64 KiB of the answer's body is read, and dropped.
+ * POSTs a delivery's `body` to its `url`, signed as the Standard Webhooks specification says at the
+ * moment it is sent, connecting only to an address `destinations` allows, and waits at most its
+ * `timeout` seconds for the whole answer. A redirect is an answer like any other (not followed);
+ * at most 64 KiB of the answer's body is read, and dropped.
  */
 export async function post (
-  { url, headers, body, timeout }: Posting, destinations: Destinations, agents: { http: Agent, https: HttpsAgent }
+  { url, id, secrets, body, timeout }: Posting, destinations: Destinations, agents: { http: Agent, https: HttpsAgent }
 ): Promise<Answer> {
   const refused = destinations.refusalOfUrl(url)
   if (refused !== undefined) return { error: `the URL is refused: ${refused}` }
   const target = new URL(url)
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest
+  const timestamp = Math.floor(Date.now() / 1000)
   return await new Promise<Answer>(resolve => {
     let settled = false
     // A connection whose answer was read to its end goes back to the pool; any other is closed.
@@ -51,7 +58,13 @@ export async function post (
     const timer = setTimeout(() => { settle({ error: `no answer within ${timeout} s` }) }, timeout * 1000)
     const outgoing = send(target, {
       method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      headers: {
+        'webhook-id': id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signature(secrets, id, timestamp, body),
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body))
+      },
       lookup: destinations.lookup,
       agent: target.protocol === 'https:' ? agents.https : agents.http
     }, response => {

@@ -13,7 +13,7 @@ const KEYS_KEPT = 1000
 
 /**
  * Each secret's key, made once: an HMAC of a key given as bytes cost 12 to 14 µs, made of a key
- * object 2 µs (Node 24 makes a key object of the bytes at each call), 5% of the requests' thread
+ * object 2 µs (Node 24 makes a key object of the bytes at each call), 5% of the requests' thread, which signed then,
  * under creates with a subscription (docs/benchmarks.md, "Webhooks").
  */
 const keys = new Map<string, KeyObject>()

@@ -301,16 +301,21 @@ t.test('webhook deliveries are counted by outcome, and those waiting with the ag
   hook.answerWith(() => status)
   t.equal((await call(app, 'POST', '/v1/webhooks', { url: hook.url, collections: ['zoos'] })).statusCode, 201)
   await create(app, 'zoos', { name: 'Watched', city: 'Lyon' })
-  while (hook.attempts.length < 1) await new Promise(resolve => setTimeout(resolve, 20))
-  await new Promise(resolve => setTimeout(resolve, 50))
-  const waiting = await scrape()
+  // An attempt's outcome is counted once it is kept, after the receiver has answered: scraped until it is (at most 10 s).
+  const scrapedOnce = async (kept: (scraped: Scraped) => boolean): Promise<Scraped> => {
+    for (const until = Date.now() + 10_000; Date.now() < until; await new Promise(resolve => setTimeout(resolve, 20))) {
+      const scraped = await scrape()
+      if (kept(scraped)) return scraped
+    }
+    return await scrape()
+  }
+  const waiting = await scrapedOnce(scraped => valueOf(scraped, 'zoo_webhook_attempts_total', { outcome: 'retried' }) > 0)
   t.equal(valueOf(waiting, 'zoo_webhook_attempts_total', { outcome: 'retried' }), 1, 'a failed attempt to be tried again')
   t.equal(valueOf(waiting, 'zoo_webhook_deliveries_pending'), 1)
   t.ok(valueOf(waiting, 'zoo_webhook_oldest_pending_age_seconds') > 0, 'the waiting change\'s age')
   status = 200
   await hook.waitFor(1)
-  await new Promise(resolve => setTimeout(resolve, 50))
-  const delivered = await scrape()
+  const delivered = await scrapedOnce(scraped => valueOf(scraped, 'zoo_webhook_attempts_total', { outcome: 'succeeded' }) > 0)
   t.equal(valueOf(delivered, 'zoo_webhook_attempts_total', { outcome: 'succeeded' }), 1)
   t.equal(valueOf(delivered, 'zoo_webhook_deliveries_pending'), 0)
   t.equal(valueOf(delivered, 'zoo_webhook_oldest_pending_age_seconds'), 0)
