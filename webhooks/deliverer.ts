@@ -25,8 +25,11 @@ const KEPT_DONE_MS = 7 * 24 * 3600 * 1000
 const KEPT_FAILED_MS = 30 * 24 * 3600 * 1000
 const PRUNE_MS = 3600 * 1000
 
-/** A delivery to attempt: a change to a subscription, the attempts made before, and its id once kept (one sent again). */
-interface Outgoing { webhook: WebhookSubscription, entry: ChangeEntry, change: string, attempts: number, id?: number }
+/**
+ * A delivery to attempt: a change to a subscription (its position the `webhook-id`), the attempts
+ * made before, and its id once kept (one sent again).
+ */
+interface Outgoing { webhook: WebhookSubscription, entry: ChangeEntry, attempts: number, id?: number }
 
 /** An attempt's key among a run's: subscriptions at the same position are sent the same changes, each its own attempt. */
 const sentTo = (webhook: number, entry: ChangeEntry): string => `${webhook} ${entry.position}`
@@ -201,7 +204,7 @@ export class Deliverer {
         if (queued.has(key)) continue
         let chain = byRecord.get(key)
         if (chain === undefined) byRecord.set(key, chain = [])
-        chain.push({ webhook, entry, change: entry.position, attempts: 0 })
+        chain.push({ webhook, entry, attempts: 0 })
       }
       chains.push(...byRecord.values())
     }
@@ -295,12 +298,14 @@ export class Deliverer {
     const postings = await Promise.all(outgoing.map(async one => await this.#posting(one, await grantOf(one.webhook))))
     const sent = postings.filter(posting => posting !== undefined)
     const answers = sent.length === 0 ? [] : await this.#settings.send(sent)
-    let answered = 0
+    // The answers come in the order of the postings sent: none for a delivery skipped.
+    let next = 0
+    const answered = postings.map(posting => posting === undefined ? undefined : answers[next++] as Answer)
     return await Promise.all(outgoing.map(async (one, i) => {
-      const posting = postings[i]
+      const answer = answered[i]
       const span = spans[i] as Span
       try {
-        const attempt = posting === undefined ? SKIPPED : await this.#outcome(one, answers[answered++] as Answer)
+        const attempt = answer === undefined ? SKIPPED : await this.#outcome(one, answer)
         if (attempt.code !== null) span.setAttribute('http.response.status_code', attempt.code)
         if (attempt.status === 'pending' || attempt.status === 'failed') span.setStatus({ code: SpanStatusCode.ERROR })
         return attempt
@@ -311,7 +316,7 @@ export class Deliverer {
   }
 
   /** A delivery's POST, its record as the subscription's account may read it; undefined for one outside what it may read now. */
-  async #posting ({ webhook, entry, change }: Outgoing, bearer: Bearer): Promise<Posting | undefined> {
+  async #posting ({ webhook, entry }: Outgoing, bearer: Bearer): Promise<Posting | undefined> {
     const resource = this.#byName.get(entry.collection)
     const [told] = resource === undefined || !bearer.scopes.has(`${entry.collection}:read`)
       ? []
@@ -321,7 +326,7 @@ export class Deliverer {
     const secrets = webhook.previousSecret !== null && webhook.previousUntil !== null && webhook.previousUntil > new Date().toISOString()
       ? [webhook.secret, webhook.previousSecret]
       : [webhook.secret]
-    return { url: webhook.url, id: change, secrets, body, timeout: this.#settings.timeout }
+    return { url: webhook.url, id: entry.position, secrets, body, timeout: this.#settings.timeout }
   }
 
   /** What a receiver's answer makes of an attempt: sent (any 2xx), the subscription disabled (410 Gone), or tried again until given up. */
