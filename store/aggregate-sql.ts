@@ -2,7 +2,7 @@ import type { KindName, Scalar } from '../model/kinds.ts'
 import { foldsCase } from '../model/resource.ts'
 import type { CollectionSql } from './collection-sql.ts'
 import type { AggregateQuery, Group, GroupCondition, GroupKey, GroupMeasure, GroupSortKey } from './contract.ts'
-import { identifier, join, raw, sql, type Sql } from './sql.ts'
+import { counted, identifier, join, raw, sql, type Sql } from './sql.ts'
 import { storable } from './text.ts'
 
 /** How many characters of a date's or timestamp's text make its bucket: `2020`, `2020-03`, `2020-03-01`. */
@@ -35,7 +35,7 @@ export class AggregateSql {
    * conditions on its columns (a `HAVING` without `GROUP BY` is not SQLite's).
    */
   page (query: AggregateQuery): Sql {
-    const paged = sql` LIMIT ${query.limit} OFFSET ${query.offset}`
+    const paged = sql` LIMIT ${counted(query.limit)} OFFSET ${query.offset}`
     if (query.groupBy.length === 0) return sql`${this.#alone(query, () => true)}${paged}`
     const columns = [...query.groupBy.map(key => this.#key(key)), raw('count(*)'), ...query.measures.map(m => this.#measure(m))]
     const orderBy = join(query.sort.map(key => this.#sorted(key, query)), ', ')

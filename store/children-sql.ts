@@ -2,7 +2,7 @@ import type { Scalar } from '../model/kinds.ts'
 import type { ResourceRecord } from '../model/resource.ts'
 import type { CollectionSql } from './collection-sql.ts'
 import type { Children, Filter } from './contract.ts'
-import { identifier, join, raw, sql, type Sql } from './sql.ts'
+import { counted, identifier, join, raw, sql, type Sql } from './sql.ts'
 
 /*
  * The SQL of a collection's records embedded under their parents (`embed=` of a parent's
@@ -17,7 +17,7 @@ import { identifier, join, raw, sql, type Sql } from './sql.ts'
  */
 export function childrenOf (table: CollectionSql, field: string, parents: readonly number[], limit: number, within: Filter[]): Sql {
   return join(parents.map((parent, i) => {
-    const branch = sql`${table.select} WHERE ${identifier(field)} = ${parent}${table.and(within)} ORDER BY id LIMIT ${limit}`
+    const branch = sql`${table.select} WHERE ${identifier(field)} = ${parent}${table.and(within)} ORDER BY id LIMIT ${counted(limit)}`
     return sql`SELECT * FROM (${branch}) AS ${raw(`parent${i}`)}`
   }), ' UNION ALL ')
 }

@@ -4,7 +4,7 @@ import { recordWords } from '../model/search.ts'
 import type { Filter, RecordGuard, SortKey, Versioned } from './contract.ts'
 import type { Dialect, SearchIndex } from './dialect.ts'
 import { keysetRanges } from './keyset.ts'
-import { identifier, join, raw, sql, type Sql } from './sql.ts'
+import { counted, identifier, join, raw, sql, type Sql } from './sql.ts'
 import { quote, storable } from './text.ts'
 
 /*
@@ -205,7 +205,7 @@ export class CollectionSql {
     const bound = (record: ResourceRecord): string => search.column === undefined ? this.words(record) : this.#given(record)
     const where = sql`id > ${after} AND ${search.unindexed(after)}`
     return {
-      statement: sql`SELECT id, ${raw(fields.map(quote).join(', '))} FROM ${this.table} WHERE ${where} ORDER BY id LIMIT ${limit}`,
+      statement: sql`SELECT id, ${raw(fields.map(quote).join(', '))} FROM ${this.table} WHERE ${where} ORDER BY id LIMIT ${counted(limit)}`,
       words: row => [Number(row[0]), bound(Object.fromEntries(fields.map((f, i) => [f, row[i + 1] as Scalar])))]
     }
   }
@@ -311,7 +311,8 @@ export class CollectionSql {
   /** The live records `filters` (at least one) match, in id order, at most `limit`, locked until the write commits. */
   matching (filters: Filter[], limit: number): Sql {
     if (filters.length === 0) throw new Error('a change of many records needs a filter')
-    return sql`SELECT ${this.#names}, version FROM ${this.table}${this.where(filters)} ORDER BY id LIMIT ${limit}${this.dialect.forUpdate}`
+    const locked = sql`ORDER BY id LIMIT ${counted(limit)}${this.dialect.forUpdate}`
+    return sql`SELECT ${this.#names}, version FROM ${this.table}${this.where(filters)} ${locked}`
   }
 
   /**

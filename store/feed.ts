@@ -3,7 +3,7 @@ import type { ResourceRecord } from '../model/resource.ts'
 import type { ChangeEntry, ChangeLog, FeedEvent } from './contract.ts'
 import { changesOf, rowsOf, type DatabasePort } from './database.ts'
 import type { Change } from './sequence.ts'
-import { raw, sql, type Sql } from './sql.ts'
+import { counted, raw, sql, type Sql } from './sql.ts'
 
 /** A change as the feed's statement binds it: collection, record id, event, the record as JSON (null once deleted). */
 export type FeedRow = [string, number, FeedEvent, string | null]
@@ -71,7 +71,7 @@ export class SqlChangeLog implements ChangeLog {
   async after (position: string, collection: string | undefined, limit: number): Promise<ChangeEntry[]> {
     const of = collection === undefined ? raw('') : sql`collection = ${collection} AND `
     const rows = await this.#port.rows<Row>(
-      sql`SELECT ${COLUMNS} FROM changes WHERE ${of}position > ${position}${this.#final} ORDER BY position LIMIT ${limit}`)
+      sql`SELECT ${COLUMNS} FROM changes WHERE ${of}position > ${position}${this.#final} ORDER BY position LIMIT ${counted(limit)}`)
     return rows.map(entryOf)
   }
 
@@ -80,7 +80,7 @@ export class SqlChangeLog implements ChangeLog {
     // the feed walks: an index by record would cost every write of every collection, for what only
     // the feeds of tokens bound by access rules ask (docs/access-rules.md).
     const recent = sql`SELECT position, record_id FROM changes WHERE collection = ${collection} AND position < ${position}
-      ORDER BY position DESC LIMIT ${PREVIOUS_WITHIN}`
+      ORDER BY position DESC LIMIT ${counted(PREVIOUS_WITHIN)}`
     const row = await this.#port.row<Row>(sql`SELECT ${COLUMNS} FROM changes WHERE position =
       (SELECT max(position) FROM (${recent}) AS recent WHERE record_id = ${id})`)
     return row === undefined ? undefined : entryOf(row)

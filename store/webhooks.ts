@@ -1,6 +1,6 @@
 import type { ChangeEntry, FeedEvent, Owner } from './contract.ts'
 import { changesOf, rowOf, rowsOf, type DatabasePort } from './database.ts'
-import { join, list, raw, sql, type Sql } from './sql.ts'
+import { counted, join, list, raw, sql, type Sql } from './sql.ts'
 
 /*
  * Webhooks' subscriptions and deliveries (migrations/<engine>/150_webhooks.sql), the same SQL on
@@ -209,7 +209,7 @@ export class SqlWebhookStore {
 
   async list (owner: Owner, limit: number, offset: number): Promise<{ items: Webhook[], total: number }> {
     const rows = await this.db.rows<WebhookRow>(sql`SELECT ${WEBHOOK} FROM webhooks WHERE ${owned(owner)}
-      ORDER BY id LIMIT ${limit} OFFSET ${offset}`)
+      ORDER BY id LIMIT ${counted(limit)} OFFSET ${offset}`)
     const total = await this.db.row<{ total: number }>(sql`SELECT count(*) AS total FROM webhooks WHERE ${owned(owner)}`)
     return { items: rows.map(subscriptionOf), total: Number(total?.total) }
   }
@@ -258,7 +258,9 @@ export class SqlWebhookStore {
   /** Of the records `entries` changed, those with a delivery to subscription `id` waiting to be sent (their `recordKey`s). */
   async queued (id: number, entries: readonly ChangeEntry[]): Promise<Set<string>> {
     if (entries.length === 0) return new Set()
-    const rows = await this.db.rows<{ collection: string, record_id: number }>(sql`SELECT DISTINCT collection, record_id
+    // Not DISTINCT: SQLite then marks the subscription's placeholder as one whose value may change
+    // the plan, and the statement compiled again at every run (store/sql.ts `counted`); the Set is distinct.
+    const rows = await this.db.rows<{ collection: string, record_id: number }>(sql`SELECT collection, record_id
       FROM webhook_deliveries WHERE webhook_id = ${id} AND collection IN (${list([...new Set(entries.map(e => e.collection))])})
       AND record_id IN (${list([...new Set(entries.map(e => e.id))])}) AND status = 'pending'`)
     return new Set(rows.map(row => recordKey(row.collection, Number(row.record_id))))
@@ -306,7 +308,7 @@ export class SqlWebhookStore {
       AND d.webhook_id IN (SELECT id FROM webhooks WHERE enabled = 1)
       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e WHERE e.webhook_id = d.webhook_id AND e.collection = d.collection
         AND e.record_id = d.record_id AND e.position < d.position AND e.status = 'pending')
-      ORDER BY d.id LIMIT ${limit}${this.skip}`
+      ORDER BY d.id LIMIT ${counted(limit)}${this.skip}`
     // Where one process serves the database (SQLite), its one deliverer takes the next deliveries
     // only once it has kept the outcomes of the last ones, and a delivery under way when the process
     // died is still pending at the next start: a lease would hold nothing from anyone, and cost a
@@ -369,7 +371,7 @@ export class SqlWebhookStore {
     const where = sql`webhook_id = ${webhook}${status === undefined ? raw('') : sql` AND status = ${status}`}`
     const direction = raw(descending ? 'DESC' : 'ASC')
     const rows = await this.db.rows<DeliveryRow>(sql`SELECT ${DELIVERY} FROM webhook_deliveries WHERE ${where}
-      ORDER BY ${DELIVERY_ORDERS[sort]} ${direction}, id ${direction} LIMIT ${limit} OFFSET ${offset}`)
+      ORDER BY ${DELIVERY_ORDERS[sort]} ${direction}, id ${direction} LIMIT ${counted(limit)} OFFSET ${offset}`)
     const total = await this.db.row<{ total: number }>(sql`SELECT count(*) AS total FROM webhook_deliveries WHERE ${where}`)
     return { items: rows.map(deliveryOf), total: Number(total?.total) }
   }

@@ -1,6 +1,6 @@
 import type { ListQuery, SortKey } from '../contract.ts'
 import type { CollectionSql } from '../collection-sql.ts'
-import { join, raw, sql, type Sql } from '../sql.ts'
+import { counted, join, raw, sql, type Sql } from '../sql.ts'
 
 /**
  * The SQL of a collection read in PostgreSQL, whose planner chooses the plan itself; the store
@@ -19,13 +19,13 @@ export class PostgresListQueries {
     const { select } = this.#table
     const orderBy = sql` ORDER BY ${join(query.sort.map(key => this.#ordered(key)), ', ')}`
     if (query.after === undefined) {
-      return sql`${select}${this.#table.where(query.filters)}${orderBy} LIMIT ${query.limit} OFFSET ${query.offset}`
+      return sql`${select}${this.#table.where(query.filters)}${orderBy} LIMIT ${counted(query.limit)} OFFSET ${query.offset}`
     }
     if (query.offset !== 0) throw new Error('a keyset page takes no offset')
     const filters = query.filters.map(f => this.#table.condition(f))
     const ranges = this.#table.after(query.sort, query.after)
-      .map(range => sql`(${select} WHERE ${join([...filters, range], ' AND ')}${orderBy} LIMIT ${query.limit})`)
-    return sql`SELECT * FROM (${join(ranges, ' UNION ALL ')}) AS page${orderBy} LIMIT ${query.limit}`
+      .map(range => sql`(${select} WHERE ${join([...filters, range], ' AND ')}${orderBy} LIMIT ${counted(query.limit)})`)
+    return sql`SELECT * FROM (${join(ranges, ' UNION ALL ')}) AS page${orderBy} LIMIT ${counted(query.limit)}`
   }
 
   /** The column as it sorts (folded for a case-insensitive one), NULL first in ascending order. */

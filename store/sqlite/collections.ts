@@ -10,7 +10,7 @@ import { sqliteStatement } from '../observed.ts'
 import { ReaderThreads } from '../reader-threads.ts'
 import { sqliteAddonFile, threadModule } from '../../packaging/shipped.ts'
 import { runNow, type Ask, type Change, type Sequence } from '../sequence.ts'
-import { sql, type Sql } from '../sql.ts'
+import { counted, sql, type Sql } from '../sql.ts'
 import { emptyByTotal, TableCollection } from '../table-collection.ts'
 import { TableStore } from '../table-store.ts'
 import { SqlitePort, type SqliteDatabase } from './database.ts'
@@ -191,7 +191,7 @@ class SqliteCollection extends TableCollection {
     for (const page of this.#queries.page(query, total ?? this.#matchingAtLeast(query, size), size)) {
       const wanted = query.limit - items.length
       if (wanted <= 0) break
-      for (const row of this.store.rows(sql`${page} LIMIT ${wanted} OFFSET ${query.offset}`)) items.push(this.sql.record(row))
+      for (const row of this.store.rows(sql`${page} LIMIT ${counted(wanted)} OFFSET ${query.offset}`)) items.push(this.sql.record(row))
     }
     return { items, total }
   }

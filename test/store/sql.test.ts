@@ -1,5 +1,5 @@
 import t from 'tap'
-import { identifier, join, list, numbered, raw, sql, Sql } from '../../store/sql.ts'
+import { counted, identifier, join, list, numbered, raw, sql, Sql } from '../../store/sql.ts'
 
 /*
  * The SQL builder (store/sql.ts): fragments keep their values apart from their text, compose in
@@ -47,6 +47,16 @@ t.test('raw text, identifiers, joins and lists', async t => {
   t.same(join([sql`a = ${1}`], ' AND ').render(DOLLAR), { sql: 'a = $1', params: [1] })
   t.same(sql`id IN (${list([3, 1, 2])})`.render(QUESTION), { sql: 'id IN (?, ?, ?)', params: [3, 1, 2] })
   t.same(sql`id IN (${list([3, 1, 2])}) AND x = ${9}`.render(DOLLAR), { sql: 'id IN ($1, $2, $3) AND x = $4', params: [3, 1, 2, 9] })
+})
+
+t.test('a count is written into the text, and only a whole number from 0 up is', async t => {
+  t.same(sql`SELECT * FROM zoos WHERE id > ${5} LIMIT ${counted(20)} OFFSET ${40}`.render(QUESTION),
+    { sql: 'SELECT * FROM zoos WHERE id > ? LIMIT 20 OFFSET ?', params: [5, 40] })
+  t.same(sql`LIMIT ${counted(0)}`.render(DOLLAR), { sql: 'LIMIT 0', params: [] })
+  for (const refused of [-1, 1.5, Number.NaN, Infinity, 2 ** 53]) {
+    t.throws(() => counted(refused), /whole number from 0 up/, String(refused))
+  }
+  t.throws(() => counted('1; DROP TABLE zoos' as unknown as number), /whole number from 0 up/)
 })
 
 t.test('SQL numbered by another module is told the number of its first placeholder where it stands', async t => {
