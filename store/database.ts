@@ -56,6 +56,11 @@ export abstract class DatabasePort {
    * form the column's unique index serves.
    */
   abstract caseless (column: string, value: string): Sql
+  /**
+   * The elements of a JSON array, given as text, as a table of one column `value`, in the array's
+   * order: many rows written by one statement of one text, whatever their number.
+   */
+  abstract jsonRows (array: string): Sql
   /** Answers one statement, outside any transaction. */
   protected abstract answer (query: PortQuery): unknown
 

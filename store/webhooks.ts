@@ -1,6 +1,6 @@
 import type { ChangeEntry, FeedEvent, Owner } from './contract.ts'
 import { changesOf, rowOf, rowsOf, type DatabasePort } from './database.ts'
-import { counted, join, list, raw, sql, type Sql } from './sql.ts'
+import { counted, list, raw, sql, type Sql } from './sql.ts'
 
 /*
  * Webhooks' subscriptions and deliveries (migrations/<engine>/150_webhooks.sql), the same SQL on
@@ -175,11 +175,16 @@ export interface DeliveryPage {
 export const DELIVERY_ORDERS = { id: raw('id'), next_attempt_at: raw('next_attempt_at') } as const
 
 /**
- * How many of `left` deliveries one INSERT writes: the largest power of two up to 64, so that a run's
- * rows take a few statements of at most seven texts, each compiled once and kept, where one
- * statement a row cost its building, its lookup and its run each time.
+ * The deliveries of a move, written by one statement of one text however many they are: their
+ * values as one JSON array (`DatabasePort.jsonRows`), each row `[position, collection, record_id,
+ * event, record, at, status, attempts, last_status, last_error, next_attempt_at]`. An INSERT of
+ * one row of placeholders each was built, hashed and bound value by value at every run (a tenth of
+ * what the deliveries cost the requests' thread, counted); the JSON's text is parsed by the
+ * database. (`WHERE true` before the ON CONFLICT of an INSERT from a SELECT: SQLite's parser would
+ * take the ON for a join's.)
  */
-const insertedTogether = (left: number): number => Math.min(64, 2 ** Math.floor(Math.log2(left)))
+const KEPT = raw(`CAST(value ->> 0 AS BIGINT), value ->> 1, CAST(value ->> 2 AS BIGINT), value ->> 3, value ->> 4, value ->> 5,
+  value ->> 6, CAST(value ->> 7 AS INTEGER), CAST(value ->> 8 AS INTEGER), value ->> 9, value ->> 10`)
 
 export class SqlWebhookStore {
   readonly db: DatabasePort
@@ -275,23 +280,23 @@ export class SqlWebhookStore {
    */
   async advance (moves: readonly Move[]): Promise<void> {
     if (moves.length === 0) return
+    const port = this.db
     await this.db.transaction(function * () {
       for (const { id, from, to, kept } of moves) {
         const moved = yield * changesOf(sql`UPDATE webhooks SET position = CAST(${to} AS BIGINT), leased_until = NULL
           WHERE id = ${id} AND position = CAST(${from} AS BIGINT)`)
-        if (moved === 0) continue
+        if (moved === 0 || kept.length === 0) continue
         const rows = kept.map(({ entry: e, attempt }) => {
           const status = attempt?.status ?? 'pending'
           const record = e.record === null || status === 'succeeded' || status === 'skipped' ? null : JSON.stringify(e.record)
           const [attempts, next] = attempt === undefined ? [0, e.at] : [1, attempt.next]
-          return sql`(${id}, CAST(${e.position} AS BIGINT), ${e.collection}, ${e.id}, ${e.event}, ${record}, ${e.at}, ${status},
-            ${attempts}, ${attempt?.code ?? null}, ${attempt?.error ?? null}, ${next})`
+          const outcome = [attempt?.code ?? null, attempt?.error ?? null, next]
+          return [e.position, e.collection, e.id, e.event, record, e.at, status, attempts, ...outcome]
         })
-        for (let at = 0; at < rows.length;) {
-          const size = insertedTogether(rows.length - at)
-          yield * changesOf(sql`INSERT INTO webhook_deliveries (webhook_id, position, collection, record_id, event, record, at, status,
-            attempts, last_status, last_error, next_attempt_at) VALUES ${join(rows.slice(at, at += size), ', ')} ON CONFLICT DO NOTHING`)
-        }
+        const values = port.jsonRows(JSON.stringify(rows))
+        yield * changesOf(sql`INSERT INTO webhook_deliveries (webhook_id, position, collection, record_id, event, record, at, status,
+          attempts, last_status, last_error, next_attempt_at) SELECT CAST(${id} AS BIGINT), ${KEPT} FROM ${values}
+          WHERE true ON CONFLICT DO NOTHING`)
       }
     }())
   }

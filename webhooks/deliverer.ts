@@ -31,6 +31,12 @@ const PRUNE_MS = 3600 * 1000
  */
 interface Outgoing { webhook: WebhookSubscription, entry: ChangeEntry, attempts: number, id?: number }
 
+/**
+ * What a subscription's deliveries of one round are made with: what its account may read now, the
+ * stores within it, and the secrets that sign (the one before a rotation too, until its time is out).
+ */
+interface Sender { bearer: Bearer, stores: BoundStores, secrets: string[] }
+
 /** An attempt's key among a run's: subscriptions at the same position are sent the same changes, each its own attempt. */
 const sentTo = (webhook: number, entry: ChangeEntry): string => `${webhook} ${entry.position}`
 
@@ -174,7 +180,10 @@ export class Deliverer {
       if (read.length === PAGE) this.#again = true
       const matchers = this.#matchers(webhook)
       const wanted: ChangeEntry[] = []
-      for (const entry of read) if (await this.#wants(webhook, matchers, entry)) wanted.push(entry)
+      for (const entry of read) {
+        const wants = this.#wants(webhook, matchers, entry)
+        if (wants === true || (wants !== false && await wants)) wanted.push(entry)
+      }
       if (wanted.length > 0 && !await this.#store.hold(webhook.id, webhook.position, new Date(now).toISOString(), this.#leasedUntil(now))) {
         continue
       }
@@ -246,15 +255,18 @@ export class Deliverer {
     return matchers
   }
 
-  /** Whether a subscription wants a change: its collection, its event, and its filter on the record as changed (as it was, deleted). */
-  async #wants (webhook: WebhookSubscription, matchers: ReadonlyMap<string, Matcher>, entry: ChangeEntry): Promise<boolean> {
+  /**
+   * Whether a subscription wants a change: its collection, its event, and its filter on the record
+   * as changed (as it was, deleted: the one case that reads the feed, so the others answer at once
+   * rather than each through a promise).
+   */
+  #wants (webhook: WebhookSubscription, matchers: ReadonlyMap<string, Matcher>, entry: ChangeEntry): boolean | Promise<boolean> {
     const matches = matchers.get(entry.collection)
     if (matches === undefined || !webhook.events.includes(entry.event as FeedEvent)) return false
     if (webhook.filter === '') return true
     if (entry.record !== null) return matches(entry.record)
     // A deleted record, as its change before left it; one no longer kept may have matched.
-    const before = await this.#log.previous(entry)
-    return before?.record === null || before?.record === undefined || matches(before.record)
+    return this.#log.previous(entry).then(before => before?.record === null || before?.record === undefined || matches(before.record))
   }
 
   /** Sends the deliveries kept to be sent (again) that are due, up to SENT_TOGETHER at a time: how many it took. */
@@ -282,11 +294,20 @@ export class Deliverer {
    * been answered).
    */
   async #attemptAll (outgoing: readonly Outgoing[]): Promise<Attempt[]> {
-    const grants = new Map<number, Promise<Bearer>>()
-    const grantOf = (webhook: WebhookSubscription): Promise<Bearer> => {
-      let grant = grants.get(webhook.id)
-      if (grant === undefined) grants.set(webhook.id, grant = this.#grant(webhook))
-      return grant
+    const now = new Date().toISOString()
+    const senders = new Map<number, Promise<Sender>>()
+    const senderOf = (webhook: WebhookSubscription): Promise<Sender> => {
+      let sender = senders.get(webhook.id)
+      if (sender === undefined) {
+        senders.set(webhook.id, sender = this.#grant(webhook).then(bearer => ({
+          bearer,
+          stores: new BoundStores(this.#stores, this.#resources, bearer),
+          secrets: webhook.previousSecret !== null && webhook.previousUntil !== null && webhook.previousUntil > now
+            ? [webhook.secret, webhook.previousSecret]
+            : [webhook.secret]
+        })))
+      }
+      return sender
     }
     // The tracer of the provider set now: one got once would keep the first provider's, shut down with its app.
     const tracer = trace.getTracer('zoo-api')
@@ -295,7 +316,7 @@ export class Deliverer {
       const attributes = { 'http.request.method': 'POST', 'zoo.webhook.id': webhook.id, ...delivery }
       return tracer.startSpan('webhook POST', { attributes }, ROOT_CONTEXT)
     })
-    const postings = await Promise.all(outgoing.map(async one => await this.#posting(one, await grantOf(one.webhook))))
+    const postings = await Promise.all(outgoing.map(async one => await this.#posting(one, await senderOf(one.webhook))))
     const sent = postings.filter(posting => posting !== undefined)
     const answers = sent.length === 0 ? [] : await this.#settings.send(sent)
     // The answers come in the order of the postings sent: none for a delivery skipped.
@@ -316,16 +337,13 @@ export class Deliverer {
   }
 
   /** A delivery's POST, its record as the subscription's account may read it; undefined for one outside what it may read now. */
-  async #posting ({ webhook, entry }: Outgoing, bearer: Bearer): Promise<Posting | undefined> {
+  async #posting ({ webhook, entry }: Outgoing, { bearer, stores, secrets }: Sender): Promise<Posting | undefined> {
     const resource = this.#byName.get(entry.collection)
     const [told] = resource === undefined || !bearer.scopes.has(`${entry.collection}:read`)
       ? []
-      : await new BoundStores(this.#stores, this.#resources, bearer).collection(resource).seen([entry])
+      : await stores.collection(resource).seen([entry])
     if (told === undefined) return undefined
     const body = JSON.stringify({ type: `${entry.collection}.${told.event}`, timestamp: entry.at, data: told.record ?? { id: entry.id } })
-    const secrets = webhook.previousSecret !== null && webhook.previousUntil !== null && webhook.previousUntil > new Date().toISOString()
-      ? [webhook.secret, webhook.previousSecret]
-      : [webhook.secret]
     return { url: webhook.url, id: entry.position, secrets, body, timeout: this.#settings.timeout }
   }
 

@@ -188,6 +188,10 @@ export class PostgresPort extends DatabasePort {
   caseless (column: string, value: string): Sql {
     return sql`lower(${raw(column)}) = ${asciiLower(value)}`
   }
+
+  jsonRows (array: string): Sql {
+    return sql`json_array_elements(${array}::json) AS rows (value)`
+  }
 }
 
 async function answer (db: Queryable, { statement, want }: PortQuery): Promise<unknown> {
