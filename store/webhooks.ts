@@ -402,6 +402,16 @@ export class SqlWebhookStore {
       OR (status = 'failed' AND at < ${failed.toISOString()})`)
   }
 
+  /**
+   * When the first delivery waiting to be sent (again) falls due, in milliseconds since the epoch
+   * (Infinity for none): one step along the due index.
+   */
+  async nextDue (): Promise<number> {
+    const row = await this.db.row<{ next: string | null }>(sql`SELECT min(next_attempt_at) AS next FROM webhook_deliveries
+      WHERE status = 'pending'`)
+    return row?.next === null || row?.next === undefined ? Infinity : Date.parse(row.next)
+  }
+
   /** Deliveries waiting to be sent, and when the oldest of them was made (for the metrics). */
   async waiting (): Promise<{ pending: number, oldest: string | null }> {
     const row = await this.db.row<{ pending: number, oldest: string | null }>(sql`SELECT count(*) AS pending, min(at) AS oldest

@@ -103,6 +103,14 @@ export class Deliverer {
    * shared database the poll looks every second whatever it found, for another instance's.
    */
   #busy = true
+  /**
+   * From when a delivery kept to be sent again may be due (ms since the epoch): the look for them
+   * (a statement a run, a hundred runs a second under writes) is made only from then. Set by the
+   * look itself (the first due after it), lowered by each delivery this process keeps to be sent
+   * again; the poll and a route's wake (a delivery sent again on request) make it look at once,
+   * and with it for what other instances kept.
+   */
+  #dueFrom = 0
   #pruned = 0
 
   constructor (options: DelivererOptions) {
@@ -119,7 +127,7 @@ export class Deliverer {
   async start (): Promise<void> {
     await this.#store.releaseAbandoned()
     this.#started = true
-    this.#stopListening = this.#log.onCommit(() => { if (this.#busy) this.wake() })
+    this.#stopListening = this.#log.onCommit(() => { if (this.#busy) this.#wake() })
     this.#timer = setInterval(() => { if (this.#busy || this.#store.shared) this.wake() }, POLL_MS).unref()
     this.wake()
   }
@@ -132,7 +140,13 @@ export class Deliverer {
     await this.#running
   }
 
+  /** Runs the deliverer soon, looking for every delivery due too (a subscription or a delivery changed, the poll). */
   wake (): void {
+    this.#dueFrom = 0
+    this.#wake()
+  }
+
+  #wake (): void {
     if (!this.#started || this.#stopped) return
     if (this.#running !== undefined) {
       this.#again = true
@@ -152,7 +166,12 @@ export class Deliverer {
       // A delivery is sent only for an enabled subscription: without one there is nothing to take.
       if (!this.#busy) return
       await this.#dispatch(enabled)
-      while (!this.#stopped && await this.#sendDue() === SENT_TOGETHER);
+      if (Date.now() >= this.#dueFrom) {
+        // Lowered meanwhile by the deliveries kept to be sent again, and by a wake.
+        this.#dueFrom = Infinity
+        while (!this.#stopped && await this.#sendDue() === SENT_TOGETHER);
+        this.#dueFrom = Math.min(this.#dueFrom, await this.#store.nextDue())
+      }
       if (Date.now() - this.#pruned > PRUNE_MS) {
         this.#pruned = Date.now()
         await this.#store.prune(new Date(this.#pruned - KEPT_DONE_MS), new Date(this.#pruned - KEPT_FAILED_MS))
@@ -192,6 +211,9 @@ export class Deliverer {
     const attempts = await this.#sendFirst(moves)
     await this.#store.advance(moves.map(({ id, from, to, wanted }) =>
       ({ id, from, to, kept: wanted.map(entry => ({ entry, attempt: attempts.get(sentTo(id, entry)) })) })))
+    // A change kept unsent is due at once; one whose first attempt failed, at its next.
+    if (moves.some(({ id, wanted }) => wanted.some(entry => !attempts.has(sentTo(id, entry))))) this.#dueFrom = 0
+    this.#keptAgain(attempts.values())
     this.#published(attempts.values())
   }
 
@@ -277,8 +299,14 @@ export class Deliverer {
     const outcomes = await this.#attemptAll(due)
     const attempts = due.map((delivery, i) => [delivery.id, outcomes[i] as Attempt] as const)
     await this.#store.attempted(attempts)
+    this.#keptAgain(attempts.map(([, attempt]) => attempt))
     this.#published(attempts.map(([, attempt]) => attempt))
     return due.length
+  }
+
+  /** Looks for the deliveries due from the first of these attempts' next, once kept. */
+  #keptAgain (attempts: Iterable<Attempt>): void {
+    for (const { next } of attempts) if (next !== null) this.#dueFrom = Math.min(this.#dueFrom, Date.parse(next))
   }
 
   /** Tells whoever listens (the metrics) each attempt's outcome, once kept. */
