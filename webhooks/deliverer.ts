@@ -106,11 +106,13 @@ export class Deliverer {
   /**
    * From when a delivery kept to be sent again may be due (ms since the epoch): the look for them
    * (a statement a run, a hundred runs a second under writes) is made only from then. Set by the
-   * look itself (the first due after it), lowered by each delivery this process keeps to be sent
-   * again; the poll and a route's wake (a delivery sent again on request) make it look at once,
-   * and with it for what other instances kept.
+   * look itself (the first due after it; Infinity when none waits), lowered by each delivery this
+   * process keeps to be sent again; the poll and a route's wake (a delivery sent again on request)
+   * make it look at once, and with it for what other instances kept.
    */
   #dueFrom = 0
+  /** The matchers of each enabled subscription, by its collections and filter (#matchers). */
+  readonly #compiled = new Map<number, { key: string, matchers: Map<string, Matcher> }>()
   #pruned = 0
 
   constructor (options: DelivererOptions) {
@@ -188,6 +190,8 @@ export class Deliverer {
    * subscription. Another run follows when a page was full.
    */
   async #dispatch (enabled: readonly WebhookSubscription[]): Promise<void> {
+    const ids = new Set(enabled.map(webhook => webhook.id))
+    for (const id of this.#compiled.keys()) if (!ids.has(id)) this.#compiled.delete(id)
     const pages = new Map<string, Promise<ChangeEntry[]>>()
     const moves: Array<Omit<Move, 'kept'> & { webhook: WebhookSubscription, wanted: ChangeEntry[] }> = []
     const now = Date.now()
@@ -227,8 +231,11 @@ export class Deliverer {
   async #sendFirst (moves: ReadonlyArray<{ webhook: WebhookSubscription, wanted: readonly ChangeEntry[] }>):
   Promise<Map<string, Attempt>> {
     const chains: Outgoing[][] = []
+    // Where this process alone writes the deliveries, none waits when the last look for the due
+    // found none and none was kept to be sent again since (#dueFrom): nothing to ask.
+    const noneWaiting = !this.#store.shared && this.#dueFrom === Infinity
     for (const { webhook, wanted } of moves) {
-      const queued = await this.#store.queued(webhook.id, wanted)
+      const queued = noneWaiting ? new Set<string>() : await this.#store.queued(webhook.id, wanted)
       const byRecord = new Map<string, Outgoing[]>()
       for (const entry of wanted) {
         const key = recordKey(entry.collection, entry.id)
@@ -262,8 +269,15 @@ export class Deliverer {
     return new Date(now + (2 * this.#settings.timeout + 30) * 1000).toISOString()
   }
 
-  /** A subscription's filter, as a matcher for each of its collections that takes it. */
+  /**
+   * A subscription's filter, as a matcher for each of its collections that takes it: made once and
+   * kept while its collections and filter stay as they are (the resources do not change while the
+   * process runs), rather than parsed and compiled at every run.
+   */
   #matchers (webhook: WebhookSubscription): Map<string, Matcher> {
+    const key = `${webhook.collections.join(',')}?${webhook.filter}`
+    const kept = this.#compiled.get(webhook.id)
+    if (kept?.key === key) return kept.matchers
     const matchers = new Map<string, Matcher>()
     for (const name of webhook.collections) {
       const resource = this.#byName.get(name)
@@ -274,6 +288,7 @@ export class Deliverer {
         // A filter its collection no longer takes (a field removed): that collection's changes are not delivered.
       }
     }
+    this.#compiled.set(webhook.id, { key, matchers })
     return matchers
   }
 

@@ -89,6 +89,18 @@ t.test('the filter and the events choose the changes delivered', async t => {
     'no update (not asked for), nothing of a zoo outside the filter, its delete neither')
   t.equal(got.length, 2)
 
+  // A filter changed applies from the next change on (the deliverer keeps each subscription's filter compiled until it changes).
+  const other = await receiver(t)
+  const changed = await subscribe(app, { url: other.url, collections: ['zoos'], filter: 'country=DE', events: ['created'] })
+  await create(app, 'zoos', { name: 'Zoo', city: 'Leipzig', country: 'DE' })
+  await other.waitFor(1)
+  t.equal((await call(app, 'PATCH', `/v1/webhooks/${changed.id}`, { filter: 'country=FR' })).statusCode, 201)
+  await create(app, 'zoos', { name: 'Zoo', city: 'Dresden', country: 'DE' })
+  await create(app, 'zoos', { name: 'Zoo', city: 'Lyon', country: 'FR' })
+  await other.waitFor(2)
+  await new Promise(resolve => setTimeout(resolve, 500))
+  t.same(other.received.map(d => d.json.data.city), ['Leipzig', 'Lyon'], 'the new filter from the next change on, not the one before it')
+
   const refused = await call(app, 'POST', '/v1/webhooks', { url: hook.url, collections: ['zoos', 'animals'], filter: 'country=DE' })
   t.equal(refused.statusCode, 422, 'a filter a collection does not take')
   t.match(refused.json().errors, [{ field: 'filter', code: 'invalid' }])
