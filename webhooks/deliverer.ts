@@ -6,7 +6,7 @@ import { fieldComparator, type Resource } from '../model/resource.ts'
 import { BoundStores, type Bearer } from '../store/bound.ts'
 import type { ChangeEntry, ChangeLog, CollectionStores, FeedEvent } from '../store/contract.ts'
 import { recordKey, type Attempt, type Move, type SqlWebhookStore, type WebhookSubscription } from '../store/webhooks.ts'
-import type { Answer, Posting } from './sending.ts'
+import type { Answer, Posting, Round, Target } from './sending.ts'
 
 /** Each attempt's outcome, for whoever listens (the metrics): `{ outcome }`, succeeded, retried, failed or skipped. */
 export const webhookAttempts = channel('zoo-api:webhook.attempt')
@@ -31,11 +31,8 @@ const PRUNE_MS = 3600 * 1000
  */
 interface Outgoing { webhook: WebhookSubscription, entry: ChangeEntry, attempts: number, id?: number }
 
-/**
- * What a subscription's deliveries of one round are made with: what its account may read now, the
- * stores within it, and the secrets that sign (the one before a rotation too, until its time is out).
- */
-interface Sender { bearer: Bearer, stores: BoundStores, secrets: string[] }
+/** What a subscription's deliveries of one round are made with: what its account may read now, and the stores within it. */
+interface Sender { bearer: Bearer, stores: BoundStores }
 
 /** An attempt's key among a run's: subscriptions at the same position are sent the same changes, each its own attempt. */
 const sentTo = (webhook: number, entry: ChangeEntry): string => `${webhook} ${entry.position}`
@@ -54,8 +51,8 @@ export interface DelivererOptions {
 export interface DelivererSettings {
   timeout: number
   retries: readonly number[]
-  /** Sends deliveries' POSTs together, answered in the same order: on a thread of its own (webhooks/sender.ts), beside the requests'. */
-  send: (postings: Posting[]) => Promise<Answer[]>
+  /** Sends a round's POSTs, answered in the order of its postings: on a thread of its own (webhooks/sender.ts), beside the requests'. */
+  send: (round: Round) => Promise<Answer[]>
 }
 
 /**
@@ -342,15 +339,21 @@ export class Deliverer {
     const senderOf = (webhook: WebhookSubscription): Promise<Sender> => {
       let sender = senders.get(webhook.id)
       if (sender === undefined) {
-        senders.set(webhook.id, sender = this.#grant(webhook).then(bearer => ({
-          bearer,
-          stores: new BoundStores(this.#stores, this.#resources, bearer),
-          secrets: webhook.previousSecret !== null && webhook.previousUntil !== null && webhook.previousUntil > now
-            ? [webhook.secret, webhook.previousSecret]
-            : [webhook.secret]
-        })))
+        const stores = (bearer: Bearer): Sender => ({ bearer, stores: new BoundStores(this.#stores, this.#resources, bearer) })
+        senders.set(webhook.id, sender = this.#grant(webhook).then(stores))
       }
       return sender
+    }
+    // Each subscription's url and secrets told the sending thread once a round (the one before a rotation too, until its time is out).
+    const targets: Target[] = []
+    const targetOf = new Map<number, number>()
+    for (const { webhook } of outgoing) {
+      if (targetOf.has(webhook.id)) continue
+      targetOf.set(webhook.id, targets.length)
+      const secrets = webhook.previousSecret !== null && webhook.previousUntil !== null && webhook.previousUntil > now
+        ? [webhook.secret, webhook.previousSecret]
+        : [webhook.secret]
+      targets.push({ url: webhook.url, secrets })
     }
     // The tracer of the provider set now: one got once would keep the first provider's, shut down with its app.
     const tracer = trace.getTracer('zoo-api')
@@ -359,9 +362,10 @@ export class Deliverer {
       const attributes = { 'http.request.method': 'POST', 'zoo.webhook.id': webhook.id, ...delivery }
       return tracer.startSpan('webhook POST', { attributes }, ROOT_CONTEXT)
     })
-    const postings = await Promise.all(outgoing.map(async one => await this.#posting(one, await senderOf(one.webhook))))
+    const postings = await Promise.all(outgoing.map(async one =>
+      await this.#posting(one, targetOf.get(one.webhook.id) as number, await senderOf(one.webhook))))
     const sent = postings.filter(posting => posting !== undefined)
-    const answers = sent.length === 0 ? [] : await this.#settings.send(sent)
+    const answers = sent.length === 0 ? [] : await this.#settings.send({ timeout: this.#settings.timeout, targets, postings: sent })
     // The answers come in the order of the postings sent: none for a delivery skipped.
     let next = 0
     const answered = postings.map(posting => posting === undefined ? undefined : answers[next++] as Answer)
@@ -380,14 +384,14 @@ export class Deliverer {
   }
 
   /** A delivery's POST, its record as the subscription's account may read it; undefined for one outside what it may read now. */
-  async #posting ({ webhook, entry }: Outgoing, { bearer, stores, secrets }: Sender): Promise<Posting | undefined> {
+  async #posting ({ entry }: Outgoing, to: number, { bearer, stores }: Sender): Promise<Posting | undefined> {
     const resource = this.#byName.get(entry.collection)
     const [told] = resource === undefined || !bearer.scopes.has(`${entry.collection}:read`)
       ? []
       : await stores.collection(resource).seen([entry])
     if (told === undefined) return undefined
     const body = JSON.stringify({ type: `${entry.collection}.${told.event}`, timestamp: entry.at, data: told.record ?? { id: entry.id } })
-    return { url: webhook.url, id: entry.position, secrets, body, timeout: this.#settings.timeout }
+    return { to, id: entry.position, body }
   }
 
   /** What a receiver's answer makes of an attempt: sent (any 2xx), the subscription disabled (410 Gone), or tried again until given up. */

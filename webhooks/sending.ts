@@ -19,26 +19,37 @@ export function keptConnections (): { http: Agent, https: HttpsAgent } {
 /** A receiver's answer to a delivery: its status code; or why there was none (refused, timed out, an address not allowed). */
 export type Answer = { code: number } | { error: string }
 
-/**
- * A delivery's POST, as the sending thread is asked it (webhooks/sender.ts): its `webhook-id`, the
- * secrets that sign it (signed there, beside the requests' thread), `timeout` in seconds.
- */
-export interface Posting {
+/** Where a subscription's deliveries go, and the secrets that sign them (signed in the sending thread, beside the requests'). */
+export interface Target {
   url: string
-  id: string
   secrets: string[]
+}
+
+/** A delivery's POST: to which of its round's targets, its `webhook-id` and its body. */
+export interface Posting {
+  to: number
+  id: string
   body: string
-  timeout: number
 }
 
 /**
- * POSTs a delivery's `body` to its `url`, signed as the Standard Webhooks specification says at the
+ * The POSTs of deliveries sent together, as the sending thread is asked them (webhooks/sender.ts):
+ * each subscription's target told once however many of its deliveries go, `timeout` in seconds.
+ */
+export interface Round {
+  timeout: number
+  targets: Target[]
+  postings: Posting[]
+}
+
+/**
+ * POSTs a delivery's `body` to its target's `url`, signed as the Standard Webhooks specification says at the
  * moment it is sent, connecting only to an address `destinations` allows, and waits at most its
  * `timeout` seconds for the whole answer. A redirect is an answer like any other (not followed);
  * at most 64 KiB of the answer's body is read, and dropped.
  */
 export async function post (
-  { url, id, secrets, body, timeout }: Posting, destinations: Destinations, agents: { http: Agent, https: HttpsAgent }
+  { url, secrets }: Target, { id, body }: Posting, timeout: number, destinations: Destinations, agents: { http: Agent, https: HttpsAgent }
 ): Promise<Answer> {
   const refused = destinations.refusalOfUrl(url)
   if (refused !== undefined) return { error: `the URL is refused: ${refused}` }

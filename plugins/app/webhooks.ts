@@ -4,7 +4,7 @@ import { Deliverer } from '../../webhooks/deliverer.ts'
 import { threadModule } from '../../packaging/shipped.ts'
 import { AskedThread } from '../../threads/asked.ts'
 import { Destinations, type AllowedHosts } from '../../webhooks/destination.ts'
-import type { Answer, Posting } from '../../webhooks/sending.ts'
+import type { Answer, Round } from '../../webhooks/sending.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,8 +26,8 @@ export default fp(async function webhooks (fastify) {
   const destinations = new Destinations(config.webhookAllowHosts)
   fastify.decorate('webhookDestinations', destinations)
   // The deliveries' HTTP requests, sent from a thread of their own, which checks each address against the same hosts.
-  const sender = new AskedThread<Posting[], Answer[]>(threadModule('webhooks/sender.js'), config.webhookAllowHosts satisfies AllowedHosts,
-    (why, postings) => postings.map(() => ({ error: `the sending thread failed: ${why}` })))
+  const sender = new AskedThread<Round, Answer[]>(threadModule('webhooks/sender.js'), config.webhookAllowHosts satisfies AllowedHosts,
+    (why, { postings }) => postings.map(() => ({ error: `the sending thread failed: ${why}` })))
   const deliverer = new Deliverer({
     store: storage.webhooks,
     log: storage.collections.feed,
@@ -37,7 +37,7 @@ export default fp(async function webhooks (fastify) {
       const { scope, claims } = await grantOf(webhook, tokens, storage.accounts)
       return { scopes: new Set(scope.split(' ').filter(s => s !== '')), claims }
     },
-    settings: { timeout: config.webhookTimeout, retries: config.webhookRetries, send: async postings => await sender.ask(postings) },
+    settings: { timeout: config.webhookTimeout, retries: config.webhookRetries, send: async round => await sender.ask(round) },
     logger: fastify.log
   })
   fastify.decorate('webhooks', deliverer)
